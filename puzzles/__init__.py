@@ -1,0 +1,70 @@
+"""Tavolo's puzzle engine: Machiavelli cards, rule presets, melds, positions and the solver.
+
+Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles._solver` alone.
+"""
+
+from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
+from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
+from puzzles._plays import Play, play_problems
+from puzzles._position import Position, PositionError
+from puzzles._rules import (
+    DEFAULT_RULES,
+    PRESETS,
+    FreedJoker,
+    HandPoints,
+    Rules,
+    RulesError,
+)
+from puzzles._solver import (
+    DEFAULT_TIME_LIMIT,
+    Analysis,
+    Best,
+    Depth,
+    Objective,
+    StepCheck,
+    Uniqueness,
+    analyse,
+    chain_depth,
+    is_puzzle,
+    maximum,
+    step_check,
+    uniqueness,
+)
+
+__all__ = [
+    "DEFAULT_RULES",
+    "DEFAULT_TIME_LIMIT",
+    "JOKER",
+    "PRESETS",
+    "SUITS",
+    "Analysis",
+    "Best",
+    "Card",
+    "CardError",
+    "Depth",
+    "FreedJoker",
+    "HandPoints",
+    "Meld",
+    "MeldError",
+    "MeldKind",
+    "Objective",
+    "Play",
+    "Position",
+    "PositionError",
+    "Rules",
+    "RulesError",
+    "StepCheck",
+    "Suit",
+    "Uniqueness",
+    "analyse",
+    "chain_depth",
+    "is_puzzle",
+    "join_runs",
+    "maximum",
+    "meld_problem",
+    "parse_cards",
+    "play_problems",
+    "sorted_cards",
+    "step_check",
+    "uniqueness",
+]

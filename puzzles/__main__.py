@@ -1,0 +1,3 @@
+from puzzles._cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Cards and their text notation."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class CardError(ValueError):
+    """A token that is not a card."""
+
+
+class Suit(enum.Enum):
+    """The four suits, in the order the site sorts them."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def index(self) -> int:
+        """0 to 3, in the order of the enum."""
+        return _SUIT_INDEX[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_TOKENS: dict[str, Suit] = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOLS.items()}
+
+RANK_NAMES: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {n: str(n) for n in range(2, 11)}
+_RANK_TOKENS: dict[str, int] = {name: n for n, name in RANK_NAMES.items()} | {"T": 10}
+
+JOKER_RANK = 0
+JOKER_TOKEN = "JK"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card: a rank from 1 (ace) to 13 (king) and a suit, or the joker.
+
+    >>> Card.parse("10h")
+    Card.parse('10H')
+    >>> str(Card.parse("T♥"))
+    '10H'
+    """
+
+    rank: int
+    """1 for the ace, 11-13 for J, Q, K; 0 for the joker."""
+    suit: Suit | None
+    """None for the joker only."""
+
+    def __post_init__(self) -> None:
+        if self.suit is None:
+            if self.rank != JOKER_RANK:
+                raise CardError(f"rank {self.rank} needs a suit")
+        elif not 1 <= self.rank <= 13:
+            raise CardError(f"rank {self.rank} is not between 1 and 13")
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """Read `10H`, `th`, `10♥`, `A♠` or `JK`; raise CardError naming the token."""
+        if not isinstance(token, str):
+            raise CardError(f"{token!r} is not a card: expected a string like '10H'")
+        text = token.strip().upper()
+        if not text:
+            raise CardError("'' is not a card: empty token")
+        if text == JOKER_TOKEN:
+            return JOKER
+        rank_text, suit_text = text[:-1], text[-1]
+        suit = _SUIT_TOKENS.get(suit_text)
+        if suit is None:
+            raise CardError(f"{token!r} is not a card: unknown suit {suit_text!r}")
+        rank = _RANK_TOKENS.get(rank_text)
+        if rank is None:
+            what = f"unknown rank {rank_text!r}" if rank_text else "missing rank"
+            raise CardError(f"{token!r} is not a card: {what}")
+        return cls(rank, suit)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def index(self) -> int:
+        """0-51 for the real cards (suit-major), 52 for the joker: a compact card type."""
+        if self.suit is None:
+            return 52
+        return self.suit.index * 13 + self.rank - 1
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        if index == 52:
+            return JOKER
+        return cls(index % 13 + 1, SUITS[index // 13])
+
+    def sort_key(self) -> tuple[int, int]:
+        """Suit then rank, jokers last: the order of a sorted hand."""
+        return (4, 0) if self.suit is None else (self.suit.index, self.rank)
+
+    def pretty(self) -> str:
+        """`10♥`, or `🃏` for the joker."""
+        if self.suit is None:
+            return "🃏"
+        return RANK_NAMES[self.rank] + self.suit.symbol
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return JOKER_TOKEN
+        return RANK_NAMES[self.rank] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card(JOKER_RANK, None)
+NUM_CARD_TYPES = 53
+
+
+def parse_cards(tokens: Iterable[str] | str) -> tuple[Card, ...]:
+    """Cards from a list of tokens or a space- or comma-separated string."""
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    return tuple(Card.parse(token) for token in tokens)
+
+
+def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=Card.sort_key))

@@ -1,0 +1,86 @@
+"""Plays: the end of a turn, and an independent check that one is legal."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from puzzles._cards import Card, sorted_cards
+from puzzles._melds import Meld, meld_problem
+from puzzles._position import Position
+from puzzles._rules import FreedJoker
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One legal end of a turn: the final table, which hand cards reached it, which jokers left it."""
+
+    table: tuple[Meld, ...]
+    placed: tuple[Card, ...]
+    """Hand cards moved to the table, sorted."""
+    freed: tuple[Card, ...] = ()
+    """Jokers taken back into the hand by swapping in their real card (`german-jokers`)."""
+
+    @property
+    def count(self) -> int:
+        """How many cards the hand shrinks by: the number of cards this play places."""
+        return len(self.placed) - len(self.freed)
+
+    def hand_after(self, position: Position) -> tuple[Card, ...]:
+        left = Counter(position.hand)
+        left.subtract(self.placed)
+        left.update(self.freed)
+        return sorted_cards(left.elements())
+
+
+def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[str]:
+    """What is wrong with a final table for this position; empty when it is a legal play.
+
+    Legal: every meld valid, every original table card still on the table (except jokers freed
+    to the hand by their real card, where the rules allow it), every added card from the hand.
+    """
+    problems = []
+    for number, meld in enumerate(table, start=1):
+        problem = meld_problem(meld, position.rules)
+        if problem:
+            problems.append(f"meld {number} ({' '.join(c.pretty() for c in meld)}): {problem}")
+    final: Counter[Card] = Counter()
+    for meld in table:
+        final.update(meld)
+    old = position.table_counts()
+    missing = old - final
+    added = final - old
+    too_many = added - position.hand_counts()
+    freed_jokers = missing.pop(Card(0, None), 0)
+    if freed_jokers:
+        problems += _freed_joker_problems(position, added, freed_jokers)
+    for card in sorted_cards(missing.elements()):
+        problems.append(f"{card.pretty()} left the table")
+    for card in sorted_cards(too_many.elements()):
+        problems.append(f"{card.pretty()} is not in the hand")
+    return problems
+
+
+def _freed_joker_problems(position: Position, added: Counter[Card], freed: int) -> list[str]:
+    if position.rules.freed_joker is not FreedJoker.HAND:
+        return [f"{freed} joker{'s' if freed > 1 else ''} left the table"]
+    options = [opts for meld in position.table for opts in meld.stand_ins()]
+    # each freed joker needs its own copy of a card it stands for among the added cards
+    if _matching(options, Counter(added)) < freed:
+        return ["a joker went back to the hand without its real card taking its place"]
+    return []
+
+
+def _matching(options: list[frozenset[Card]], supply: Counter[Card]) -> int:
+    """The most jokers that can each be paired with a distinct supplied card they stand for."""
+    if not options:
+        return 0
+    first, rest = options[0], options[1:]
+    best = _matching(rest, supply)
+    for card in first:
+        if supply[card] > 0:
+            supply[card] -= 1
+            best = max(best, 1 + _matching(rest, supply))
+            supply[card] += 1
+    return best
