@@ -6,13 +6,18 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck unit bench setup clean
 
-setup: $(STAMP)
+setup: $(STAMP) node_modules/.installed
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The web app serves htmx from node_modules (never copied into the repo, never a CDN).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 run: setup
 	$(BIN)/python -m puzzles demo
