@@ -47,9 +47,10 @@ def pieces(rules: Rules) -> tuple[Candidate, ...]:
         for size in (3, 4):
             for suits in combinations(range(4), size):
                 found.add(_candidate([_index(s, rank) for s in suits]))
-                if jokers:
-                    # the joker stands for one suit, and the set keeps at least two real cards
-                    found.add(_candidate([_index(s, rank) for s in suits[:-1]] + [JOKER_INDEX]))
+            if jokers:
+                # the joker stands for any one missing suit, and the set keeps two real cards or more
+                for suits in combinations(range(4), size - 1):
+                    found.add(_candidate([_index(s, rank) for s in suits] + [JOKER_INDEX]))
     for suit in range(4):
         for start in range(1, rules.top_position + 1):
             for length in (3, 4, 5):
