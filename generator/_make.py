@@ -1,0 +1,166 @@
+"""Generation attempts: one ID, one seeded method, the solver's verdict."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from generator._grading import TIERS, is_publishable, tier_of
+from generator._methods import METHODS, TIER_METHODS
+from generator._puzzle import Puzzle, PuzzleError, PuzzleId, placed_by
+from puzzles import Analysis, Card, Position, Rules, RulesError, analyse, sorted_cards
+
+DEFAULT_TIME_LIMIT = 2.0
+REPLAY_TIME_LIMIT = 60.0
+"""`show ID` replays an attempt with room to spare, so a slower machine proves the same answers."""
+REPAIRS = 2
+"""How many times an attempt drops a hand card that made the maximal play ambiguous."""
+SEED_STRIDE = 1 << 20
+"""Attempt seeds of `seed` are seed * SEED_STRIDE + 0, 1, 2 ...: disjoint streams per seed."""
+MAX_ATTEMPTS = 2000
+
+ACCEPTED = "accepted"
+OUTCOMES = (ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "depth 0")
+"""Why an attempt ended, for statistics; all but the first are rejections."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    id: PuzzleId
+    puzzle: Puzzle | None
+    outcome: str
+    """One of OUTCOMES."""
+    ms: float
+
+
+def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Attempt:
+    """Run one generation attempt: build its position, then let the solver accept or reject it.
+
+    The position depends on the ID alone. When the maximal play is not unique, a hand card that
+    one best play places and another does not is dropped (a decoy first) and the solver asked
+    again; those steps depend only on proved answers, so any machine replays them identically.
+    Anything the solver did not prove within `time_limit` (for the whole attempt) is rejected.
+    """
+    started = time.perf_counter()
+    deadline = started + time_limit
+    method = METHODS.get(puzzle_id.method)
+    if method is None:
+        raise PuzzleError(f"puzzle ID {puzzle_id}: unknown method letter {puzzle_id.method!r}")
+    rules = Rules.named(puzzle_id.rules)
+    candidate = method(rules, random.Random(str(puzzle_id)))
+
+    def done(outcome: str, puzzle: Puzzle | None = None) -> Attempt:
+        return Attempt(puzzle_id, puzzle, outcome, round((time.perf_counter() - started) * 1000, 2))
+
+    if candidate is None:
+        return done("no table")
+    position = candidate.position
+    for repair in range(REPAIRS + 1):
+        analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001))
+        if not analysis.proven:
+            return done("unproven")
+        if analysis.best.value < 1:
+            return done("nothing to play")
+        if analysis.uniqueness.unique is False:
+            if repair == REPAIRS:
+                return done("not unique")
+            position = _without(position, _ambiguous_card(analysis, candidate.decoys))
+            continue
+        if not is_publishable(analysis):
+            return done("depth 0")
+        return done(ACCEPTED, Puzzle.from_analysis(puzzle_id, analysis))
+    raise AssertionError("unreachable: the last repair returns")  # pragma: no cover
+
+
+def _ambiguous_card(analysis: Analysis, decoys: tuple[Card, ...]) -> Card:
+    """A hand card that one best play places and the witness does not, or the other way round."""
+    best = Counter(analysis.best.play.placed)
+    witness = analysis.uniqueness.witness
+    assert witness is not None, "a disproved uniqueness has a witness"
+    other = Counter(witness.placed)
+    differ = sorted_cards(((best - other) + (other - best)).elements())
+    return next((card for card in differ if card in decoys), differ[0])
+
+
+def _without(position: Position, card: Card) -> Position:
+    hand = list(position.hand)
+    hand.remove(card)
+    return Position(position.rules, position.table, tuple(hand))
+
+
+def method_for(tier: str | None) -> str:
+    """The method letter that best finds puzzles of this tier (any tier for None)."""
+    if tier is None:
+        return TIER_METHODS[None]
+    if tier not in TIERS:
+        raise PuzzleError(f"unknown tier {tier!r}; the tiers are {', '.join(TIERS)}")
+    return TIER_METHODS[tier]
+
+
+def attempt_id(rules: str, method: str, seed: int, number: int) -> PuzzleId:
+    """The attempt `number` of a seed: each seed has its own stream of SEED_STRIDE attempts."""
+    if not 0 <= number < SEED_STRIDE:
+        raise PuzzleError(f"attempt {number} is beyond the {SEED_STRIDE} attempts of a seed")
+    return PuzzleId(rules, method, seed * SEED_STRIDE + number)
+
+
+def make_puzzle(
+    rules: str = "classic",
+    tier: str | None = None,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Puzzle:
+    """The first puzzle of the seed's attempt stream (of the tier, when given).
+
+    Deterministic: the same arguments give the same puzzle on any machine, as long as the solver
+    proves each answer within `time_limit`. Raises PuzzleError after MAX_ATTEMPTS failures.
+    """
+    name = _preset_name(rules)
+    method = method_for(tier)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise PuzzleError(f"seed {seed!r} is not a whole number of at least 0")
+    for number in range(MAX_ATTEMPTS):
+        result = attempt(attempt_id(name, method, seed, number), time_limit)
+        if result.puzzle is not None and (tier is None or result.puzzle.tier == tier):
+            return result.puzzle
+    wanted = f"{tier} " if tier else ""
+    raise PuzzleError(f"no {wanted}{name} puzzle in {MAX_ATTEMPTS} attempts from seed {seed}")
+
+
+def puzzle_from_id(puzzle_id: str) -> Puzzle:
+    """Replay the attempt an ID names; PuzzleError for a bad ID or one that gives no puzzle."""
+    parsed = PuzzleId.parse(puzzle_id)
+    result = attempt(parsed, REPLAY_TIME_LIMIT)
+    if result.puzzle is None:
+        raise PuzzleError(f"puzzle ID {puzzle_id!r} gives no puzzle ({result.outcome})")
+    return result.puzzle
+
+
+def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
+    """What the solver disagrees with in a stored puzzle; empty when it proves every claim."""
+    analysis = analyse(puzzle.position(), time_limit=time_limit)
+    if not analysis.proven:
+        return [f"the solver proved nothing within {time_limit:g} s"]
+    problems = []
+    if analysis.best.value != puzzle.max_played:
+        problems.append(f"max_played is {puzzle.max_played}, but the maximum is {analysis.best.value}")
+    if analysis.uniqueness.unique is False:
+        problems.append("the maximal play is not unique")
+    elif (placed := placed_by(analysis.position, analysis.best.play.table)[0]) != puzzle.played_cards:
+        shown = " ".join(str(card) for card in placed)
+        problems.append(f"played is {' '.join(puzzle.played)}, but the maximal play places {shown}")
+    depth = analysis.depth.depth
+    if depth != puzzle.depth:
+        problems.append(f"depth is {puzzle.depth}, but the chain depth is {depth}")
+    elif tier_of(puzzle.depth) != puzzle.tier:
+        problems.append(f"tier {puzzle.tier} does not match depth {puzzle.depth}")
+    return problems
+
+
+def _preset_name(rules: str) -> str:
+    try:
+        return Rules.named(rules).name
+    except RulesError as error:
+        raise PuzzleError(str(error)) from None

@@ -1,0 +1,324 @@
+"""Puzzles as the site stores them: the position, its proved answer and grade, and a short ID.
+
+An ID is a rules letter, a method letter and a base-36 attempt seed, e.g. `cb2n9c`; it names one
+generation attempt exactly, so `python -m generator show ID` replays it.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from generator._grading import is_publishable, tier_of
+from puzzles import (
+    JOKER,
+    PRESETS,
+    Analysis,
+    Card,
+    CardError,
+    Meld,
+    MeldError,
+    Position,
+    PositionError,
+    parse_cards,
+    play_problems,
+    sorted_cards,
+)
+
+RULES_LETTERS: dict[str, str] = {
+    "classic": "c",
+    "italian": "i",
+    "jokers": "j",
+    "german-jokers": "g",
+    "three-decks": "t",
+}
+LETTER_RULES = {letter: name for name, letter in RULES_LETTERS.items()}
+assert set(RULES_LETTERS) == set(PRESETS), "every preset needs an ID letter"
+
+_DIGITS = string.digits + string.ascii_lowercase
+MAX_ID_LENGTH = 16
+
+
+class PuzzleError(ValueError):
+    """A bad puzzle line, a bad puzzle ID, or no puzzle found; the message names the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleId:
+    """The three parts of a puzzle ID.
+
+    >>> str(PuzzleId("classic", "b", 123456))
+    'cb2n9c'
+    >>> PuzzleId.parse("cb2n9c")
+    PuzzleId.parse('cb2n9c')
+    """
+
+    rules: str
+    """The preset name."""
+    method: str
+    """One lower-case letter naming the generation method."""
+    seed: int
+    """The seed of the attempt's `random.Random`."""
+
+    def __post_init__(self) -> None:
+        if self.rules not in RULES_LETTERS:
+            raise PuzzleError(f"no ID letter for the rules {self.rules!r}")
+        if len(self.method) != 1 or self.method not in string.ascii_lowercase:
+            raise PuzzleError(f"method {self.method!r} is not one lower-case letter")
+        if self.seed < 0:
+            raise PuzzleError(f"negative seed {self.seed}")
+
+    @classmethod
+    def parse(cls, text: str) -> PuzzleId:
+        if not isinstance(text, str):
+            raise PuzzleError(f"puzzle ID {text!r} is not a string")
+        token = text.strip().lower()
+        if len(token) < 3 or len(token) > MAX_ID_LENGTH:
+            raise PuzzleError(f"puzzle ID {text!r} should have 3 to {MAX_ID_LENGTH} characters")
+        rules = LETTER_RULES.get(token[0])
+        if rules is None:
+            known = ", ".join(f"{letter} ({name})" for name, letter in RULES_LETTERS.items())
+            raise PuzzleError(f"puzzle ID {text!r}: unknown rules letter {token[0]!r}; known: {known}")
+        if token[1] not in string.ascii_lowercase:
+            raise PuzzleError(f"puzzle ID {text!r}: {token[1]!r} is not a method letter")
+        digits = token[2:]
+        if any(ch not in _DIGITS for ch in digits):
+            raise PuzzleError(f"puzzle ID {text!r}: the seed {digits!r} is not base 36")
+        return cls(rules, token[1], int(digits, 36))
+
+    def __str__(self) -> str:
+        return RULES_LETTERS[self.rules] + self.method + _base36(self.seed)
+
+    def __repr__(self) -> str:
+        return f"PuzzleId.parse({str(self)!r})"
+
+
+def _base36(number: int) -> str:
+    digits = []
+    while True:
+        number, digit = divmod(number, 36)
+        digits.append(_DIGITS[digit])
+        if not number:
+            return "".join(reversed(digits))
+
+
+Melds = tuple[tuple[str, ...], ...]
+
+FIELDS = (
+    "id", "rules", "table", "hand", "max_played", "played", "solution",
+    "depth", "tier", "hand_size", "decoys", "canonical",
+)  # fmt: skip
+"""The keys of one puzzle line, in the order they are written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """One accepted puzzle: a position whose unique maximal play the solver proved, and its grade.
+
+    Cards are tokens as `str(card)` writes them (`10H`, `JK`); melds in table order.
+    """
+
+    id: str
+    rules: str
+    """The preset name."""
+    table: Melds
+    hand: tuple[str, ...]
+    """Sorted by suit then rank, jokers last."""
+    max_played: int
+    """Cards the maximal play places: the number by which the hand shrinks."""
+    played: tuple[str, ...]
+    """The hand cards every maximal play places (unique as a multiset)."""
+    solution: Melds
+    """A final table of a maximal play that breaks only `depth` original melds."""
+    depth: int
+    """Chain depth: the fewest original melds a maximal play must break (at least 1)."""
+    tier: str
+    hand_size: int
+    decoys: int
+    """Hand cards the maximal play leaves in the hand."""
+
+    @classmethod
+    def from_analysis(cls, puzzle_id: PuzzleId | str, analysis: Analysis) -> Puzzle:
+        """The puzzle of a publishable analysis; PuzzleError if it is not one."""
+        if not is_publishable(analysis):
+            raise PuzzleError(f"{puzzle_id}: the analysis does not prove a publishable puzzle")
+        position = analysis.position
+        play = analysis.depth.play
+        depth = analysis.depth.depth
+        assert play is not None and depth is not None, "a publishable analysis has a depth play"
+        tier = tier_of(depth)
+        assert tier is not None
+        # read the placed cards off the final table, as `from_json` does, so the two always agree
+        placed, _ = placed_by(position, play.table)
+        return cls(
+            id=str(puzzle_id),
+            rules=position.rules.name,
+            table=tuple(tuple(meld.tokens()) for meld in position.table),
+            hand=tuple(str(card) for card in position.hand),
+            max_played=play.count,
+            played=tuple(str(card) for card in placed),
+            solution=tuple(tuple(meld.tokens()) for meld in play.table),
+            depth=depth,
+            tier=tier,
+            hand_size=len(position.hand),
+            decoys=len(position.hand) - len(placed),
+        )
+
+    @property
+    def canonical(self) -> str:
+        """The position with table and hand as multisets: the same puzzle gives the same string.
+
+        It reads back with `Position.parse`. Runs keep their order, because a joker's place in a
+        run says which card it stands for.
+        """
+        return canonical_form(self.position())
+
+    @property
+    def played_cards(self) -> tuple[Card, ...]:
+        return parse_cards(self.played)
+
+    def position(self) -> Position:
+        return Position.build(self.rules, self.table, self.hand)
+
+    def to_json(self) -> dict[str, object]:
+        """One puzzle line of a JSONL file."""
+        return {
+            "id": self.id,
+            "rules": self.rules,
+            "table": [list(meld) for meld in self.table],
+            "hand": list(self.hand),
+            "max_played": self.max_played,
+            "played": list(self.played),
+            "solution": [list(meld) for meld in self.solution],
+            "depth": self.depth,
+            "tier": self.tier,
+            "hand_size": self.hand_size,
+            "decoys": self.decoys,
+            "canonical": self.canonical,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Puzzle:
+        """Read a puzzle line and check everything but the solver's proofs (see `verify`).
+
+        Checked: the fields and their types, the ID, a legal position, a solution that is a legal
+        play placing exactly `played`, the counts, the tier of the depth and the canonical form.
+        """
+        if not isinstance(data, Mapping):
+            raise PuzzleError("a puzzle must be a JSON object")
+        missing = [name for name in FIELDS if name not in data and name != "canonical"]
+        if missing:
+            raise PuzzleError(f"missing field {missing[0]!r}")
+        unknown = sorted(set(data) - set(FIELDS))
+        if unknown:
+            raise PuzzleError(f"unknown field {unknown[0]!r}")
+        puzzle_id = _text(data, "id")
+        parsed_id = PuzzleId.parse(puzzle_id)
+        rules = _text(data, "rules")
+        if rules not in PRESETS:
+            raise PuzzleError(f"rules: unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
+        if parsed_id.rules != rules:
+            raise PuzzleError(f"id {puzzle_id!r} is a {parsed_id.rules} puzzle, not {rules}")
+        try:
+            position = Position.build(rules, _melds(data, "table"), _cards(data, "hand"))
+        except PositionError as error:
+            raise PuzzleError(f"position: {error}") from None
+        played = _cards(data, "played")
+        played_cards = sorted_cards(parse_cards(played))
+        solution = _melds(data, "solution")
+        try:
+            final = [Meld.of(parse_cards(meld), position.rules) for meld in solution]
+        except (CardError, MeldError) as error:
+            raise PuzzleError(f"solution: {error}") from None
+        problems = play_problems(position, [meld.cards for meld in final])
+        if problems:
+            raise PuzzleError(f"solution: {problems[0]}")
+        placed, freed = placed_by(position, final)
+        if placed != played_cards:
+            shown = " ".join(str(card) for card in placed) or "nothing"
+            raise PuzzleError(f"played: the solution places {shown}, not {' '.join(played) or 'nothing'}")
+        puzzle = cls(
+            id=str(parsed_id),
+            rules=rules,
+            table=tuple(tuple(meld.tokens()) for meld in position.table),
+            hand=tuple(str(card) for card in position.hand),
+            max_played=_count(data, "max_played"),
+            played=tuple(str(card) for card in played_cards),
+            solution=tuple(tuple(meld.tokens()) for meld in final),
+            depth=_count(data, "depth"),
+            tier=_text(data, "tier"),
+            hand_size=_count(data, "hand_size"),
+            decoys=_count(data, "decoys"),
+        )
+        expected = {
+            "max_played": len(placed) - freed,
+            "hand_size": len(position.hand),
+            "decoys": len(position.hand) - len(placed),
+        }
+        for name, value in expected.items():
+            if getattr(puzzle, name) != value:
+                raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
+        if puzzle.max_played < 1:
+            raise PuzzleError("max_played: a puzzle places at least one card")
+        tier = tier_of(puzzle.depth)
+        if tier is None:
+            raise PuzzleError(f"depth {puzzle.depth}: a published puzzle has depth 1 or more")
+        if puzzle.tier != tier:
+            raise PuzzleError(f"tier {puzzle.tier!r} does not match depth {puzzle.depth} ({tier})")
+        if "canonical" in data and data["canonical"] != puzzle.canonical:
+            raise PuzzleError(f"canonical {data['canonical']!r} does not match the table and hand")
+        return puzzle
+
+
+def canonical_form(position: Position) -> str:
+    """`rules | melds | hand`, melds and hand sorted, so equal multisets give equal text."""
+    melds = sorted(position.table, key=lambda meld: [card.index for card in meld.cards])
+    table = " / ".join(str(meld) for meld in melds)
+    hand = " ".join(str(card) for card in position.hand)
+    return f"{position.rules.name} | {table} | {hand}"
+
+
+def placed_by(position: Position, final: Sequence[Meld]) -> tuple[tuple[Card, ...], int]:
+    """The hand cards a final table places, and how many jokers went back to the hand."""
+    laid: Counter[Card] = Counter()
+    for meld in final:
+        laid.update(meld.cards)
+    table = position.table_counts()
+    freed = (table - laid)[JOKER]
+    return sorted_cards((laid - table).elements()), freed
+
+
+def _text(data: Mapping[str, object], name: str) -> str:
+    value = data[name]
+    if not isinstance(value, str):
+        raise PuzzleError(f"{name} must be a string, not {value!r}")
+    return value
+
+
+def _count(data: Mapping[str, object], name: str) -> int:
+    value = data[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise PuzzleError(f"{name} must be a whole number of at least 0, not {value!r}")
+    return value
+
+
+def _cards(data: Mapping[str, object], name: str) -> list[str]:
+    value = data[name]
+    if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
+        raise PuzzleError(f"{name} must be a list of card tokens")
+    try:
+        parse_cards(value)
+    except CardError as error:
+        raise PuzzleError(f"{name}: {error}") from None
+    return value
+
+
+def _melds(data: Mapping[str, object], name: str) -> list[list[str]]:
+    value = data[name]
+    if not isinstance(value, list) or not all(
+        isinstance(meld, list) and all(isinstance(token, str) for token in meld) for meld in value
+    ):
+        raise PuzzleError(f"{name} must be a list of melds, each a list of card tokens")
+    return value
