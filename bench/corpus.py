@@ -227,10 +227,11 @@ def _shapes(rules: Rules) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]
     for rank in range(1, 14):
         for size in (3, 4):
             for suits in combinations(SUITS, size):
-                cards = tuple(Card(rank, suit) for suit in suits)
-                shapes.add(cards)
-                if jokers:
-                    shapes.add((*cards[:-1], JOKER))
+                shapes.add(tuple(Card(rank, suit) for suit in suits))
+            if jokers:
+                # the joker stands for any one suit the set lacks
+                for suits in combinations(SUITS, size - 1):
+                    shapes.add((*(Card(rank, suit) for suit in suits), JOKER))
     for suit in SUITS:
         for length in (3, 4, 5):
             for start in range(1, rules.top_position - length + 2):
