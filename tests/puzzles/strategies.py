@@ -1,0 +1,105 @@
+"""Hypothesis strategies for small, valid Machiavelli positions under every preset.
+
+Table melds are built as real sets and runs (long runs that can be cut, sets of four with a free
+card, jokers in the joker presets, the same card twice from two decks). Hand cards are mostly drawn
+near the table (a set's missing suit, a run's neighbours, a joker's real card) so that the best play
+often needs some rearranging; a few are drawn at random.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from puzzles import JOKER, PRESETS, SUITS, Card, Meld, Position, Rules
+
+RULES = st.sampled_from(list(PRESETS.values()))
+
+
+def card_at(position: int, suit_index: int) -> Card:
+    """The card at a run position (14 is the ace above the king)."""
+    return Card(1 if position == 14 else position, SUITS[suit_index])
+
+
+@st.composite
+def meld_cards(draw: st.DrawFn, rules: Rules, near: int, longest_run: int = 7) -> list[Card]:
+    """The cards of a valid set or run within three ranks of `near` (so that the table's melds
+    interact), perhaps with one card replaced by a joker."""
+    low, high = max(1, near - 3), min(13, near + 3)
+    if draw(st.booleans()):
+        rank = draw(st.integers(low, high))
+        suits = draw(st.permutations(SUITS))
+        cards = [Card(rank, suit) for suit in suits[: draw(st.sampled_from([3, 3, 4]))]]
+    else:
+        length = draw(st.sampled_from([n for n in (3, 3, 4, 5, 6, 7) if n <= longest_run]))
+        first = max(1, low - length + 1)
+        start = draw(st.integers(first, max(first, min(rules.top_position - length + 1, high))))
+        suit = draw(st.integers(0, 3))
+        cards = [card_at(p, suit) for p in range(start, start + length)]
+    if rules.jokers and draw(st.integers(0, 2)) == 0:
+        cards[draw(st.integers(0, len(cards) - 1))] = JOKER
+    return cards
+
+
+@st.composite
+def hand_card(draw: st.DrawFn, rules: Rules, table: list[Meld]) -> Card:
+    """Most of the time a card that fits next to a table meld or near one; else a joker or any card."""
+    choice = draw(st.integers(0, 9))
+    if choice == 9 or not table:
+        return draw(st.builds(Card, st.integers(1, 13), st.sampled_from(SUITS)))
+    if choice == 8 and rules.jokers:
+        return JOKER
+    meld = draw(st.sampled_from(table))
+    stand_ins = [card for options in meld.stand_ins() for card in options]
+    if choice == 7 and stand_ins:
+        return draw(st.sampled_from(sorted(stand_ins, key=Card.sort_key)))
+    if meld.suit is None:  # a set: its rank, a missing suit most of the time
+        missing = [suit for suit in SUITS if Card(meld.start, suit) not in meld.cards]
+        return Card(meld.start, draw(st.sampled_from(missing if choice < 4 and missing else SUITS)))
+    if choice < 4:  # a run: the card before or after it, when there is one
+        ends = [p for p in (meld.start - 1, meld.end + 1) if 1 <= p <= rules.top_position]
+        if ends:
+            return card_at(draw(st.sampled_from(ends)), meld.suit.index)
+    # or any card of its suit from two below its start to two above its end
+    low, high = max(1, meld.start - 2), min(rules.top_position, meld.end + 2)
+    return card_at(draw(st.integers(low, high)), meld.suit.index)
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn,
+    rules: Rules | None = None,
+    max_table_cards: int = 12,
+    max_hand: int = 5,
+) -> Position:
+    """A valid position: up to `max_table_cards` cards in 1 to 5 melds and 1 to `max_hand` hand cards."""
+    if rules is None:
+        rules = draw(RULES)
+    near = draw(st.integers(1, 13))
+    table: list[Meld] = []
+    total = 0
+    for _ in range(draw(st.integers(1, 5))):
+        cards = draw(meld_cards(rules, near, longest_run=min(7, max_table_cards - total)))
+        if total + len(cards) > max_table_cards:
+            break
+        table.append(Meld.of(cards, rules))
+        total += len(cards)
+        if max_table_cards - total < 3:
+            break
+    size = draw(st.integers(1, max_hand))
+    hand = draw(st.lists(hand_card(rules, table), min_size=size, max_size=size))
+    counts = Counter(hand)
+    for meld in table:
+        counts.update(meld.cards)
+    # more copies than the decks hold (or more jokers than the preset has) cannot occur in a game
+    assume(all(n <= rules.copies(card) for card, n in counts.items()))
+    return Position(rules, tuple(table), tuple(hand))
+
+
+@st.composite
+def laid_cards(draw: st.DrawFn, position: Position) -> tuple[Card, ...]:
+    """Some of the hand's cards, as a player may have put them on the table already."""
+    picks = draw(st.lists(st.booleans(), min_size=len(position.hand), max_size=len(position.hand)))
+    return tuple(card for card, pick in zip(position.hand, picks, strict=True) if pick)

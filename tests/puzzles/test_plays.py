@@ -1,0 +1,61 @@
+"""Plays and the independent check of a final table."""
+
+from __future__ import annotations
+
+from puzzles import JOKER, Meld, Play, Position, parse_cards, play_problems
+
+
+def problems(position: str, *table: str) -> list[str]:
+    return play_problems(Position.parse(position), [parse_cards(meld) for meld in table])
+
+
+def test_a_legal_final_table_has_no_problems() -> None:
+    assert problems("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD", "3S 4S 5S 6S 7S", "7H 7D 7C") == []
+    assert problems("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", "3C 4C 5C", "7C 8C 9C", "6H 6D 6C") == []
+    # placing nothing leaves the table as it was, which is legal (the play then places 0 cards)
+    assert problems("classic | 3S 4S 5S | KD", "3S 4S 5S") == []
+
+
+def test_every_problem_is_named() -> None:
+    found = problems("classic | 3S 4S 5S / 7H 7D 7C | 6S", "7H 7H 7D")
+    assert found == [
+        "meld 1 (7♥ 7♥ 7♦): 7♥ twice in a set",
+        "3♠ left the table",
+        "4♠ left the table",
+        "5♠ left the table",
+        "7♣ left the table",
+        "7♥ is not in the hand",
+    ]
+
+
+def test_a_card_placed_twice_must_be_in_the_hand_twice() -> None:
+    assert problems("classic | 3S 4S 5S | 6S", "3S 4S 5S 6S", "6S 7S 8S") == [
+        "6♠ is not in the hand",
+        "7♠ is not in the hand",
+        "8♠ is not in the hand",
+    ]
+
+
+def test_a_joker_may_not_leave_the_table_under_the_polish_rules() -> None:
+    assert problems("jokers | 5H 5D 5S JK | 5C", "5H 5D 5S 5C") == ["1 joker left the table"]
+
+
+def test_german_jokers_swap_needs_the_exact_card() -> None:
+    # the joker written before 4♠ 5♠ is the 3♠: the 3♠ may send it to the hand, the 6♠ may not
+    assert problems("german-jokers | JK 4S 5S | 3S", "3S 4S 5S") == []
+    assert problems("german-jokers | JK 4S 5S | 6S", "4S 5S 6S") == [
+        "a joker went back to the hand without its real card taking its place"
+    ]
+    # each freed joker needs its own real card
+    assert problems("german-jokers | 5H 5D JK / 6H 6D JK | 5S", "5H 5D 5S", "6H 6D 6S") != []
+    assert problems("german-jokers | 5H 5D JK / 6H 6D JK | 5S 6C", "5H 5D 5S", "6H 6D 6C") == []
+
+
+def test_play_counts_and_the_hand_after() -> None:
+    position = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
+    swap = Play((Meld.parse("5H 5D 5S 5C", position.rules),), parse_cards("5C"), (JOKER,))
+    assert swap.count == 0
+    assert swap.hand_after(position) == parse_cards("8H JK")
+    nothing = Play(position.table, ())
+    assert nothing.count == 0
+    assert nothing.hand_after(position) == position.hand

@@ -1,0 +1,179 @@
+"""The solver on hand-made positions: RULES.md's worked examples, objectives, jokers, time limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzles import (
+    JOKER,
+    Objective,
+    Play,
+    Position,
+    PositionError,
+    analyse,
+    chain_depth,
+    is_puzzle,
+    maximum,
+    parse_cards,
+    play_problems,
+    step_check,
+    uniqueness,
+)
+
+EXAMPLE_1 = "KH KD KC / QH QD QC / JH JD JC | AC"
+EXAMPLE_2 = "classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS"
+EXAMPLE_3 = "classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D"
+TIME_LIMIT = 10.0
+
+
+def melds(play: Play | None) -> list[str]:
+    assert play is not None
+    return sorted(str(meld) for meld in play.table)
+
+
+def assert_legal(position: Position, play: Play | None) -> None:
+    assert play is not None
+    assert play_problems(position, [meld.cards for meld in play.table]) == []
+
+
+def test_example_1_the_ace_goes_high_under_italian() -> None:
+    position = Position.parse(f"italian | {EXAMPLE_1}")
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.proven
+    assert analysis.best.value == 1
+    assert analysis.best.play.placed == parse_cards("AC")
+    assert analysis.uniqueness.unique is True
+    assert analysis.depth.depth == 3
+    assert analysis.depth.broken == (0, 1, 2)
+    assert melds(analysis.depth.play) == ["JC QC KC AC", "JD QD KD", "JH QH KH"]
+    assert is_puzzle(analysis)
+
+
+def test_example_1_places_nothing_under_classic() -> None:
+    position = Position.parse(f"classic | {EXAMPLE_1}")
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.best.optimal
+    assert analysis.best.value == 0
+    assert analysis.best.play.placed == ()
+    assert analysis.depth.depth == 0
+    assert not is_puzzle(analysis)
+
+
+def test_example_2_the_lonely_queen_finds_a_set() -> None:
+    position = Position.parse(EXAMPLE_2)
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.proven and is_puzzle(analysis)
+    assert analysis.best.play.placed == parse_cards("9S QS QD")
+    assert analysis.depth.depth == 3
+    # Q♣ can only be in a set, and that set must take Q♦ and Q♠ from the hand
+    assert melds(analysis.depth.play) == ["10D JD QD", "10H JH QH", "9S 10S JS", "QS QD QC"]
+
+
+def test_example_3_cutting_a_long_run_frees_its_middle() -> None:
+    position = Position.parse(EXAMPLE_3)
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.proven and is_puzzle(analysis)
+    assert analysis.best.value == 2
+    assert analysis.depth.depth == 1 and analysis.depth.broken == (0,)
+    assert melds(analysis.depth.play) == ["3C 4C 5C", "6H 6D 6C", "7C 8C 9C"]
+
+
+def test_extensions_print_as_one_long_run() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.best.value == 2
+    assert analysis.depth.depth == 0
+    assert melds(analysis.depth.play) == ["3S 4S 5S 6S 7S", "7H 7D 7C"]
+
+
+def test_points_objective_prefers_one_ace_to_two_threes() -> None:
+    # A♦ is worth 11 under the Polish points, 3♠ and 3♥ 6 together; both plays need the same joker
+    position = Position.parse("jokers | 3S 3D JK / 6C 7C 8C / 4S JK 6S | 3S 3H AD")
+    cards = maximum(position, time_limit=TIME_LIMIT)
+    assert (cards.value, cards.play.placed, cards.optimal) == (2, parse_cards("3S 3H"), True)
+    points = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
+    assert (points.value, points.play.placed, points.optimal) == (11, parse_cards("AD"), True)
+    assert points.objective is Objective.POINTS
+    assert_legal(position, points.play)
+    assert uniqueness(position, points, time_limit=TIME_LIMIT).unique is True
+    assert not is_puzzle(analyse(position, Objective.POINTS, time_limit=TIME_LIMIT))
+
+
+def test_german_jokers_free_a_joker_into_the_hand() -> None:
+    # 5♣ may take the joker's place in the set, and the joker goes to the hand: nothing gained
+    position = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
+    best = maximum(position, time_limit=TIME_LIMIT)
+    assert best.value == 0 and best.optimal
+    unique = uniqueness(position, best, time_limit=TIME_LIMIT)
+    assert unique.unique is False
+    plays = [best.play, unique.witness]
+    swap = next(play for play in plays if play is not None and play.freed)
+    assert (swap.placed, swap.freed, swap.count) == (parse_cards("5C"), (JOKER,), 0)
+    assert swap.hand_after(position) == parse_cards("8H JK")
+    assert_legal(position, swap)
+    assert step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT).reachable == 0
+
+
+def test_jokers_never_go_back_to_the_hand_under_the_polish_rules() -> None:
+    position = Position.parse("jokers | 5H 5D 5S JK | 5C 8H")
+    best = maximum(position, time_limit=TIME_LIMIT)
+    assert best.value == 0 and best.play.freed == ()
+    assert uniqueness(position, best, time_limit=TIME_LIMIT).unique is True
+    check = step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT)
+    assert check.dead_end and check.reachable is None
+
+
+def test_step_check() -> None:
+    position = Position.parse(EXAMPLE_3)
+    for laid in ("", "6H", "6H 6D"):
+        check = step_check(position, parse_cards(laid), time_limit=TIME_LIMIT)
+        assert (check.reachable, check.proven, check.dead_end) == (2, True, False)
+    stuck = Position.parse("classic | 3C 4C 5C | 6H 7C 6C")
+    assert step_check(stuck, parse_cards("7C"), time_limit=TIME_LIMIT).reachable == 2
+    dead = step_check(stuck, parse_cards("6H"), time_limit=TIME_LIMIT)
+    assert dead.dead_end and dead.proven and dead.reachable is None
+
+
+def test_step_check_refuses_cards_the_hand_lacks() -> None:
+    position = Position.parse(EXAMPLE_3)
+    with pytest.raises(PositionError, match="K♠ is not in the hand"):
+        step_check(position, parse_cards("KS"), time_limit=TIME_LIMIT)
+    with pytest.raises(PositionError, match="6♥ is not in the hand"):
+        step_check(position, parse_cards("6H 6H"), time_limit=TIME_LIMIT)
+
+
+BIG = (
+    "three-decks | AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS / AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+    " / AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD / AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
+    " / 5S 5H 5D / 9S 9H 9C / KS KH KD KC / 2S 3S 4S 5S 6S | 7S 7H 7D 7C 8S 9D 10H JC QS KH"
+)
+
+
+@pytest.mark.parametrize("time_limit", [0.0001, 0.001, 0.01])
+def test_a_tiny_time_limit_never_claims_a_wrong_proof(time_limit: float) -> None:
+    position = Position.parse(BIG)
+    proven = analyse(position, time_limit=TIME_LIMIT)
+    assert proven.proven
+
+    best = maximum(position, time_limit=time_limit)
+    assert_legal(position, best.play)
+    assert best.value <= proven.best.value
+    if best.optimal:
+        assert best.value == proven.best.value
+    unique = uniqueness(position, best, time_limit=time_limit)
+    if not best.optimal:
+        assert unique.unique is None
+    elif unique.unique is not None:
+        assert unique.unique is proven.uniqueness.unique
+    depth = chain_depth(position, best, time_limit=time_limit)
+    if depth.optimal:
+        assert depth.depth == proven.depth.depth
+    check = step_check(position, position.hand[:1], time_limit=time_limit)
+    if check.proven:
+        expected = step_check(position, position.hand[:1], time_limit=TIME_LIMIT)
+        assert expected.proven and check.reachable == expected.reachable
+    rushed = analyse(position, time_limit=time_limit)
+    if rushed.proven:
+        assert (rushed.best.value, rushed.depth.depth) == (proven.best.value, proven.depth.depth)
+    else:
+        assert not is_puzzle(rushed)
