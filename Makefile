@@ -27,7 +27,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy puzzles generator
+	$(BIN)/mypy puzzles generator webapp
 
 unit: setup
 	$(BIN)/pytest

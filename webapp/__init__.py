@@ -1,0 +1,39 @@
+"""Tavolo's website: the daily puzzle, played with every step checked by the engine, and a JSON API.
+
+`create_app()` builds the app; `flask --app webapp run`, `flask --app webapp clock` (the publishing
+clock), `flask --app webapp db upgrade` and `flask --app webapp puzzles import FILE` use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from webapp import api, assets, daily, db, errors, play, scheduler, security, settings
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(settings.defaults(app.instance_path))
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_mapping(settings.from_environment(os.environ))
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
+
+    db.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    daily.init_app(app)
+    scheduler.init_app(app)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(assets.bp)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    return app

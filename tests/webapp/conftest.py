@@ -1,0 +1,200 @@
+"""Fixtures: the app on a throw-away database, frozen time, a known puzzle, and a player's client.
+
+The database is SQLite in a temporary folder, or the PostgreSQL server named by
+TAVOLO_TEST_DATABASE_URL (scripts/test-postgres.sh starts one), emptied before each test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import create_engine, select, text
+
+import generator
+from puzzles import Position, analyse
+from webapp import create_app, models, pool
+from webapp.days import Calendar
+from webapp.db import database, engine_url
+from webapp.models import Base
+
+LAUNCH = date(2026, 11, 23)
+"""A Monday: puzzle #7 is Sunday 29 November 2026."""
+NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+TODAY = 7
+
+KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
+"""Five cards to place (9♠ Q♦ Q♠ 8♣ K♥), the 2♦ never; three sets must become runs (depth 3)."""
+
+
+class FrozenClock:
+    """The app's NOW: a moment that only moves when a test moves it."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+@pytest.fixture(scope="session")
+def known_puzzle() -> generator.Puzzle:
+    analysis = analyse(Position.parse(KNOWN), time_limit=20)
+    return generator.Puzzle.from_analysis("cz1", analysis)
+
+
+def variant(puzzle: generator.Puzzle, decoy: str, tier: str, code: str) -> generator.Puzzle:
+    """The known puzzle with other decoy cards: a different puzzle for the pool, in microseconds.
+
+    Only the schedule reads a variant's claims (tier, code), so they are not proved."""
+    hand = (*(card for card in puzzle.hand if card != "2D"), *decoy.split())
+    return generator.Puzzle(
+        id=code,
+        rules=puzzle.rules,
+        table=puzzle.table,
+        hand=hand,
+        max_played=puzzle.max_played,
+        played=puzzle.played,
+        solution=puzzle.solution,
+        depth=puzzle.depth,
+        tier=tier,
+        hand_size=len(hand),
+        decoys=len(hand) - len(puzzle.played),
+    )
+
+
+DECOYS = ("2H", "3D", "3H", "AD", "AH", "5S", "5H", "2S", "3S", "4D", "4H", "4S", "5D", "6D", "6H", "6S")
+DECOY_PAIRS = list(itertools.combinations(DECOYS, 2))
+
+
+@pytest.fixture
+def fake_generator(monkeypatch: pytest.MonkeyPatch, known_puzzle: generator.Puzzle) -> list[tuple[str, int]]:
+    """Replace the generator with an instant one; returns the (tier, seed) of every call."""
+    calls: list[tuple[str, int]] = []
+
+    def make(rules: str, tier: str | None = None, seed: int = 0, time_limit: float = 2.0) -> generator.Puzzle:
+        calls.append((tier or "any", seed))
+        decoy = " ".join(DECOY_PAIRS[seed % len(DECOY_PAIRS)])
+        return variant(known_puzzle, decoy, tier or "hard", f"cy{seed}")
+
+    monkeypatch.setattr("webapp.pool.make_puzzle", make)
+    return calls
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock(NOON)
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    url = os.environ.get("TAVOLO_TEST_DATABASE_URL")
+    if not url:
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    engine = create_engine(engine_url(url))
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    yield url
+
+
+def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "test secret",
+            "NOW": clock,
+            "LAUNCH_DATE": LAUNCH,
+            "RATELIMIT_ENABLED": False,
+            **config,
+        }
+    )
+    with app.app_context():
+        Base.metadata.create_all(database().engine)
+    return app
+
+
+@pytest.fixture
+def app(database_url: str, clock: FrozenClock) -> Iterator[Flask]:
+    app = make_app(database_url, clock)
+    yield app
+    with app.app_context():
+        database().dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+def store(app: Flask, puzzle: generator.Puzzle, number: int | None = None) -> int:
+    """Put a puzzle in the pool, and on day `number` if given; returns its row id."""
+    with app.app_context(), database().write() as session:
+        row, _ = pool.add(session, puzzle, NOON)
+        if number is not None:
+            session.add(
+                models.Daily(number=number, day=Calendar(LAUNCH).day(number), puzzle=row, published=NOON)
+            )
+        return row.id
+
+
+@pytest.fixture
+def published(app: Flask, known_puzzle: generator.Puzzle) -> int:
+    """The known puzzle as today's (#7); returns its number."""
+    store(app, known_puzzle, TODAY)
+    return TODAY
+
+
+def csrf_token(client: FlaskClient, path: str = "/help") -> str:
+    page = client.get(path).get_data(as_text=True)
+    match = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+    assert match, "every page carries the CSRF token"
+    return match.group(1)
+
+
+class Player:
+    """A browser as htmx drives it: HX-Request and the CSRF token on every POST."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.token = csrf_token(client)
+
+    def post(self, path: str, htmx: bool = True, **form: str) -> Any:
+        headers = {"X-CSRFToken": self.token}
+        if htmx:
+            headers["HX-Request"] = "true"
+        return self.client.post(path, data=form, headers=headers)
+
+    def move(self, number: int, card: str, to: str, seen_at: str | None = None) -> Any:
+        form = {"card": card, "to": to}
+        if seen_at is not None:
+            form["from"] = seen_at
+        return self.post(f"/puzzles/{number}/move", **form)
+
+
+@pytest.fixture
+def player(client: FlaskClient) -> Player:
+    return Player(client)
+
+
+def attempts(app: Flask) -> list[tuple[str, list[list[str]], str, int]]:
+    """Every stored attempt as (player, table, status, moves): to show that a refusal stored nothing."""
+    with app.app_context(), database().reader() as session:
+        rows = session.scalars(select(models.Attempt).order_by(models.Attempt.id))
+        return [(row.player_id, row.melds, row.status, row.moves) for row in rows]

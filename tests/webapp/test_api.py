@@ -1,0 +1,144 @@
+"""The JSON API: puzzles without their solutions, and the check that stores nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import generator
+from tests.webapp.conftest import NOON, TODAY, FrozenClock, attempts, store, variant
+
+
+def check(client: FlaskClient, table: Any, number: int = TODAY) -> Any:
+    return client.post(f"/api/puzzles/{number}/check", json={"table": table})
+
+
+def test_daily_gives_the_puzzle_without_its_solution(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    answer = client.get("/api/daily").get_json()
+    assert answer["number"] == 7
+    assert answer["date"] == "2026-11-29"
+    assert answer["rules"] == "classic"
+    assert (answer["tier"], answer["depth"], answer["max"]) == ("hard", 3, 5)
+    assert answer["table"] == [list(meld) for meld in known_puzzle.table]
+    assert answer["hand"] == list(known_puzzle.hand)
+    assert answer["opens"] == "2026-11-28T10:00:00+00:00"
+    assert answer["closes"] == "2026-11-30T12:00:00+00:00"
+    assert "solution" not in answer and "played" not in answer
+    assert client.get("/api/puzzles/7").get_json() == answer
+
+
+def test_daily_follows_the_time_zone(client: FlaskClient, app: Flask, known_puzzle: generator.Puzzle) -> None:
+    store(app, known_puzzle, 7)
+    store(app, variant(known_puzzle, "3D", "hard", "cy3"), 8)
+    assert client.get("/api/daily?tz=Europe/Rome").get_json()["number"] == 7
+    assert client.get("/api/daily?tz=Pacific/Kiritimati").get_json()["number"] == 8
+    bad = client.get("/api/daily?tz=Moon/Base")
+    assert bad.status_code == 400
+    assert bad.get_json()["error"] == "unknown time zone 'Moon/Base'"
+
+
+def test_future_puzzles_are_not_found(client: FlaskClient, published: int, clock: FrozenClock) -> None:
+    response = client.get("/api/puzzles/9")
+    assert response.status_code == 404
+    assert response.get_json()["error"] == "Puzzle #9 is not out yet."
+    assert check(client, [["2D"]], number=9).status_code == 404
+    clock.moment = NOON.replace(month=10)
+    assert client.get("/api/daily").status_code == 404
+
+
+def test_closed_puzzles_stay_readable_and_checkable(
+    client: FlaskClient, published: int, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    clock.moment = NOON.replace(day=30, hour=13)
+    assert client.get("/api/puzzles/7").status_code == 200
+    assert check(client, [list(meld) for meld in known_puzzle.solution]).get_json()["solved"] is True
+
+
+def test_the_solution_checks_as_solved(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    answer = check(client, [list(meld) for meld in known_puzzle.solution]).get_json()
+    assert answer == {"valid": True, "placed": 5, "max": 5, "solved": True, "errors": []}
+
+
+def test_a_smaller_legal_play_is_valid_but_not_solved(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    table = [list(meld) for meld in known_puzzle.table]
+    table[3] = [*table[3], "8C"]
+    answer = check(client, table).get_json()
+    assert answer == {"valid": True, "placed": 1, "max": 5, "solved": False, "errors": []}
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (lambda t: t[:3], "4♣ left the table"),
+        (lambda t: [*t, ["8C", "8C", "8D"]], "8♣ is not in the hand"),
+        (lambda t: [*t, ["AH", "2H", "3H"]], "A♥ is not in the hand"),
+        (lambda t: [*t[:3], [*t[3], "8C", "KH"]], "K♥ share neither rank nor suit"),
+        (lambda t: t, "no card from the hand is on the table"),
+        (lambda t: [*t, []], "meld 5 (): only 0 cards"),
+    ],
+)
+def test_illegal_tables_are_invalid_with_a_reason(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, change: Any, error: str
+) -> None:
+    response = check(client, change([list(meld) for meld in known_puzzle.table]))
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert answer["valid"] is False and answer["solved"] is False
+    assert any(error in problem for problem in answer["errors"]), answer["errors"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"", "the body is not JSON"),
+        (b"{table", "the body is not JSON"),
+        (b"\xff\xfe", "the body is not UTF-8"),
+        (b"[]", "the body must be a JSON object"),
+        (b'{"melds": []}', "the body must be a JSON object"),
+        (b'{"table": [], "hand": []}', "unknown field 'hand'"),
+        (b'{"table": "3S 4S 5S"}', "table must be a list of melds"),
+        (b'{"table": [3]}', "table must be a list of melds"),
+        (b'{"table": [["ZZ"]]}', "meld 1: 'ZZ' is not a card"),
+        (b'{"table": [[7]]}', "meld 1: 7 is not a card"),
+        (b'{"table": [' + b",".join([b'["2D"]'] * 61) + b"]}", "table is too large"),
+    ],
+)
+def test_bad_bodies_get_a_400_with_a_message(
+    client: FlaskClient, app: Flask, published: int, body: bytes, message: str
+) -> None:
+    response = client.post(f"/api/puzzles/{TODAY}/check", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert attempts(app) == []
+
+
+def test_an_oversized_body_gets_a_413(client: FlaskClient, published: int) -> None:
+    body = json.dumps({"table": [["2D"] * 10] * 2000})
+    response = client.post(f"/api/puzzles/{TODAY}/check", data=body, content_type="application/json")
+    assert response.status_code == 413
+    assert "error" in response.get_json()
+
+
+def test_the_check_needs_no_cookie_and_stores_nothing(
+    app: Flask, client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    response = check(client, [list(meld) for meld in known_puzzle.solution])
+    assert response.status_code == 200
+    assert "Set-Cookie" not in response.headers
+    assert attempts(app) == []
+
+
+def test_unknown_api_paths_answer_in_json(client: FlaskClient) -> None:
+    response = client.get("/api/nothing")
+    assert response.status_code == 404
+    assert response.get_json()["status"] == 404

@@ -1,0 +1,211 @@
+"""A turn in progress: the table as the player has rearranged it so far, and the moves that change it.
+
+Pure, like the engine: no Flask, no database. Every card on the board has an id that stays with it
+for the whole turn, `t0`, `t1`, ... for the table's cards and `h0`, `h1`, ... for the hand's, because a
+two-deck game holds two of each card and the page must say which one moves.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from puzzles import Card, Meld, MeldError, Position, Rules, meld_problem, play_problems
+
+NEW_MELD = "new"
+HAND = "hand"
+
+
+class MoveError(ValueError):
+    """A move the rules or the board do not allow; the message says why."""
+
+
+class MeldState(enum.Enum):
+    VALID = "valid"
+    INCOMPLETE = "incomplete"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """One meld of the board as the page shows it: its cards in table order and its state."""
+
+    index: int
+    card_ids: tuple[str, ...]
+    cards: tuple[Card, ...]
+    state: MeldState
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The position of a puzzle and where each of its cards lies now."""
+
+    position: Position
+    melds: tuple[tuple[str, ...], ...]
+    """The table now, as card ids, meld by meld in the player's order."""
+
+    @classmethod
+    def start(cls, position: Position) -> Board:
+        """The table as the turn begins."""
+        melds, number = [], 0
+        for meld in position.table:
+            melds.append(tuple(f"t{number + i}" for i in range(len(meld.cards))))
+            number += len(meld.cards)
+        return cls(position, tuple(melds))
+
+    @classmethod
+    def load(cls, position: Position, melds: Any) -> Board:
+        """A board stored as a list of lists of card ids, checked against the position."""
+        if not isinstance(melds, list) or not all(isinstance(meld, list) for meld in melds):
+            raise MoveError("a board is a list of melds")
+        board = cls(position, tuple(tuple(str(card_id) for card_id in meld) for meld in melds))
+        every = [card_id for meld in board.melds for card_id in meld]
+        cards = board.cards()
+        unknown = [card_id for card_id in every if card_id not in cards]
+        if unknown or len(set(every)) != len(every) or any(not meld for meld in board.melds):
+            raise MoveError("the stored board does not match its puzzle")
+        if any(card_id not in every for card_id in cards if card_id.startswith("t")):
+            raise MoveError("the stored board lost a table card")
+        return board
+
+    def cards(self) -> dict[str, Card]:
+        """Every card of the puzzle by id: the table's first, then the hand's."""
+        table = [card for meld in self.position.table for card in meld.cards]
+        ids = {f"t{i}": card for i, card in enumerate(table)}
+        return ids | {f"h{i}": card for i, card in enumerate(self.position.hand)}
+
+    def to_json(self) -> list[list[str]]:
+        return [list(meld) for meld in self.melds]
+
+    def hand_ids(self) -> tuple[str, ...]:
+        """The hand now, in the hand's sorted order."""
+        on_table = {card_id for meld in self.melds for card_id in meld}
+        return tuple(f"h{i}" for i in range(len(self.position.hand)) if f"h{i}" not in on_table)
+
+    def laid(self) -> tuple[Card, ...]:
+        """The hand cards on the table now."""
+        cards = self.cards()
+        return tuple(cards[card_id] for meld in self.melds for card_id in meld if card_id.startswith("h"))
+
+    def move(self, card_id: str, target: str, seen_at: str | None = None) -> Board:
+        """Move one card onto meld `target` (its index), onto a new meld, or back to the hand.
+
+        `seen_at` is where the page showed the card (a meld index or `hand`); a page out of date
+        gets an error rather than a move it did not mean.
+        """
+        cards = self.cards()
+        if card_id not in cards:
+            raise MoveError(f"there is no card {card_id[:20]!r} in this puzzle")
+        card = cards[card_id].pretty()
+        source = next((i for i, meld in enumerate(self.melds) if card_id in meld), None)
+        where = HAND if source is None else str(source)
+        if seen_at is not None and seen_at != where:
+            now = "in the hand" if source is None else f"in meld {source + 1}"
+            raise MoveError(f"{card} is {now} now, not where the page showed it: reload the page")
+        melds = [list(meld) for meld in self.melds]
+        if target == HAND:
+            if source is None:
+                raise MoveError(f"{card} is already in the hand")
+            if card_id.startswith("t"):
+                raise MoveError(f"{card} belongs to the table: no table card may go to the hand")
+            melds[source].remove(card_id)
+        elif target == NEW_MELD:
+            if source is not None:
+                melds[source].remove(card_id)
+            melds.append([card_id])
+        else:
+            index = _meld_index(target, len(melds))
+            if index == source:
+                raise MoveError(f"{card} is already in meld {index + 1}")
+            if source is not None:
+                melds[source].remove(card_id)
+            melds[index].append(card_id)
+        return Board(self.position, tuple(tuple(meld) for meld in melds if meld))
+
+    def views(self) -> tuple[MeldView, ...]:
+        """Each meld in table order (runs low to high) with whether it is valid, and why not."""
+        cards = self.cards()
+        rules = self.position.rules
+        views = []
+        for index, meld in enumerate(self.melds):
+            ids = list(meld)
+            state, reason = judge([cards[card_id] for card_id in ids], rules)
+            if state is MeldState.VALID:
+                ids = _table_order(ids, cards, rules)
+            views.append(MeldView(index, tuple(ids), tuple(cards[i] for i in ids), state, reason))
+        return tuple(views)
+
+    def problems(self) -> list[str]:
+        """Why this table cannot end the turn; empty when it can."""
+        cards = self.cards()
+        table = [[cards[card_id] for card_id in meld] for meld in self.melds]
+        problems = play_problems(self.position, table)
+        if not self.laid():
+            problems.append("no card from the hand is on the table")
+        return problems
+
+
+def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
+    """Valid, incomplete (short, but some valid meld holds these cards) or invalid, and why."""
+    problem = meld_problem(cards, rules)
+    if problem is None:
+        return MeldState.VALID, None
+    if len(cards) >= 3:
+        return MeldState.INVALID, problem
+    short = _pair_problem(cards, rules)
+    if short is None:
+        return MeldState.INCOMPLETE, f"needs {3 - len(cards)} more card{'s' if len(cards) == 1 else ''}"
+    return MeldState.INVALID, short
+
+
+def _pair_problem(cards: Sequence[Card], rules: Rules) -> str | None:
+    """Why one or two cards can never grow into a meld, or None when they can."""
+    jokers = [card for card in cards if card.is_joker]
+    if jokers and not rules.jokers:
+        return f"no jokers in the {rules.name} rules"
+    if len(jokers) > rules.jokers_per_meld:
+        return "two jokers in one meld"
+    real = [card for card in cards if not card.is_joker]
+    if len(real) < 2:
+        return None
+    first, second = real
+    if first == second:
+        return f"{first.pretty()} twice"
+    if first.rank == second.rank or first.suit == second.suit:
+        return None
+    return f"{first.pretty()} and {second.pretty()} share neither rank nor suit"
+
+
+def _table_order(ids: list[str], cards: dict[str, Card], rules: Rules) -> list[str]:
+    try:
+        meld = Meld.of([cards[card_id] for card_id in ids], rules)
+    except MeldError:  # pragma: no cover - only called on valid melds
+        return ids
+    pending: dict[Card, list[str]] = {}
+    for card_id in ids:
+        pending.setdefault(cards[card_id], []).append(card_id)
+    return [pending[card].pop(0) for card in meld.cards]
+
+
+def _meld_index(target: str, count: int) -> int:
+    if not target.isdigit() or len(target) > 4:
+        raise MoveError(f"{target[:20]!r} is not a meld: expected a meld number, 'new' or 'hand'")
+    index = int(target)
+    if index >= count:
+        raise MoveError(f"there is no meld {index + 1} on the table")
+    return index
+
+
+def table_cards(tokens: Iterable[Iterable[str]]) -> list[list[Card]]:
+    """Parse a table sent as lists of card tokens."""
+    return [[Card.parse(token) for token in meld] for meld in tokens]
+
+
+def placed_count(position: Position, table: Sequence[Sequence[Card]]) -> int:
+    """How many hand cards a table holds beyond the position's own table cards."""
+    final: Counter[Card] = Counter(card for meld in table for card in meld)
+    return sum((final - position.table_counts()).values())

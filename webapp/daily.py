@@ -1,0 +1,141 @@
+"""The daily schedule: which puzzle each day has, published ahead by the clock or on first request.
+
+Publishing a day is idempotent and safe under races: the `daily` table holds one row per number and
+each puzzle once, so when two processes publish the same day together one insert fails, rolls back,
+and reads the winner's row. Both would have chosen the same puzzle anyway: the choice is
+deterministic (the pool's oldest unused puzzle of the day's tier, or one generated from the day's
+number as seed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from webapp import db, models, pool
+from webapp.clock import calendar, now
+from webapp.days import weekly_tier
+
+SEED_TRIES = 3
+
+
+class ScheduleError(RuntimeError):
+    """No puzzle could be published for a day."""
+
+
+def find(session: Session, number: int) -> models.Daily | None:
+    return session.get(models.Daily, number)
+
+
+def daily(number: int) -> models.Daily:
+    """The day's puzzle, published now if the clock has not done it yet."""
+    row = find(db.session(), number)
+    return row if row is not None else publish(number)
+
+
+def publish(number: int) -> models.Daily:
+    """Give day `number` its puzzle unless it has one; returns the day's row either way."""
+    database = db.database()
+    rules = current_app.config["DAILY_RULES"]
+    day = calendar().day(number)
+    tier = weekly_tier(day)
+    with database.write() as session:
+        row = find(session, number)
+        if row is None:
+            candidate = pool.unused(session, rules, tier)
+            if candidate is not None:
+                row = _schedule(session, number, candidate)
+        if row is not None:
+            return row
+    # an empty pool: generate outside any transaction, since it takes seconds
+    for attempt in range(SEED_TRIES):
+        seed = number + attempt * 1_000_000
+        made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
+        try:
+            with database.write() as session:
+                row = find(session, number)
+                if row is not None:
+                    return row
+                stored, _ = pool.add(session, made, now())
+                if _scheduled_elsewhere(session, stored):
+                    continue
+                return _schedule(session, number, stored)
+        except IntegrityError:  # a racing publisher won: use its row
+            with database.reader() as session:
+                row = find(session, number)
+                if row is not None:
+                    return row
+    raise ScheduleError(f"no puzzle could be published for #{number}")
+
+
+def _schedule(session: Session, number: int, puzzle: models.Puzzle) -> models.Daily:
+    row = models.Daily(number=number, day=calendar().day(number), puzzle=puzzle, published=now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _scheduled_elsewhere(session: Session, puzzle: models.Puzzle) -> bool:
+    return session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == puzzle.id)) is not None
+
+
+def publish_ahead(days: int | None = None) -> list[int]:
+    """Publish every day still open anywhere and the next `days` ones; returns the numbers made."""
+    ahead = current_app.config["PUBLISH_AHEAD_DAYS"] if days is None else days
+    moment = now()
+    dates = calendar()
+    first = dates.open_numbers(moment).start
+    last = dates.number(moment.date()) + ahead
+    made = []
+    with db.database().reader() as session:
+        have = set(
+            session.scalars(select(models.Daily.number).where(models.Daily.number.between(first, last)))
+        )
+    for number in range(max(first, 1), last + 1):
+        if number not in have:
+            publish(number)
+            made.append(number)
+    return made
+
+
+class CommandError(click.ClickException):
+    """Bad input to a command: one line on stderr and exit status 2."""
+
+    exit_code = 2
+
+
+puzzles_cli = AppGroup("puzzles", help="The puzzle pool and the daily schedule.")
+
+
+@puzzles_cli.command(
+    "import", help="Add a generator output file (JSON Lines) to the pool, skipping known puzzles."
+)
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+def import_command(path: Path) -> None:
+    try:
+        puzzles = pool.read_file(path)
+    except pool.PoolError as error:
+        raise CommandError(str(error)) from None
+    with db.database().write() as session:
+        added, skipped = pool.import_puzzles(session, puzzles, now())
+    click.echo(f"imported {added} puzzle{'s' if added != 1 else ''}, {skipped} already in the pool")
+
+
+@puzzles_cli.command("ensure", help="Publish today's puzzle and the next days' (the clock's job, once).")
+@click.option("--days", type=click.IntRange(0, 60), default=None, help="How many days ahead (default 7).")
+def ensure_command(days: int | None) -> None:
+    try:
+        made = publish_ahead(days)
+    except (ScheduleError, pool.PoolError) as error:
+        raise CommandError(str(error)) from None
+    click.echo(f"published {', '.join(f'#{n}' for n in made)}" if made else "every day is already published")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(puzzles_cli)

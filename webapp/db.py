@@ -1,0 +1,146 @@
+"""Engines, sessions and migrations.
+
+Readers and writers get separate session factories. On SQLite every write transaction takes the
+database lock up front (BEGIN IMMEDIATE) so concurrent workers queue instead of failing with
+"database is locked" halfway through; readers never take it, thanks to WAL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from alembic import command
+from alembic.config import Config
+from flask import Flask, current_app, g
+from flask.cli import AppGroup
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+SQLITE_BUSY_MS = 10_000
+
+
+def engine_url(url: str) -> str:
+    """Accept the `postgres://` URLs that hosting platforms hand out, and use psycopg 3 for them."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Database:
+    """The app's connection to its database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = engine_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine = _sqlite_engine(self.url, "BEGIN")
+            self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
+        else:
+            # pre-ping: a database restarted under us costs one failed request, not a restart
+            self.engine = self.write_engine = create_engine(self.url, pool_pre_ping=True)
+        self.reader = sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = sessionmaker(self.write_engine, expire_on_commit=False)
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+        with self.writer() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        self.write_engine.dispose()
+
+
+def _sqlite_engine(url: str, begin: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def connect(dbapi_connection: Any, record: Any) -> None:
+        # let SQLAlchemy, not the driver, say when a transaction begins
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def begin_transaction(connection: Any) -> None:
+        connection.exec_driver_sql(begin)
+
+    return engine
+
+
+def database() -> Database:
+    db: Database = current_app.extensions["tavolo.db"]
+    return db
+
+
+def session() -> Session:
+    """The read session of this request, closed when the request ends."""
+    if "db_session" not in g:
+        g.db_session = database().reader()
+    reader: Session = g.db_session
+    return reader
+
+
+def close_session(exception: BaseException | None = None) -> None:
+    reader = g.pop("db_session", None)
+    if reader is not None:
+        reader.close()
+
+
+@contextmanager
+def write() -> Iterator[Session]:
+    """A write transaction in a request. The request's reads end first, so that reads after the
+    write see it (an SQLite read transaction keeps the snapshot of its first read)."""
+    close_session()
+    with database().write() as writer:
+        yield writer
+
+
+def alembic_config(db: Database) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
+    return config
+
+
+def upgrade(db: Database, revision: str = "head") -> None:
+    with db.write_engine.connect() as connection:
+        config = alembic_config(db)
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+db_cli = AppGroup("db", help="Database migrations (Alembic).")
+
+
+@db_cli.command("upgrade", help="Migrate the database to the latest schema (or REVISION).")
+@click.argument("revision", default="head")
+def upgrade_command(revision: str) -> None:
+    upgrade(database(), revision)
+    click.echo(f"database at {revision}")
+
+
+@db_cli.command("revision", help="Write a new migration from the models (developers).")
+@click.option("-m", "--message", required=True)
+def revision_command(message: str) -> None:
+    db = database()
+    with db.write_engine.connect() as connection:
+        config = alembic_config(db)
+        config.attributes["connection"] = connection
+        command.revision(config, message=message, autogenerate=True)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["tavolo.db"] = Database(app.config["DATABASE_URL"])
+    app.teardown_appcontext(close_session)
+    app.cli.add_command(db_cli)

@@ -1,0 +1,52 @@
+"""Every error as a readable 4xx (or a 503 when the database is away): JSON for the API, a notice for
+htmx, a page otherwise. Never a traceback."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from webapp.turns import TurnError
+
+log = logging.getLogger(__name__)
+
+
+def reply(status: int, message: str) -> Response:
+    if request.path.startswith("/api/"):
+        response = jsonify(error=message, status=status)
+    elif request.headers.get("HX-Request"):
+        # the board stays as it was; only the notice line changes
+        response = Response(render_template("_notice.html", message=message, error=True))
+        response.headers["HX-Retarget"] = "#notice"
+        response.headers["HX-Reswap"] = "innerHTML"
+    else:
+        response = Response(render_template("error.html", status=status, message=message))
+    response.status_code = status
+    return response
+
+
+def http_error(error: HTTPException) -> Response:
+    if isinstance(error, CSRFError):
+        return reply(400, f"{error.description} Reload the page and try again.")
+    return reply(error.code or 500, error.description or error.name)
+
+
+def turn_error(error: TurnError) -> Response:
+    return reply(error.status, str(error))
+
+
+def database_away(error: OperationalError) -> Response:
+    log.warning("database unavailable: %s", error.__class__.__name__)
+    response = reply(503, "The database is unavailable for a moment. Try again in a few seconds.")
+    response.headers["Retry-After"] = "5"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(TurnError, turn_error)
+    app.register_error_handler(OperationalError, database_away)

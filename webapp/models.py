@@ -1,0 +1,117 @@
+"""The database tables: the puzzle pool, the daily schedule, players and their attempts."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+from puzzles import Position
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """An aware UTC datetime on every database (SQLite keeps no time zone of its own)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("store aware datetimes only")
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    # named constraints, so later migrations can drop and alter them on every database
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class Puzzle(Base):
+    """One proven puzzle of the pool, as the generator made it."""
+
+    __tablename__ = "puzzle"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    """The generator's short ID, which regenerates the puzzle."""
+    canonical: Mapped[str] = mapped_column(String(2000), unique=True)
+    """Table and hand as multisets: the same puzzle made twice is stored once."""
+    rules: Mapped[str] = mapped_column(String(20))
+    tier: Mapped[str] = mapped_column(String(10), index=True)
+    depth: Mapped[int]
+    max_played: Mapped[int]
+    table: Mapped[list[list[str]]] = mapped_column(JSON)
+    hand: Mapped[list[str]] = mapped_column(JSON)
+    solution: Mapped[list[list[str]]] = mapped_column(JSON)
+    """A maximal final table: never sent to a player who has not finished the puzzle."""
+    added: Mapped[datetime] = mapped_column(UtcDateTime)
+
+    def position(self) -> Position:
+        return Position.build(self.rules, self.table, self.hand)
+
+
+class Daily(Base):
+    """The puzzle of one day: one row per day, and no puzzle on two days."""
+
+    __tablename__ = "daily"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    day: Mapped[date] = mapped_column(unique=True)
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzle.id"), unique=True)
+    published: Mapped[datetime] = mapped_column(UtcDateTime)
+
+    puzzle: Mapped[Puzzle] = relationship(lazy="joined")
+
+
+class Player(Base):
+    """An anonymous player, known by the id in their signed cookie."""
+
+    __tablename__ = "player"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class Attempt(Base):
+    """One player's turn at one puzzle: the table as they left it, and how it ended."""
+
+    __tablename__ = "attempt"
+    __table_args__ = (UniqueConstraint("player_id", "puzzle_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzle.id"))
+    number: Mapped[int | None]
+    """The daily number it was played as, if any."""
+    melds: Mapped[list[list[str]]] = mapped_column(JSON)
+    """The table now, as the board's card ids."""
+    history: Mapped[list[list[list[str]]]] = mapped_column(JSON)
+    """Earlier tables, the latest last, for undo."""
+    moves: Mapped[int] = mapped_column(default=0)
+    hints: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(String(10), default="playing")
+    """playing, solved, missed (the turn ended below the maximum) or gave-up."""
+    placed: Mapped[int] = mapped_column(default=0)
+    started: Mapped[datetime] = mapped_column(UtcDateTime)
+    finished: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+    puzzle: Mapped[Puzzle] = relationship(lazy="joined")
+
+    @property
+    def done(self) -> bool:
+        return self.status != "playing"

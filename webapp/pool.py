@@ -1,0 +1,110 @@
+"""The puzzle pool in the database: imported from generator files or made on demand, stored once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import generator
+from generator import TIERS, PuzzleError, make_puzzle
+from webapp import models
+
+
+class PoolError(ValueError):
+    """A puzzle file that cannot be imported, or no puzzle to be had; the message says which line."""
+
+
+def stored(session: Session, puzzle: generator.Puzzle) -> models.Puzzle | None:
+    canonical = puzzle.canonical
+    return session.scalar(select(models.Puzzle).where(models.Puzzle.canonical == canonical))
+
+
+def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[models.Puzzle, bool]:
+    """The pool's row for this puzzle, inserted unless the same puzzle is there; and whether it was new."""
+    row = stored(session, puzzle)
+    if row is not None:
+        return row, False
+    row = models.Puzzle(
+        code=puzzle.id,
+        canonical=puzzle.canonical,
+        rules=puzzle.rules,
+        tier=puzzle.tier,
+        depth=puzzle.depth,
+        max_played=puzzle.max_played,
+        table=[list(meld) for meld in puzzle.table],
+        hand=list(puzzle.hand),
+        solution=[list(meld) for meld in puzzle.solution],
+        added=now,
+    )
+    session.add(row)
+    session.flush()
+    return row, True
+
+
+def read_file(path: Path) -> list[generator.Puzzle]:
+    """Every puzzle of a generator output file (JSON Lines); PoolError naming the first bad line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PoolError(f"{path}: cannot read it ({error.__class__.__name__})") from None
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            puzzles.append(generator.Puzzle.from_json(json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise PoolError(f"{path}: line {number}: not JSON ({error.msg})") from None
+        except PuzzleError as error:
+            raise PoolError(f"{path}: line {number}: {error}") from None
+    return puzzles
+
+
+def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: datetime) -> tuple[int, int]:
+    """Add the puzzles the pool lacks; returns (added, already there)."""
+    added = skipped = 0
+    for puzzle in puzzles:
+        _, new = add(session, puzzle, now)
+        added += new
+        skipped += not new
+    return added, skipped
+
+
+def tier_preference(tier: str) -> list[str]:
+    """The tier asked for, then the next easier ones, then the harder ones."""
+    rank = TIERS.index(tier)
+    return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
+
+
+def unused(session: Session, rules: str, tier: str) -> models.Puzzle | None:
+    """The oldest pool puzzle of these rules never yet a daily, of the nearest tier to the one asked."""
+    for candidate_tier in tier_preference(tier):
+        row = session.scalar(
+            select(models.Puzzle)
+            .outerjoin(models.Daily, models.Daily.puzzle_id == models.Puzzle.id)
+            .where(
+                models.Daily.number.is_(None),
+                models.Puzzle.rules == rules,
+                models.Puzzle.tier == candidate_tier,
+            )
+            .order_by(models.Puzzle.id)
+            .limit(1)
+        )
+        if row is not None:
+            return row
+    return None
+
+
+def make(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle:
+    """A new puzzle of the tier, or the nearest easier one; deterministic for the same arguments."""
+    for candidate_tier in [*tier_preference(tier)[: TIERS.index(tier) + 1], None]:
+        try:
+            return make_puzzle(rules, tier=candidate_tier, seed=seed, time_limit=time_limit)
+        except PuzzleError:
+            continue
+    raise PoolError(f"the generator found no {rules} puzzle from seed {seed}")

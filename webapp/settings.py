@@ -1,0 +1,103 @@
+"""Configuration: defaults in code, then `instance/config.py`, then the environment.
+
+| variable | meaning |
+|---|---|
+| `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
+| `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
+| `TAVOLO_ENV` | `production` makes cookies Secure and a missing SECRET_KEY fatal |
+| `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
+| `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
+| `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+LAUNCH_DATE = date(2026, 11, 23)
+"""The default day of puzzle #1 (a Monday, so the first week ramps from Easy)."""
+
+
+class SettingsError(RuntimeError):
+    """A configuration the site refuses to start with."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def defaults(instance_path: str) -> dict[str, Any]:
+    return {
+        "ENV_NAME": "development",
+        "DATABASE_URL": f"sqlite:///{Path(instance_path) / 'tavolo.sqlite3'}",
+        "SECRET_KEY": None,
+        "LAUNCH_DATE": LAUNCH_DATE,
+        "DAILY_RULES": "classic",
+        "PUBLISH_AHEAD_DAYS": 7,
+        "STEP_TIME_LIMIT": 0.3,
+        "GENERATE_TIME_LIMIT": 2.0,
+        "NOW": utc_now,
+        "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
+        "PROXIES": 0,
+        "MAX_CONTENT_LENGTH": 32 * 1024,
+        "SESSION_COOKIE_NAME": "tavolo",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": False,
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+        # a tab left open overnight must still be able to move a card
+        "WTF_CSRF_TIME_LIMIT": None,
+        "RATELIMIT_STORAGE_URI": "memory://",
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "STEP_RATE_LIMIT": "120 per minute",
+        "CHECK_RATE_LIMIT": "60 per minute",
+    }
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    if environ.get("TAVOLO_ENV"):
+        config["ENV_NAME"] = environ["TAVOLO_ENV"]
+        config["SESSION_COOKIE_SECURE"] = environ["TAVOLO_ENV"] == "production"
+    for variable, key in (("DATABASE_URL", "DATABASE_URL"), ("SECRET_KEY", "SECRET_KEY")):
+        if environ.get(variable):
+            config[key] = environ[variable]
+    if environ.get("REDIS_URL"):
+        config["RATELIMIT_STORAGE_URI"] = environ["REDIS_URL"]
+    if environ.get("TAVOLO_LAUNCH_DATE"):
+        try:
+            config["LAUNCH_DATE"] = date.fromisoformat(environ["TAVOLO_LAUNCH_DATE"])
+        except ValueError:
+            raise SettingsError(
+                f"TAVOLO_LAUNCH_DATE {environ['TAVOLO_LAUNCH_DATE']!r} is not a date"
+            ) from None
+    if environ.get("TAVOLO_PROXIES"):
+        if not environ["TAVOLO_PROXIES"].isdigit():
+            raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
+        config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
+    return config
+
+
+def secret_key(config: Mapping[str, Any], instance_path: str) -> str:
+    """The configured key; or, outside production, one generated once and kept in the instance folder."""
+    if config.get("SECRET_KEY"):
+        return str(config["SECRET_KEY"])
+    if config.get("ENV_NAME") == "production":
+        raise SettingsError("SECRET_KEY is not set: production refuses to start without one")
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another worker wrote it first
+            pass
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32))
+    return path.read_text().strip()

@@ -1,0 +1,213 @@
+// Tavolo's play page: pick a card (tap, click, keyboard or drag) and drop it on a meld, the
+// "new meld" slot or the hand. Every move is posted to the server through htmx, and the board that
+// comes back is the truth: this script never changes the table by itself.
+(function () {
+  "use strict";
+
+  var lifted = null; // the picked-up card: {id, from}
+  var lastMoved = null;
+
+  function board() { return document.getElementById("board"); }
+  function playing() { var b = board(); return b && !b.classList.contains("done"); }
+
+  // htmx sends the CSRF token in a header with every request it makes
+  document.addEventListener("htmx:configRequest", function (event) {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    if (meta) { event.detail.headers["X-CSRFToken"] = meta.content; }
+  });
+
+  function cardElement(id) { return document.querySelector('#board .card[data-card="' + id + '"]'); }
+
+  function putDown() {
+    if (lifted) {
+      var el = cardElement(lifted.id);
+      if (el) { el.classList.remove("lifted"); el.setAttribute("aria-pressed", "false"); }
+    }
+    lifted = null;
+    var b = board();
+    if (b) { b.classList.remove("lifting"); }
+  }
+
+  function lift(el) {
+    putDown();
+    lifted = { id: el.dataset.card, from: el.dataset.from };
+    el.classList.add("lifted");
+    el.setAttribute("aria-pressed", "true");
+    board().classList.add("lifting");
+  }
+
+  function send(to) {
+    if (!lifted) { return; }
+    var move = { card: lifted.id, from: lifted.from, to: to };
+    lastMoved = move.card;
+    putDown();
+    htmx.ajax("POST", board().dataset.moveUrl, {
+      target: "#board", swap: "outerHTML", values: move
+    });
+  }
+
+  // what a tap means depends on what is lifted and where the tap lands
+  function tapCard(el) {
+    if (!lifted) { lift(el); return; }
+    if (lifted.id === el.dataset.card) { putDown(); return; }
+    var from = el.dataset.from;
+    if (from === "hand") {
+      if (lifted.from !== "hand" && lifted.id.charAt(0) === "h") { send("hand"); } else { lift(el); }
+      return;
+    }
+    if (from === lifted.from) { lift(el); return; }
+    send(from);
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!playing()) { return; }
+    var el = event.target.closest("#board .card[data-card]");
+    if (el) { tapCard(el); return; }
+    var target = event.target.closest("#board [data-meld]");
+    if (target && lifted) {
+      var to = target.dataset.meld;
+      if (to === "hand" && (lifted.from === "hand" || lifted.id.charAt(0) !== "h")) { putDown(); return; }
+      if (to !== lifted.from) { send(to); }
+    }
+  });
+
+  // keyboard: arrows move between cards and slots, Enter or Space picks up and drops (the cards
+  // are buttons), U undoes, Escape puts the card down
+  function stops() {
+    return Array.prototype.slice.call(document.querySelectorAll("#board .card[data-card], #board .new-meld"));
+  }
+  document.addEventListener("keydown", function (event) {
+    if (!playing() || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea") { return; }
+    if (event.key === "u" || event.key === "U") {
+      var undo = document.getElementById("undo");
+      if (undo && !undo.disabled) { event.preventDefault(); undo.click(); }
+      return;
+    }
+    if (event.key === "Escape") { putDown(); return; }
+    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) { return; }
+    var all = stops();
+    if (!all.length) { return; }
+    var here = all.indexOf(document.activeElement);
+    var next = here < 0 ? 0 : (here + step + all.length) % all.length;
+    event.preventDefault();
+    all[next].focus();
+  });
+
+  // drag and drop, where there is a mouse
+  document.addEventListener("dragstart", function (event) {
+    var el = event.target.closest && event.target.closest("#board .card[data-card]");
+    if (!el || !playing()) { return; }
+    lift(el);
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", el.dataset.card);
+  });
+  function dropTarget(event) { return event.target.closest && event.target.closest("#board [data-meld]"); }
+  document.addEventListener("dragover", function (event) {
+    var target = dropTarget(event);
+    if (target && lifted) {
+      event.preventDefault();
+      target.classList.add("drop-target");
+    }
+  });
+  document.addEventListener("dragleave", function (event) {
+    var target = dropTarget(event);
+    if (target) { target.classList.remove("drop-target"); }
+  });
+  document.addEventListener("drop", function (event) {
+    var target = dropTarget(event);
+    if (!target || !lifted) { return; }
+    event.preventDefault();
+    target.classList.remove("drop-target");
+    var to = target.dataset.meld;
+    if (to === lifted.from || (to === "hand" && lifted.id.charAt(0) !== "h")) { putDown(); return; }
+    send(to);
+  });
+  document.addEventListener("dragend", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".drop-target"), function (el) {
+      el.classList.remove("drop-target");
+    });
+  });
+
+  // after the server's board arrives: show where the card went and keep the keyboard focus on it
+  document.addEventListener("htmx:afterSwap", function () {
+    lifted = null;
+    if (!lastMoved) { return; }
+    var el = cardElement(lastMoved);
+    lastMoved = null;
+    if (el) {
+      el.classList.add("arrived");
+      el.focus({ preventScroll: true });
+    }
+    startCountdowns();
+  });
+
+  // the share button copies the spoiler-free text
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button) { return; }
+    var source = document.getElementById(button.dataset.copy);
+    if (!source) { return; }
+    var text = source.textContent.trim();
+    var done = function () { button.textContent = "Copied"; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
+    } else {
+      selectText(source);
+      try { if (document.execCommand("copy")) { done(); } } catch (e) { /* the text stays selected */ }
+    }
+  });
+  function selectText(el) {
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  // countdown to the next puzzle
+  var ticking = null;
+  function startCountdowns() {
+    if (ticking) { return; }
+    ticking = setInterval(function () {
+      var clocks = document.querySelectorAll("time.countdown");
+      if (!clocks.length) { clearInterval(ticking); ticking = null; return; }
+      Array.prototype.forEach.call(clocks, function (el) {
+        var left = Math.max(0, Math.floor((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
+        var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+        el.textContent = left ? h + ":" + (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s : "now: reload";
+      });
+    }, 1000);
+  }
+
+  // the player's day is their own: tell the server the browser's time zone, and reload today's
+  // page once if the server guessed another date
+  function localDate() {
+    var d = new Date();
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate());
+  }
+  function syncTimeZone() {
+    var tz;
+    try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
+    if (!tz) { return; }
+    var b = board();
+    var cookie = document.cookie.split("; ").filter(function (c) { return c.indexOf("tz=") === 0; })[0];
+    var known = cookie ? decodeURIComponent(cookie.slice(3)) : "";
+    if (known !== tz) {
+      document.cookie = "tz=" + encodeURIComponent(tz) + "; path=/; max-age=34560000; samesite=lax";
+    }
+    if (b && b.dataset.today === "1" && b.dataset.day !== localDate() && b.dataset.tz !== tz &&
+        !sessionStorage.getItem("tavolo-tz-reload")) {
+      sessionStorage.setItem("tavolo-tz-reload", "1");
+      window.location.reload();
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    syncTimeZone();
+    startCountdowns();
+  });
+})();
