@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench setup clean
+.PHONY: run test lint typecheck unit postgres-test system bench setup clean
 
 setup: $(STAMP) node_modules/.installed
 
@@ -19,8 +19,9 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# Migrate, publish the puzzles of today and the next 7 days, serve on 127.0.0.1:$$PORT with the clock.
 run: setup
-	$(BIN)/python -m puzzles demo
+	scripts/run.sh
 
 lint: setup
 	$(BIN)/ruff check .
@@ -29,10 +30,18 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy puzzles generator webapp
 
-unit: setup
+# Debian packages for the tests: Chromium for the browser test, PostgreSQL for the database tests.
+system:
+	scripts/system-packages.sh
+
+unit: setup system
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The web app's tests again, on a throw-away PostgreSQL server on loopback.
+postgres-test: setup system
+	scripts/test-postgres.sh
+
+test: lint typecheck unit postgres-test
 
 bench: setup
 	$(BIN)/python bench/solver.py

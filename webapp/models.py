@@ -75,7 +75,7 @@ class Daily(Base):
     puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzle.id"), unique=True)
     published: Mapped[datetime] = mapped_column(UtcDateTime)
 
-    puzzle: Mapped[Puzzle] = relationship(lazy="joined")
+    puzzle: Mapped[Puzzle] = relationship(lazy="joined", innerjoin=True)
 
 
 class Player(Base):
@@ -110,7 +110,7 @@ class Attempt(Base):
     started: Mapped[datetime] = mapped_column(UtcDateTime)
     finished: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
-    puzzle: Mapped[Puzzle] = relationship(lazy="joined")
+    puzzle: Mapped[Puzzle] = relationship(lazy="joined", innerjoin=True)
 
     @property
     def done(self) -> bool:

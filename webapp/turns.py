@@ -97,7 +97,7 @@ def for_update(session: Session, player: str, puzzle: models.Puzzle, number: int
     attempt = session.scalar(
         select(models.Attempt)
         .where(models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle.id)
-        .with_for_update()
+        .with_for_update(of=models.Attempt)
     )
     if attempt is None:
         attempt = models.Attempt(
