@@ -23,6 +23,7 @@ from puzzles import (
     chain_depth,
     maximum,
     meld_problem,
+    parse_cards,
     play_problems,
     step_check,
     uniqueness,
@@ -143,3 +144,60 @@ def test_step_check_matches_the_oracle(rules: Rules, data: st.DataObject) -> Non
     expected = oracle.step_best(position, laid)
     assert check.reachable == expected
     assert check.dead_end is (expected is None)
+
+
+# -- the oracle itself, on positions whose answers are known by hand
+
+KNOWN = [
+    # text, maximum, hands after the maximal plays, chain depth, points maximum
+    ("italian | KH KD KC / QH QD QC / JH JD JC | AC", 1, [""], 3, 1),
+    ("classic | KH KD KC / QH QD QC / JH JD JC | AC", 0, ["AC"], 0, 0),
+    ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 3, [""], 3, 29),
+    ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 2, [""], 1, 12),
+    ("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD", 2, ["KD"], 0, 13),
+    ("classic | 3S 4S 5S / 3S 4S 5S | 6S 6S", 2, [""], 0, 12),
+    ("three-decks | 3S 4S 5S / 3S 4S 5S | 3S 4S 5S", 3, [""], 0, 12),
+    ("classic | 3S 4S 5S 6S / 6H 6D 6C | 6S", 1, [""], 0, 6),
+    ("jokers | 3S 3D JK / 6C 7C 8C / 4S JK 6S | 3S 3H AD", 2, ["AD"], 0, 11),
+    ("jokers | 5H 5D 5S JK | 5C 8H", 0, ["5C 8H"], 0, 0),
+    ("german-jokers | 5H 5D 5S JK | 5C 8H", 0, ["5C 8H", "8H JK"], 0, 0),
+    ("german-jokers | 7H 7D JK | 7S 7C", 1, ["7S", "7C", "JK"], 0, 7),
+]
+
+
+@pytest.mark.parametrize(("text", "best", "hands", "depth", "points"), KNOWN)
+def test_the_oracle_on_known_positions(
+    text: str, best: int, hands: list[str], depth: int, points: int
+) -> None:
+    position = Position.parse(text)
+    assert oracle.best_value(position) == best
+    assert oracle.best_hands(position) == {oracle.cards_of(parse_cards(hand)) for hand in hands}
+    assert oracle.is_unique(position) is (len(hands) == 1)
+    assert oracle.chain_depth(position) == depth
+    assert oracle.best_value(position, "points") == points
+
+
+def test_the_oracle_step_check_on_known_positions() -> None:
+    german = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
+    assert oracle.step_best(german, parse_cards("5C")) == 0
+    assert oracle.step_best(german, parse_cards("8H")) is None
+    polish = Position.parse("jokers | 5H 5D 5S JK | 5C 8H")
+    assert oracle.step_best(polish, parse_cards("5C")) is None
+    assert oracle.step_best(polish, ()) == 0
+    cut = Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D KS")
+    assert oracle.step_best(cut, parse_cards("6H")) == 2
+    assert oracle.step_best(cut, parse_cards("KS")) is None
+
+
+def test_the_oracle_splits_and_keeps() -> None:
+    classic = Rules.named("classic")
+    assert oracle.can_split((), classic)
+    assert oracle.can_split(oracle.cards_of(parse_cards("3S 4S 5S 6S 7S 8S")), classic)
+    assert not oracle.can_split(oracle.cards_of(parse_cards("3S 4S 5S 6S 7S 8S 8S")), classic)
+    assert not oracle.can_split(oracle.cards_of(parse_cards("3S 4S")), classic)
+    long_run = oracle.cards_of(parse_cards("3S 4S 5S 6S 7S 8S"))
+    assert sorted(len(table) for table in oracle.final_tables(long_run, classic)) == [1, 2]
+    low, high = parse_cards("3S 4S 5S"), parse_cards("6S 7S 8S")
+    assert oracle.kept_melds([low, high], [long_run]) == 2
+    assert oracle.kept_melds([low, low], [long_run]) == 1
+    assert oracle.kept_melds([low, parse_cards("7H 7D 7C")], [parse_cards("5S 6S 7S")]) == 0
