@@ -44,6 +44,8 @@ class Profile:
     """Weights for taking 1, 2, 3 ... cards out of the final table into the hand."""
     decoys: tuple[int, ...]
     """Weights for adding 0, 1, 2 ... decoys."""
+    blocks: float = 0.0
+    """How often the final table grows a block of parallel runs (see `sample_final_table`)."""
 
 
 def backwards(profile: Profile) -> Method:
@@ -51,7 +53,7 @@ def backwards(profile: Profile) -> Method:
     another way, and add decoys that look playable."""
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
-        final = sample_final_table(rules, rng, rng.randint(*profile.melds))
+        final = sample_final_table(rules, rng, rng.randint(*profile.melds), profile.blocks)
         placed = rng.choices(range(1, len(profile.placed) + 1), profile.placed)[0]
         cards = [index for meld in final for index in meld]
         for _ in range(3):

@@ -7,8 +7,8 @@ splitting search below runs thousands of times per puzzle.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations
 
 from puzzles import Card, Meld, MeldKind, Rules
@@ -42,9 +42,13 @@ def supply(rules: Rules) -> list[int]:
     return [rules.decks] * 52 + [rules.jokers]
 
 
-def sample_final_table(rules: Rules, rng: random.Random, melds: int) -> list[list[int]]:
+def sample_final_table(rules: Rules, rng: random.Random, melds: int, blocks: float = 0.0) -> list[list[int]]:
     """A table of `melds` melds as a game in progress might show: sets, short and long runs, cards
     twice where the decks allow it, jokers under rules that have them.
+
+    With probability `blocks` each step lays a block instead: runs of three or four suits over the
+    same ranks, which a player could also have laid as sets (tables grow such blocks as players
+    extend each other's melds).
 
     Each meld is a list of card indices in table order (a run low to high, a joker in its place).
     """
@@ -53,6 +57,9 @@ def sample_final_table(rules: Rules, rng: random.Random, melds: int) -> list[lis
     tries = 0
     while len(table) < melds and tries < melds * 20:
         tries += 1
+        if rng.random() < blocks:
+            table.extend(_sample_block(rules, rng, stock, melds - len(table)))
+            continue
         meld = _sample_set(rules, rng, stock) if rng.random() < SET_SHARE else _sample_run(rules, rng, stock)
         if meld is None:
             continue
@@ -64,6 +71,20 @@ def sample_final_table(rules: Rules, rng: random.Random, melds: int) -> list[lis
             stock[JOKER_INDEX] -= 1
         table.append(meld)
     return table
+
+
+def _sample_block(rules: Rules, rng: random.Random, stock: list[int], room: int) -> list[list[int]]:
+    suits = rng.sample(range(4), min(rng.choice((3, 3, 4)), room))
+    length = rng.choice((3, 3, 4, 4, 5, 6))
+    start = rng.randrange(1, 13 - length + 2)
+    runs = [[card_at(suit, p) for p in range(start, start + length)] for suit in suits]
+    runs = [run for run in runs if all(stock[index] for index in run)]
+    if len(runs) < 3:
+        return []
+    for run in runs:
+        for index in run:
+            stock[index] -= 1
+    return runs
 
 
 def _sample_set(rules: Rules, rng: random.Random, stock: list[int]) -> list[int] | None:
@@ -116,11 +137,16 @@ def is_run(meld: Meld) -> bool:
 class _Search:
     """A depth-first search for a split of cards into valid melds, with a budget of steps."""
 
-    def __init__(self, rules: Rules, rng: random.Random, avoid: Sequence[Counter[int]], budget: int) -> None:
+    def __init__(self, rules: Rules, rng: random.Random, avoid: Sequence[Sequence[int]], budget: int) -> None:
         self.rules = rules
         self.rng = rng
-        self.avoid = avoid
         self.budget = budget
+        # the melds to avoid that hold each card type (a meld never holds a card type twice)
+        self.avoid: list[list[frozenset[int]]] = [[] for _ in range(CARD_TYPES)]
+        for meld in avoid:
+            cards = frozenset(meld)
+            for index in cards:
+                self.avoid[index].append(cards)
         self.order = sorted(range(52), key=lambda i: (rank_of(i), suit_of(i)))
 
     def split(self, counts: list[int]) -> list[list[int]] | None:
@@ -138,7 +164,7 @@ class _Search:
         for meld in options:
             for index in meld:
                 counts[index] -= 1
-            rest = self.split(counts)
+            rest = self.split(counts) if not self._strands(meld, counts) else None
             for index in meld:
                 counts[index] += 1
             if rest is not None:
@@ -147,9 +173,25 @@ class _Search:
                 return None
         return None
 
+    def _strands(self, meld: list[int], counts: list[int]) -> bool:
+        """Whether taking this meld leaves a neighbouring card that fits in no meld."""
+        if counts[JOKER_INDEX] and self.rules.jokers_per_meld:
+            return False  # a joker left over can still complete most neighbours
+        same_rank, windows = _neighbourhood(self.rules.top_position)
+        for index in meld:
+            if index == JOKER_INDEX:
+                continue
+            for near in same_rank[index]:
+                if counts[near] and not fits_somewhere(near, counts, self.rules):
+                    return True
+            for pair in windows[index]:
+                for near in pair:
+                    if counts[near] and not fits_somewhere(near, counts, self.rules):
+                        return True
+        return False
+
     def _inside(self, meld: list[int]) -> bool:
-        needed = Counter(meld)
-        return any(all(other[i] >= n for i, n in needed.items()) for other in self.avoid)
+        return any(other.issuperset(meld) for other in self.avoid[meld[0]])
 
 
 def split_into_melds(
@@ -164,8 +206,42 @@ def split_into_melds(
     Melds that lie inside one of the `avoid` melds are tried last, so the split tends to cut across
     them.
     """
-    search = _Search(rules, rng, [Counter(meld) for meld in avoid], budget)
+    if any(counts[i] and not fits_somewhere(i, counts, rules) for i in range(52)):
+        return None  # a card that fits in no meld at all: no need to search
+    search = _Search(rules, rng, avoid, budget)
     return search.split(list(counts))
+
+
+@cache
+def _neighbourhood(top_position: int) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, int], ...]]]:
+    """For each card type, the other cards of its rank, and the pairs that make a run of 3 with it."""
+    same_rank = [tuple(s * 13 + rank_of(i) - 1 for s in range(4) if s != suit_of(i)) for i in range(52)]
+    windows: list[tuple[tuple[int, int], ...]] = []
+    for index in range(52):
+        suit = suit_of(index)
+        rank = rank_of(index)
+        positions = (1, 14) if rank == 1 and top_position == 14 else (rank,)
+        pairs = []
+        for position in positions:
+            for first in range(position - 2, position + 1):
+                if first >= 1 and first + 2 <= top_position:
+                    a, b = (card_at(suit, p) for p in range(first, first + 3) if p != position)
+                    pairs.append((a, b))
+        windows.append(tuple(pairs))
+    return same_rank, windows
+
+
+def fits_somewhere(index: int, counts: Sequence[int], rules: Rules) -> bool:
+    """Whether some meld of three of these cards could hold this card."""
+    same_rank, windows = _neighbourhood(rules.top_position)
+    joker = 1 if counts[JOKER_INDEX] and rules.jokers_per_meld else 0
+    partners = joker
+    for other in same_rank[index]:
+        if counts[other]:
+            partners += 1
+    if partners >= 2:
+        return True
+    return any((counts[a] and counts[b]) or (joker and (counts[a] or counts[b])) for a, b in windows[index])
 
 
 def melds_with(index: int, counts: Sequence[int], rules: Rules) -> Iterator[list[int]]:

@@ -1,0 +1,5 @@
+import sys
+
+from generator._cli import main
+
+sys.exit(main())

@@ -1,0 +1,163 @@
+"""Generation runs: many attempts in seed order, in one process or several, deduplicated.
+
+The attempts of a seed are numbered; workers take them in chunks, and results are consumed in
+attempt order, so the output depends on the seed alone, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import Counter, deque
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult, Pool
+
+from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id
+from generator._puzzle import Puzzle
+
+CHUNK = 4
+"""Attempts per task: enough to make the cost of handing work to a process negligible."""
+AHEAD = 6
+"""Tasks queued per worker, so no worker waits while the next result in order is pending."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a run generates."""
+
+    rules: str
+    method: str
+    seed: int
+    tier: str | None = None
+    time_limit: float = 2.0
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running statistics of a generation run."""
+
+    attempts: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    tiers: Counter[str] = field(default_factory=Counter)
+    duplicates: int = 0
+    other_tier: int = 0
+    kept: int = 0
+
+    def add(self, result: Attempt) -> None:
+        self.attempts += 1
+        self.outcomes[result.outcome] += 1
+
+    @property
+    def acceptance(self) -> float:
+        """The share of attempts that gave a puzzle the run kept."""
+        return self.kept / self.attempts if self.attempts else 0.0
+
+
+def _chunk(plan: Plan, first: int) -> list[Attempt]:
+    last = min(first + CHUNK, SEED_STRIDE)
+    return [
+        attempt(attempt_id(plan.rules, plan.method, plan.seed, n), plan.time_limit)
+        for n in range(first, last)
+    ]
+
+
+def _quiet_worker() -> None:
+    # the parent process handles Ctrl-C and stops the workers itself, with SIGTERM
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def attempts(
+    plan: Plan, workers: int, stop: Callable[[], bool], limit: int = SEED_STRIDE
+) -> Generator[Attempt, None, None]:
+    """The attempts of the plan's seed in order, computed by `workers` processes, until `stop()`
+    says so, `limit` attempts were made, or the seed's stream ends."""
+    limit = min(limit, SEED_STRIDE)
+    if workers <= 1:
+        for first in range(0, limit, CHUNK):
+            for result in _chunk(plan, first)[: limit - first]:
+                if stop():
+                    return
+                yield result
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool: Pool = context.Pool(workers, initializer=_quiet_worker)
+    try:
+        pending: deque[tuple[int, AsyncResult[list[Attempt]]]] = deque()
+        starts = iter(range(0, limit, CHUNK))
+        for first in starts:
+            pending.append((first, pool.apply_async(_chunk, (plan, first))))
+            if len(pending) >= workers * AHEAD:
+                break
+        while pending:
+            first, task = pending.popleft()
+            while not task.ready():
+                task.wait(0.1)
+                if stop():
+                    return
+            for result in task.get()[: limit - first]:
+                if stop():
+                    return
+                yield result
+            next_start = next(starts, None)
+            if next_start is not None:
+                pending.append((next_start, pool.apply_async(_chunk, (plan, next_start))))
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def generate(
+    plan: Plan,
+    count: int,
+    workers: int,
+    stop: Callable[[], bool],
+    seen: set[str],
+    tally: Tally,
+    limit: int = SEED_STRIDE,
+    progress: Callable[[Tally], None] = lambda tally: None,
+) -> Iterator[Puzzle]:
+    """Up to `count` new puzzles of the plan, in attempt order, skipping canonical forms in `seen`
+    (which grows) and puzzles of another tier than the plan's."""
+    if count <= 0:
+        return
+    with closing(attempts(plan, workers, stop, limit)) as results:
+        yield from _keep(plan, count, results, seen, tally, progress)
+
+
+def _keep(
+    plan: Plan,
+    count: int,
+    results: Iterator[Attempt],
+    seen: set[str],
+    tally: Tally,
+    progress: Callable[[Tally], None],
+) -> Iterator[Puzzle]:
+    for result in results:
+        tally.add(result)
+        puzzle = _new_puzzle(plan, result, seen, tally)
+        progress(tally)
+        if puzzle is not None:
+            yield puzzle
+            if tally.kept >= count:
+                return
+
+
+def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], tally: Tally) -> Puzzle | None:
+    puzzle = result.puzzle
+    if puzzle is None:
+        return None
+    if plan.tier is not None and puzzle.tier != plan.tier:
+        tally.other_tier += 1
+        return None
+    canonical = puzzle.canonical
+    if canonical in seen:
+        tally.duplicates += 1
+        return None
+    seen.add(canonical)
+    tally.kept += 1
+    tally.tiers[puzzle.tier] += 1
+    return puzzle
