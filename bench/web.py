@@ -1,0 +1,180 @@
+"""Web benchmark: gunicorn on loopback, loaded by wrk (Debian's) with 32 connections.
+
+    .venv/bin/python bench/web.py [--seconds 10]
+
+Measures `GET /` (requests/s, p99), the step POST (a card to a new meld and back, each with the
+engine's step check; p99), the step check itself uncached, and the bytes of a first page load.
+Everything runs on a throw-away SQLite database with one generated puzzle as today's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+
+from puzzles import Position, step_check
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECTIONS = 32
+
+STEP_LUA = """
+-- each wrk thread is one player with its own cookie and CSRF token; one connection per thread,
+-- so its moves alternate in order: a hand card to a new meld, then back to the hand
+local players = %(players)s
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("player", counter)
+end
+function init(args)
+  local p = players[player]
+  wrk.headers["Cookie"] = p.cookie
+  wrk.headers["X-CSRFToken"] = p.token
+  wrk.headers["HX-Request"] = "true"
+  wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+  out = true
+end
+function request()
+  local body
+  if out then body = "card=h0&to=new&from=hand" else body = "card=h0&to=hand" end
+  out = not out
+  return wrk.format("POST", "%(path)s", nil, body)
+end
+function done(summary, latency, requests)
+  io.write(string.format("BENCH %%d %%d %%.1f %%.1f\\n", summary.requests,
+    summary.errors.status, latency:percentile(99) / 1000, latency.mean / 1000))
+end
+"""
+
+GET_LUA = """
+function done(summary, latency, requests)
+  io.write(string.format("BENCH %d %d %.1f %.1f\\n", summary.requests,
+    summary.errors.status, latency:percentile(99) / 1000, latency.mean / 1000))
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def flask(env: dict[str, str], *args: str) -> str:
+    command = [str(ROOT / ".venv/bin/flask"), "--app", "webapp", *args]
+    return subprocess.run(command, env=env, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def wrk(url: str, script: Path, seconds: int, threads: int) -> dict[str, float]:
+    command = ["wrk", "-t", str(threads), "-c", str(CONNECTIONS), "-d", f"{seconds}s", "-s", str(script), url]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    match = re.search(r"BENCH (\d+) (\d+) ([\d.]+) ([\d.]+)", output)
+    assert match, output
+    requests, errors, p99, mean = match.groups()
+    return {
+        "requests_per_s": round(int(requests) / seconds, 1),
+        "non_2xx": int(errors),
+        "p99_ms": float(p99),
+        "mean_ms": float(mean),
+    }
+
+
+def player(base: str) -> dict[str, str]:
+    """A new player: the session cookie and CSRF token from a first visit."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(base + "/").read().decode()
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page)
+    assert token is not None
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return {"cookie": cookie, "token": token.group(1)}
+
+
+def first_load_bytes(base: str) -> int:
+    """Bytes of the page and every file it loads (no compression: gunicorn sends them as they are)."""
+    page = urllib.request.urlopen(base + "/").read()
+    total = len(page)
+    for link in re.findall(rb'(?:src|href)="(/[^"]+)"', page):
+        if link.endswith((b".js", b".css", b".svg")):
+            total += len(urllib.request.urlopen(base + link.decode()).read())
+    return total
+
+
+def step_check_ms(base: str) -> dict[str, float]:
+    """The engine's step check on today's puzzle, uncached: each hand card laid alone."""
+    answer = json.loads(urllib.request.urlopen(base + "/api/daily").read())
+    position = Position.build(answer["rules"], answer["table"], answer["hand"])
+    times = []
+    for card in position.hand:
+        started = time.perf_counter()
+        step_check(position, [card], 0.3)
+        times.append((time.perf_counter() - started) * 1000)
+    return {"median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        print("bench/web.py: error: wrk is not installed (apt-get install wrk)", file=sys.stderr)
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-bench-"))
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"sqlite:///{folder / 'bench.sqlite3'}",
+        SECRET_KEY="bench",
+        TAVOLO_LAUNCH_DATE=datetime.now(UTC).date().isoformat(),  # today is #1: a Monday or not, quick
+    )
+    flask(env, "db", "upgrade")
+    flask(env, "puzzles", "ensure", "--days", "0")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+         "--workers", str(args.workers), "--threads", "8", "--log-level", "warning", "webapp:create_app()"],
+        env={**env, "TAVOLO_ENV": "bench"}, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/help")
+                break
+            except OSError:
+                time.sleep(0.1)
+        results: dict[str, object] = {"connections": CONNECTIONS, "workers": args.workers}
+        results["first_load_bytes"] = first_load_bytes(base)
+        get_script = folder / "get.lua"
+        get_script.write_text(GET_LUA)
+        results["get_home"] = wrk(base + "/", get_script, args.seconds, threads=2)
+        players = [player(base) for _ in range(CONNECTIONS)]
+        table = "{" + ",".join(f'{{cookie="{p["cookie"]}", token="{p["token"]}"}}' for p in players) + "}"
+        daily = json.loads(urllib.request.urlopen(base + "/api/daily").read())
+        step_script = folder / "step.lua"
+        step_script.write_text(STEP_LUA % {"players": table, "path": f"/puzzles/{daily['number']}/move"})
+        results["step_post"] = wrk(base + "/", step_script, args.seconds, threads=CONNECTIONS)
+        results["step_check_uncached"] = step_check_ms(base)
+        print(json.dumps(results, indent=2))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

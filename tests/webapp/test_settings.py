@@ -1,0 +1,77 @@
+"""Configuration: defaults, the environment, the secret key, production's refusals."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from webapp import create_app
+from webapp.db import engine_url
+from webapp.settings import SettingsError, from_environment, secret_key
+
+
+def test_the_environment_sets_the_database_the_launch_and_the_proxies() -> None:
+    config = from_environment(
+        {
+            "DATABASE_URL": "postgres://u@db/tavolo",
+            "TAVOLO_LAUNCH_DATE": "2027-01-04",
+            "TAVOLO_PROXIES": "1",
+            "REDIS_URL": "redis://cache:6379/0",
+            "TAVOLO_ENV": "production",
+        }
+    )
+    assert config["DATABASE_URL"] == "postgres://u@db/tavolo"
+    assert config["LAUNCH_DATE"] == date(2027, 1, 4)
+    assert config["PROXIES"] == 1
+    assert config["RATELIMIT_STORAGE_URI"] == "redis://cache:6379/0"
+    assert config["SESSION_COOKIE_SECURE"] is True
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"TAVOLO_LAUNCH_DATE": "soon"}, "TAVOLO_LAUNCH_DATE 'soon' is not a date"),
+        ({"TAVOLO_PROXIES": "one"}, "TAVOLO_PROXIES must be a whole number"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_message(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        from_environment(environ)
+
+
+def test_hosting_urls_use_psycopg_3() -> None:
+    assert engine_url("postgres://u:p@db:5432/t") == "postgresql+psycopg://u:p@db:5432/t"
+    assert engine_url("postgresql://u@db/t") == "postgresql+psycopg://u@db/t"
+    assert engine_url("sqlite:///x.sqlite3") == "sqlite:///x.sqlite3"
+
+
+def test_a_missing_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
+    first = secret_key({}, str(tmp_path))
+    assert len(first) == 64
+    assert secret_key({}, str(tmp_path)) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
+    assert secret_key({"SECRET_KEY": "set"}, str(tmp_path)) == "set"
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="SECRET_KEY is not set"):
+        secret_key({"ENV_NAME": "production"}, str(tmp_path))
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_the_factory_takes_a_test_config(app: Flask) -> None:
+    assert app.testing
+    assert app.config["SECRET_KEY"] == "test secret"
+    assert app.config["SESSION_COOKIE_HTTPONLY"] and app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
+    assert (
+        create_app({"SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).config["MAX_CONTENT_LENGTH"] == 32 * 1024
+    )
+
+
+def test_secure_cookies_bring_strict_transport_security(database_url: str, tmp_path: Path) -> None:
+    app = create_app({"SECRET_KEY": "x", "DATABASE_URL": database_url, "SESSION_COOKIE_SECURE": True})
+    response = app.test_client().get("/help")
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
