@@ -20,8 +20,8 @@ from generator._make import (
     DEFAULT_TIME_LIMIT,
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
-    method_for,
     puzzle_from_id,
+    recipe_for,
     verify,
 )
 from generator._methods import METHODS
@@ -144,7 +144,8 @@ class _BadInput(Exception):
 
 
 def _make(args: argparse.Namespace) -> int:
-    plan = Plan(args.rules, args.method or method_for(args.tier), args.seed, args.tier, args.time_limit)
+    recipe = (args.method,) if args.method else recipe_for(args.tier)
+    plan = Plan(args.rules, recipe, args.seed, args.tier, args.time_limit)
     seen = _canonical_forms(args.out) if args.out else set()
     tally = Tally()
     started = time.perf_counter()

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from generator._grading import TIERS, is_publishable, tier_of
-from generator._methods import METHODS, TIER_METHODS
+from generator._methods import METHODS, RECIPES
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, placed_by
 from puzzles import Analysis, Card, Position, Rules, RulesError, analyse, sorted_cards
 
@@ -90,20 +90,19 @@ def _without(position: Position, card: Card) -> Position:
     return Position(position.rules, position.table, tuple(hand))
 
 
-def method_for(tier: str | None) -> str:
-    """The method letter that best finds puzzles of this tier (any tier for None)."""
-    if tier is None:
-        return TIER_METHODS[None]
-    if tier not in TIERS:
+def recipe_for(tier: str | None) -> tuple[str, ...]:
+    """The method letters that take turns to find puzzles of this tier (any tier for None)."""
+    if tier is not None and tier not in TIERS:
         raise PuzzleError(f"unknown tier {tier!r}; the tiers are {', '.join(TIERS)}")
-    return TIER_METHODS[tier]
+    return RECIPES[tier]
 
 
-def attempt_id(rules: str, method: str, seed: int, number: int) -> PuzzleId:
-    """The attempt `number` of a seed: each seed has its own stream of SEED_STRIDE attempts."""
+def attempt_id(rules: str, recipe: tuple[str, ...], seed: int, number: int) -> PuzzleId:
+    """The attempt `number` of a seed: each seed has its own stream of SEED_STRIDE attempts, and
+    the recipe's methods take turns."""
     if not 0 <= number < SEED_STRIDE:
         raise PuzzleError(f"attempt {number} is beyond the {SEED_STRIDE} attempts of a seed")
-    return PuzzleId(rules, method, seed * SEED_STRIDE + number)
+    return PuzzleId(rules, recipe[number % len(recipe)], seed * SEED_STRIDE + number)
 
 
 def make_puzzle(
@@ -118,11 +117,11 @@ def make_puzzle(
     proves each answer within `time_limit`. Raises PuzzleError after MAX_ATTEMPTS failures.
     """
     name = _preset_name(rules)
-    method = method_for(tier)
+    recipe = recipe_for(tier)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PuzzleError(f"seed {seed!r} is not a whole number of at least 0")
     for number in range(MAX_ATTEMPTS):
-        result = attempt(attempt_id(name, method, seed, number), time_limit)
+        result = attempt(attempt_id(name, recipe, seed, number), time_limit)
         if result.puzzle is not None and (tier is None or result.puzzle.tier == tier):
             return result.puzzle
     wanted = f"{tier} " if tier else ""

@@ -15,12 +15,13 @@ from generator._tables import (
     card_at,
     counts_of,
     sample_final_table,
+    sample_ladder,
     split_into_melds,
     suit_of,
     supply,
     to_meld,
 )
-from puzzles import Card, Meld, Position, Rules
+from puzzles import Card, Meld, MeldKind, Position, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +42,16 @@ class Profile:
     melds: tuple[int, int]
     """How many melds the final table has (inclusive range)."""
     placed: tuple[int, ...]
-    """Weights for taking 1, 2, 3 ... cards out of the final table into the hand."""
+    """Weights for taking 0, 1, 2 ... cards out of the final table into the hand."""
     decoys: tuple[int, ...]
     """Weights for adding 0, 1, 2 ... decoys."""
     blocks: float = 0.0
     """How often the final table grows a block of parallel runs (see `sample_final_table`)."""
+    ladder: tuple[int, int] | None = None
+    """If set, the table also shows a ladder of sets over this many ranks (see `sample_ladder`),
+    and the cards that would turn them into runs are in the hand."""
+    ends: tuple[int, int] = (1, 0)
+    """Weights for extending the ladder at one end or at both."""
 
 
 def backwards(profile: Profile) -> Method:
@@ -53,27 +59,45 @@ def backwards(profile: Profile) -> Method:
     another way, and add decoys that look playable."""
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
-        final = sample_final_table(rules, rng, rng.randint(*profile.melds), profile.blocks)
-        placed = rng.choices(range(1, len(profile.placed) + 1), profile.placed)[0]
+        stock = supply(rules)
+        kept: list[list[int]] = []
+        forced: list[int] = []
+        if profile.ladder is not None:
+            ends = rng.choices((1, 2), profile.ends)[0]
+            ladder = sample_ladder(rules, rng, stock, rng.randint(*profile.ladder), ends)
+            if ladder is None:
+                return None
+            kept, forced = ladder.sets, ladder.extras
+            for index in ladder.near:
+                stock[index] = 0
+        final = sample_final_table(rules, rng, rng.randint(*profile.melds), profile.blocks, stock)
+        placed = rng.choices(range(len(profile.placed)), profile.placed)[0]
         cards = [index for meld in final for index in meld]
         for _ in range(3):
-            taken = rng.sample(cards, placed)
+            taken = rng.sample(cards, min(placed, len(cards)))
             counts = counts_of(final)
             for index in taken:
                 counts[index] -= 1
             start = split_into_melds(counts, rules, rng, avoid=final)
-            if start is not None and 4 <= len(start) <= 20:
+            if start is not None and 4 <= len(start) + len(kept) <= 20 and forced + taken:
                 break
         else:
             return None
-        table = [to_meld(meld, rules) for meld in start]
+        table = layout([to_meld(meld, rules) for meld in kept + start])
         wanted = rng.choices(range(len(profile.decoys)), profile.decoys)[0]
-        in_play = counts_of(final)
+        in_play = counts_of([*final, *kept, forced])
         decoys = pick_decoys(rules, rng, table, in_play, wanted)
-        hand = [Card.from_index(index) for index in taken] + list(decoys)
+        hand = [Card.from_index(index) for index in forced + taken] + list(decoys)
         return Candidate(Position(rules, tuple(table), tuple(hand)), decoys)
 
     return method
+
+
+def layout(melds: Sequence[Meld]) -> list[Meld]:
+    """Melds as a player tidies the table: sets by rank, then runs by suit and first card."""
+    return sorted(
+        melds, key=lambda meld: (meld.kind is MeldKind.RUN, meld.suit.index if meld.suit else 0, meld.start)
+    )
 
 
 def pick_decoys(
@@ -107,16 +131,30 @@ def pick_decoys(
 
 
 METHODS: dict[str, Method] = {
-    "b": backwards(Profile(melds=(4, 12), placed=(4, 3, 2, 1), decoys=(2, 3, 3, 2))),
+    # random mid-game tables: mostly easy and medium puzzles
+    "b": backwards(Profile(melds=(4, 12), placed=(0, 4, 3, 2, 1), decoys=(2, 3, 3, 2), blocks=0.2)),
+    # wide tables with blocks of parallel runs: every tier, the deeper ones rarely
+    "w": backwards(Profile(melds=(10, 18), placed=(0, 2, 3, 3), decoys=(2, 3, 3, 2), blocks=0.4)),
+    # a short ladder with a card at one end: mostly hard
+    "h": backwards(Profile(melds=(3, 8), placed=(3, 1), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(3, 5))),
+    # a ladder of 4-5 ranks with cards at both ends: mostly expert
+    "x": backwards(
+        Profile(melds=(3, 8), placed=(3, 1), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(4, 5), ends=(0, 1))
+    ),
+    # a ladder of 6-8 ranks with cards at both ends: mostly master
+    "m": backwards(
+        Profile(melds=(3, 8), placed=(3, 2), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(6, 8), ends=(0, 1))
+    ),
 }
-"""Generation methods by ID letter. A letter, once published, must keep generating the same."""
+"""Generation methods by ID letter. A published letter must keep generating the same positions."""
 
-TIER_METHODS: dict[str | None, str] = {
-    None: "b",
-    "easy": "b",
-    "medium": "b",
-    "hard": "b",
-    "expert": "b",
-    "master": "b",
+RECIPES: dict[str | None, tuple[str, ...]] = {
+    None: ("b", "w", "h", "x"),
+    "easy": ("b",),
+    "medium": ("b", "w"),
+    "hard": ("h", "w"),
+    "expert": ("x", "w"),
+    "master": ("m",),
 }
-"""The method that finds puzzles of each tier fastest (None: any tier)."""
+"""The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt,
+fast ones mixed with the more varied random tables."""

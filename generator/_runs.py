@@ -28,7 +28,8 @@ class Plan:
     """What a run generates."""
 
     rules: str
-    method: str
+    recipe: tuple[str, ...]
+    """The method letters that take turns, attempt by attempt."""
     seed: int
     tier: str | None = None
     time_limit: float = 2.0
@@ -58,7 +59,7 @@ class Tally:
 def _chunk(plan: Plan, first: int) -> list[Attempt]:
     last = min(first + CHUNK, SEED_STRIDE)
     return [
-        attempt(attempt_id(plan.rules, plan.method, plan.seed, n), plan.time_limit)
+        attempt(attempt_id(plan.rules, plan.recipe, plan.seed, n), plan.time_limit)
         for n in range(first, last)
     ]
 

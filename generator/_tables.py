@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
@@ -42,7 +43,9 @@ def supply(rules: Rules) -> list[int]:
     return [rules.decks] * 52 + [rules.jokers]
 
 
-def sample_final_table(rules: Rules, rng: random.Random, melds: int, blocks: float = 0.0) -> list[list[int]]:
+def sample_final_table(
+    rules: Rules, rng: random.Random, melds: int, blocks: float = 0.0, stock: list[int] | None = None
+) -> list[list[int]]:
     """A table of `melds` melds as a game in progress might show: sets, short and long runs, cards
     twice where the decks allow it, jokers under rules that have them.
 
@@ -52,7 +55,7 @@ def sample_final_table(rules: Rules, rng: random.Random, melds: int, blocks: flo
 
     Each meld is a list of card indices in table order (a run low to high, a joker in its place).
     """
-    stock = supply(rules)
+    stock = supply(rules) if stock is None else stock
     table: list[list[int]] = []
     tries = 0
     while len(table) < melds and tries < melds * 20:
@@ -85,6 +88,41 @@ def _sample_block(rules: Rules, rng: random.Random, stock: list[int], room: int)
         for index in run:
             stock[index] -= 1
     return runs
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """Sets of three suits over consecutive ranks, and cards that continue some suit's run."""
+
+    sets: list[list[int]]
+    extras: list[int]
+    """Placing one turns the three sets at its end into runs (three breaks); one at each end of a
+    long ladder breaks six, unless the rest of the table offers a shortcut."""
+    near: list[int]
+    """The cards of the ladder's suits from one rank below to one above the ladder: the rest of the
+    table leaves them out, so that it offers no shortcut."""
+
+
+def sample_ladder(
+    rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int
+) -> Ladder | None:
+    """A ladder of `length` ranks with extra cards at `ends` ends (1 or 2), drawn from the stock,
+    or None when the stock lacks the cards."""
+    suits = rng.sample(range(4), 3)
+    first = rng.randrange(1, 13 - length + 2)
+    last = first + length - 1
+    sides = [p for p in (first - 1, last + 1) if 1 <= p <= 13]
+    if len(sides) < ends:
+        return None
+    extras = [card_at(rng.choice(suits), p) for p in rng.sample(sides, ends)]
+    sets = [sorted(card_at(suit, p) for suit in suits) for p in range(first, last + 1)]
+    cards = extras + [index for meld in sets for index in meld]
+    if any(not stock[index] for index in cards):
+        return None
+    for index in cards:
+        stock[index] -= 1
+    near = [card_at(suit, p) for suit in suits for p in range(max(first - 1, 1), min(last + 1, 13) + 1)]
+    return Ladder(sets, extras, near)
 
 
 def _sample_set(rules: Rules, rng: random.Random, stock: list[int]) -> list[int] | None:
