@@ -92,13 +92,20 @@ def wrk(url: str, script: Path, seconds: int, threads: int) -> dict[str, float]:
     }
 
 
-def player(base: str) -> dict[str, str]:
-    """A new player: the session cookie and CSRF token from a first visit."""
+def player(base: str, number: int) -> dict[str, str]:
+    """A new player who has made a first move (and taken it back): their cookie and CSRF token."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     page = opener.open(base + "/").read().decode()
     token = re.search(r'name="csrf-token" content="([^"]+)"', page)
     assert token is not None
+    for body in (b"card=h0&to=new", b"card=h0&to=hand"):
+        move = urllib.request.Request(
+            f"{base}/puzzles/{number}/move",
+            data=body,
+            headers={"X-CSRFToken": token.group(1), "HX-Request": "1"},
+        )
+        opener.open(move).read()
     cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
     return {"cookie": cookie, "token": token.group(1)}
 
@@ -147,7 +154,7 @@ def main() -> int:
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
          "--workers", str(args.workers), "--threads", "8", "--log-level", "warning", "webapp:create_app()"],
-        env={**env, "TAVOLO_ENV": "bench"}, cwd=ROOT,
+        env={**env, "TAVOLO_RATE_LIMITS": "off"}, cwd=ROOT,
     )  # fmt: skip
     try:
         for _ in range(100):
@@ -161,9 +168,9 @@ def main() -> int:
         get_script = folder / "get.lua"
         get_script.write_text(GET_LUA)
         results["get_home"] = wrk(base + "/", get_script, args.seconds, threads=2)
-        players = [player(base) for _ in range(CONNECTIONS)]
-        table = "{" + ",".join(f'{{cookie="{p["cookie"]}", token="{p["token"]}"}}' for p in players) + "}"
         daily = json.loads(urllib.request.urlopen(base + "/api/daily").read())
+        players = [player(base, daily["number"]) for _ in range(CONNECTIONS)]
+        table = "{" + ",".join(f'{{cookie="{p["cookie"]}", token="{p["token"]}"}}' for p in players) + "}"
         step_script = folder / "step.lua"
         step_script.write_text(STEP_LUA % {"players": table, "path": f"/puzzles/{daily['number']}/move"})
         results["step_post"] = wrk(base + "/", step_script, args.seconds, threads=CONNECTIONS)

@@ -34,9 +34,17 @@ def find(session: Session, number: int) -> models.Daily | None:
 
 
 def daily(number: int) -> models.Daily:
-    """The day's puzzle, published now if the clock has not done it yet."""
-    row = find(db.session(), number)
-    return row if row is not None else publish(number)
+    """The day's puzzle, published now if the clock has not done it yet.
+
+    A published day never changes, so each process keeps the rows it has read (a few a day)."""
+    known: dict[int, models.Daily] = current_app.extensions.setdefault("tavolo.days", {})
+    row = known.get(number)
+    if row is None:
+        row = find(db.session(), number) or publish(number)
+        if len(known) > 64:
+            known.clear()
+        known[number] = row
+    return row
 
 
 def publish(number: int) -> models.Daily:

@@ -67,6 +67,8 @@ def _sqlite_engine(url: str, begin: str) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        # with WAL this never corrupts the database; a power cut may lose the last moves, not more
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

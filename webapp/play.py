@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
@@ -52,14 +55,39 @@ def open_daily(number: int) -> models.Daily:
         abort(503, description=str(error))
 
 
-def render_turn(row: models.Daily, is_today: bool = False) -> tuple[str, int]:
-    """The play page, or only its board for htmx."""
+def render_turn(
+    row: models.Daily, is_today: bool = False, attempt: models.Attempt | None = None
+) -> tuple[str, int]:
+    """The play page, or only its board for htmx; `attempt` when the request has just written it."""
     puzzle = row.puzzle
-    attempt = turns.find(db.session(), current_player_id(), puzzle)
-    board = turns.board_of(puzzle, attempt)
-    context = turn_context(row, board, attempt, player_zone_name())
+    player = current_player_id()
+    if attempt is None and player is not None:
+        attempt = turns.find(db.session(), player, puzzle)
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
+    tz_name = player_zone_name()
+    if attempt is None:
+        return untouched_page(row, template, is_today, tz_name), 200
+    context = turn_context(row, turns.board_of(puzzle, attempt), attempt, tz_name)
     return render_template(template, is_today=is_today, **context), 200
+
+
+CSRF_SLOT = "__csrf_token_slot__"
+UNTOUCHED_PAGES = 256
+
+
+def untouched_page(row: models.Daily, template: str, is_today: bool, tz_name: str) -> str:
+    """A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by
+    minute: each process renders it once and fills in only the visitor's CSRF token."""
+    pages: dict[tuple[object, ...], str] = current_app.extensions.setdefault("tavolo.untouched", {})
+    key = (row.number, template, is_today, tz_name, now().replace(second=0, microsecond=0))
+    page = pages.get(key)
+    if page is None:
+        context = turn_context(row, turns.board_of(row.puzzle, None), None, tz_name)
+        page = render_template(template, is_today=is_today, csrf_token=lambda: CSRF_SLOT, **context)
+        if len(pages) >= UNTOUCHED_PAGES:
+            pages.clear()
+        pages[key] = page
+    return page.replace(CSRF_SLOT, generate_csrf())
 
 
 def turn_context(
@@ -100,6 +128,25 @@ def _duration(span: timedelta) -> str:
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """What a drawn card shows: its corner, its colour and suit classes, and its spoken name."""
+
+    rank: str
+    symbol: str
+    classes: str
+    label: str
+
+
+@bp.app_template_filter("face")
+@lru_cache(maxsize=64)
+def card_face(card: Card) -> CardFace:
+    if card.suit is None:
+        return CardFace("★", "🃏", "joker", "joker")
+    colour = "red" if card.suit.is_red else "black"
+    return CardFace(card.pretty()[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", card.pretty())
+
+
 def _solution(puzzle: models.Puzzle) -> list[list[Card]]:
     return [[Card.parse(token) for token in meld] for meld in puzzle.solution]
 
@@ -129,7 +176,7 @@ def _act(number: int, action: Callable[[models.Attempt], None]) -> Response | tu
         attempt = turns.for_update(session, player, session.get_one(models.Puzzle, row.puzzle_id), number)
         action(attempt)
     if request.headers.get("HX-Request"):
-        return render_turn(row)
+        return render_turn(row, attempt=attempt)
     return redirect(url_for("play.puzzle", number=number), 303)
 
 

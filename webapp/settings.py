@@ -8,6 +8,7 @@
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
+| `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError(
                 f"TAVOLO_LAUNCH_DATE {environ['TAVOLO_LAUNCH_DATE']!r} is not a date"
             ) from None
+    if environ.get("TAVOLO_RATE_LIMITS") == "off":  # for load tests from one address
+        config["RATELIMIT_ENABLED"] = False
     if environ.get("TAVOLO_PROXIES"):
         if not environ["TAVOLO_PROXIES"].isdigit():
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")

@@ -124,8 +124,12 @@ def _playing(attempt: models.Attempt) -> Board:
     return board_of(attempt.puzzle, attempt)
 
 
+UNDO_DEPTH = 100
+"""Tables kept for undo; Reset goes back to the start from anywhere."""
+
+
 def _save(attempt: models.Attempt, before: Board, after: Board) -> None:
-    attempt.history = [*attempt.history, before.to_json()]
+    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], before.to_json()]
     attempt.melds = after.to_json()
 
 

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import generator
-from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts, make_app
+from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts, csrf_token, make_app
 
 CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
 
@@ -349,3 +349,22 @@ def test_an_attempt_survives_a_reload_and_a_restart(
     other = restarted.test_client()
     other.set_cookie("tavolo", player.client.get_cookie("tavolo").value)
     assert card_places(other.get("/").get_data(as_text=True))[nine] == "4"
+
+
+def test_the_untouched_page_is_shared_but_every_visitor_gets_their_own_token(
+    app: Flask, published: int
+) -> None:
+    first, second = app.test_client(), app.test_client()
+    tokens = [csrf_token(visitor, "/") for visitor in (first, second)]
+    assert tokens[0] != tokens[1]
+    page = second.get("/").get_data(as_text=True)
+    assert "__csrf" not in page
+    moved = second.post(
+        f"/puzzles/{TODAY}/move", data={"card": "h0", "to": "new"}, headers={"X-CSRFToken": tokens[1]}
+    )
+    assert moved.status_code == 303
+    forged = second.post(
+        f"/puzzles/{TODAY}/move", data={"card": "h1", "to": "new"}, headers={"X-CSRFToken": tokens[0]}
+    )
+    assert forged.status_code == 400
+    assert attempts(app)[0][3] == 1
