@@ -72,7 +72,7 @@ def positions(
     draw: st.DrawFn,
     rules: Rules | None = None,
     max_table_cards: int = 12,
-    max_hand: int = 5,
+    max_hand: int = 4,
 ) -> Position:
     """A valid position: up to `max_table_cards` cards in 1 to 5 melds and 1 to `max_hand` hand cards."""
     if rules is None:

@@ -34,7 +34,7 @@ from tests.puzzles.strategies import laid_cards, positions
 TIME_LIMIT = 10.0
 """Far more than a small position needs: every answer below must come back proven."""
 
-EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "80"))
 each_preset = pytest.mark.parametrize("rules", PRESETS.values(), ids=list(PRESETS))
 property_test = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
 
