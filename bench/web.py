@@ -136,6 +136,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("bench/web.py: error: wrk is not installed (apt-get install wrk)", file=sys.stderr)
@@ -151,11 +152,11 @@ def main() -> int:
     flask(env, "puzzles", "ensure", "--days", "0")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread"]
+    gunicorn += ["--workers", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"]
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
-         "--workers", str(args.workers), "--threads", "8", "--log-level", "warning", "webapp:create_app()"],
-        env={**env, "TAVOLO_RATE_LIMITS": "off"}, cwd=ROOT,
-    )  # fmt: skip
+        [*gunicorn, "webapp:create_app()"], env={**env, "TAVOLO_RATE_LIMITS": "off"}, cwd=ROOT
+    )
     try:
         for _ in range(100):
             try:
@@ -164,6 +165,7 @@ def main() -> int:
             except OSError:
                 time.sleep(0.1)
         results: dict[str, object] = {"connections": CONNECTIONS, "workers": args.workers}
+        results["threads"] = args.threads
         results["first_load_bytes"] = first_load_bytes(base)
         get_script = folder / "get.lua"
         get_script.write_text(GET_LUA)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, MetaData, String, UniqueConstraint
@@ -62,7 +63,13 @@ class Puzzle(Base):
     added: Mapped[datetime] = mapped_column(UtcDateTime)
 
     def position(self) -> Position:
-        return Position.build(self.rules, self.table, self.hand)
+        return _position(self.rules, tuple(tuple(meld) for meld in self.table), tuple(self.hand))
+
+
+@lru_cache(maxsize=256)
+def _position(rules: str, table: tuple[tuple[str, ...], ...], hand: tuple[str, ...]) -> Position:
+    # the table keeps its stored meld order: the board numbers the cards in that order
+    return Position.build(rules, table, hand)
 
 
 class Daily(Base):
