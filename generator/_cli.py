@@ -26,7 +26,7 @@ from generator._make import (
 )
 from generator._methods import METHODS
 from generator._puzzle import Puzzle, PuzzleError
-from generator._runs import Plan, Tally, generate
+from generator._runs import Plan, Tally, generate, in_order
 from puzzles import Card, Rules, RulesError
 
 PROG = "python -m generator"
@@ -110,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit status 0 when every puzzle holds, 1 when some fail, 2 for a bad file.",
     )
     check.add_argument("file", help="a JSONL file of puzzles")
+    check.add_argument("--workers", type=_whole(1), default=1, help="processes to use (default 1)")
     check.add_argument(
         "--time-limit",
         type=_seconds,
@@ -127,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _make(args)
         if args.command == "show":
             return _show(args.id, args.pretty)
-        return _check(args.file, args.time_limit)
+        return _check(args.file, args.time_limit, args.workers)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -149,23 +150,23 @@ def _make(args: argparse.Namespace) -> int:
     seen = _canonical_forms(args.out) if args.out else set()
     tally = Tally()
     started = time.perf_counter()
-    bar = tqdm(
-        total=args.count,
-        unit="puzzle",
-        file=sys.stderr,
-        disable=args.quiet,
-        mininterval=0.5,
-        dynamic_ncols=True,
-    )
-    last_shown = [0.0]
-
-    def progress(tally: Tally) -> None:
-        now = time.perf_counter()
-        if now - last_shown[0] >= 0.5:
-            last_shown[0] = now
-            bar.set_postfix_str(_postfix(tally), refresh=False)
-
     with _interruptible() as interrupted, _output(args.out) as write:
+        bar = tqdm(
+            total=args.count,
+            unit="puzzle",
+            file=sys.stderr,
+            disable=args.quiet,
+            mininterval=0.5,
+            dynamic_ncols=True,
+        )
+        last_shown = [0.0]
+
+        def progress(tally: Tally) -> None:
+            now = time.perf_counter()
+            if now - last_shown[0] >= 0.5:
+                last_shown[0] = now
+                bar.set_postfix_str(_postfix(tally), refresh=False)
+
         puzzles = generate(plan, args.count, args.workers, interrupted, seen, tally, _limit(args), progress)
         for puzzle in puzzles:
             write(json.dumps(puzzle.to_json()))
@@ -304,26 +305,39 @@ def pretty_text(puzzle: Puzzle) -> str:
 # -- check
 
 
-def _check(path: str, time_limit: float) -> int:
+def _check(path: str, time_limit: float, workers: int) -> int:
     lines = _read_json_lines(path)
     failed: list[str] = []
     seen: dict[str, int] = {}
-    for number, data in tqdm(lines, unit="puzzle", file=sys.stderr, disable=None, leave=False):
-        try:
-            puzzle = Puzzle.from_json(data)
-        except PuzzleError as error:
-            failed.append(f"line {number}: {error}")
-            continue
-        problems = verify(puzzle, time_limit)
-        first = seen.setdefault(puzzle.canonical, number)
-        if first != number:
-            problems.append(f"the same puzzle as line {first}")
-        if problems:
-            failed.append(f"line {number} ({puzzle.id}): {'; '.join(problems)}")
+    jobs = [(number, data, time_limit) for number, data in lines]
+    with _interruptible() as interrupted:
+        results = in_order(_check_line, jobs, workers, interrupted)
+        for number, puzzle_id, canonical, problems in tqdm(
+            results, total=len(jobs), unit="puzzle", file=sys.stderr, disable=None, leave=False
+        ):
+            first = seen.setdefault(canonical, number) if canonical else number
+            if first != number:
+                problems.append(f"the same puzzle as line {first}")
+            if problems:
+                label = f"line {number} ({puzzle_id})" if puzzle_id else f"line {number}"
+                failed.append(f"{label}: {'; '.join(problems)}")
+        if interrupted():
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return INTERRUPTED
     for failure in failed:
         print(failure)
     print(f"checked {len(lines)} puzzles in {path}: {len(lines) - len(failed)} hold, {len(failed)} fail")
     return 1 if failed else 0
+
+
+def _check_line(job: tuple[int, object, float]) -> list[tuple[int, str | None, str | None, list[str]]]:
+    """Line number, puzzle ID, canonical form and problems of one puzzle line (in a worker)."""
+    number, data, time_limit = job
+    try:
+        puzzle = Puzzle.from_json(data)
+    except PuzzleError as error:
+        return [(number, None, None, [str(error)])]
+    return [(number, puzzle.id, puzzle.canonical, verify(puzzle, time_limit))]
 
 
 def _read_json_lines(path: str) -> list[tuple[int, object]]:

@@ -9,13 +9,19 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections import Counter, deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
+from typing import TypeVar
 
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id
 from generator._puzzle import Puzzle
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
 
 CHUNK = 4
 """Attempts per task: enough to make the cost of handing work to a process negligible."""
@@ -56,11 +62,10 @@ class Tally:
         return self.kept / self.attempts if self.attempts else 0.0
 
 
-def _chunk(plan: Plan, first: int) -> list[Attempt]:
-    last = min(first + CHUNK, SEED_STRIDE)
+def _chunk(plan: Plan, first: int, limit: int) -> list[Attempt]:
     return [
         attempt(attempt_id(plan.rules, plan.recipe, plan.seed, n), plan.time_limit)
-        for n in range(first, last)
+        for n in range(first, min(first + CHUNK, limit))
     ]
 
 
@@ -70,45 +75,49 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def in_order(
+    task: Callable[[Job], list[Result]], jobs: Iterable[Job], workers: int, stop: Callable[[], bool]
+) -> Generator[Result, None, None]:
+    """The results of `task` on each job, in the order of the jobs, computed by `workers` processes,
+    until `stop()` says so.
+
+    Even one worker is a process of its own: the solver takes over Ctrl-C while it runs (OR-Tools
+    catches SIGINT and afterwards restores the default), so the process that listens for Ctrl-C
+    must never call it.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool: Pool = context.Pool(workers, initializer=_quiet_worker)
+    try:
+        queue = iter(jobs)
+        pending: deque[AsyncResult[list[Result]]] = deque(
+            pool.apply_async(task, (job,)) for job in islice(queue, workers * AHEAD)
+        )
+        while pending:
+            running = pending.popleft()
+            while not running.ready() and not stop():
+                running.wait(0.1)
+            if stop():
+                return
+            yield from running.get()
+            for job in islice(queue, 1):
+                pending.append(pool.apply_async(task, (job,)))
+    finally:
+        pool.terminate()
+        pool.join()
+
+
 def attempts(
     plan: Plan, workers: int, stop: Callable[[], bool], limit: int = SEED_STRIDE
 ) -> Generator[Attempt, None, None]:
     """The attempts of the plan's seed in order, computed by `workers` processes, until `stop()`
     says so, `limit` attempts were made, or the seed's stream ends."""
     limit = min(limit, SEED_STRIDE)
-    if workers <= 1:
-        for first in range(0, limit, CHUNK):
-            for result in _chunk(plan, first)[: limit - first]:
-                if stop():
-                    return
-                yield result
-        return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool: Pool = context.Pool(workers, initializer=_quiet_worker)
-    try:
-        pending: deque[tuple[int, AsyncResult[list[Attempt]]]] = deque()
-        starts = iter(range(0, limit, CHUNK))
-        for first in starts:
-            pending.append((first, pool.apply_async(_chunk, (plan, first))))
-            if len(pending) >= workers * AHEAD:
-                break
-        while pending:
-            first, task = pending.popleft()
-            while not task.ready():
-                task.wait(0.1)
-                if stop():
-                    return
-            for result in task.get()[: limit - first]:
-                if stop():
-                    return
-                yield result
-            next_start = next(starts, None)
-            if next_start is not None:
-                pending.append((next_start, pool.apply_async(_chunk, (plan, next_start))))
-    finally:
-        pool.terminate()
-        pool.join()
+    task = partial(_chunk, plan, limit=limit)
+    for result in in_order(task, range(0, limit, CHUNK), workers, stop):
+        if stop():
+            return
+        yield result
 
 
 def generate(

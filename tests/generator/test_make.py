@@ -1,0 +1,127 @@
+"""Generation: reproducible IDs, the tiers on request, every preset, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator import TIERS, Puzzle, PuzzleError, make_puzzle, puzzle_from_id, tier_of, verify
+from generator._make import SEED_STRIDE, attempt, attempt_id
+from generator._methods import METHODS, RECIPES
+from puzzles import PRESETS, Position, analyse, parse_cards
+
+from .conftest import PINNED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("puzzle_id", sorted(PINNED))
+def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
+    text, played, depth = PINNED[puzzle_id]
+    puzzle = puzzle_from_id(puzzle_id)
+    assert str(puzzle.position()) == text
+    assert puzzle.played == tuple(played.split())
+    assert puzzle.played_cards == parse_cards(played)
+    assert puzzle.depth == depth
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> None:
+    puzzle = make_puzzle("classic", tier, seed=5)
+    assert puzzle.tier == tier == tier_of(puzzle.depth)
+    assert puzzle_from_id(puzzle.id) == puzzle
+    assert make_puzzle("classic", tier, seed=5) == puzzle
+
+
+def test_other_seeds_give_other_puzzles() -> None:
+    puzzles = {make_puzzle("classic", "hard", seed=seed).canonical for seed in range(4)}
+    assert len(puzzles) == 4
+
+
+@pytest.mark.parametrize("rules", sorted(PRESETS))
+def test_every_preset_makes_proven_puzzles(rules: str) -> None:
+    puzzle = make_puzzle(rules, seed=1)
+    assert puzzle.rules == rules
+    assert puzzle.id[0] == {"classic": "c", "italian": "i", "jokers": "j", "german-jokers": "g"}.get(
+        rules, "t"
+    )
+    analysis = analyse(puzzle.position(), time_limit=30)
+    assert analysis.best.value == puzzle.max_played >= 1
+    assert analysis.uniqueness.unique is True
+    assert analysis.depth.depth == puzzle.depth >= 1
+
+
+def test_the_maximal_play_is_unique_and_places_the_played_cards(decoyed: Puzzle) -> None:
+    assert verify(decoyed) == []
+    hand = Counter(decoyed.hand)
+    hand.subtract(decoyed.played)
+    assert min(hand.values()) >= 0 and sum(hand.values()) == decoyed.decoys
+
+
+def test_verify_reports_claims_the_solver_does_not_prove(master: Puzzle) -> None:
+    assert verify(master) == []
+    shallower = replace(master, depth=5, tier="expert")
+    assert verify(shallower) == ["depth is 5, but the chain depth is 6"]
+    fewer = replace(master, max_played=3)
+    assert "max_played is 3, but the maximum is 4" in verify(fewer)
+
+
+def test_unknown_arguments_raise_puzzle_errors() -> None:
+    with pytest.raises(PuzzleError, match="unknown rules 'poker'"):
+        make_puzzle("poker")
+    with pytest.raises(PuzzleError, match="unknown tier 'legendary'"):
+        make_puzzle("classic", "legendary")
+    with pytest.raises(PuzzleError, match="seed -1"):
+        make_puzzle("classic", seed=-1)
+    with pytest.raises(PuzzleError, match="unknown method letter 'q'"):
+        puzzle_from_id("cq12")
+    with pytest.raises(PuzzleError, match="unknown rules letter"):
+        puzzle_from_id("ab12")
+
+
+def test_an_id_of_a_rejected_attempt_is_refused() -> None:
+    rejected = next(
+        result for n in range(50) if (result := attempt(attempt_id("classic", ("b",), 0, n))).puzzle is None
+    )
+    with pytest.raises(PuzzleError, match=f"gives no puzzle \\({rejected.outcome}\\)"):
+        puzzle_from_id(str(rejected.id))
+
+
+def test_attempt_streams_of_seeds_do_not_overlap() -> None:
+    last_of_first = attempt_id("classic", ("b",), 0, SEED_STRIDE - 1)
+    first_of_second = attempt_id("classic", ("b",), 1, 0)
+    assert last_of_first.seed + 1 == first_of_second.seed
+    with pytest.raises(PuzzleError, match="beyond"):
+        attempt_id("classic", ("b",), 0, SEED_STRIDE)
+
+
+def test_every_recipe_uses_known_methods() -> None:
+    assert set(RECIPES) == {None, *TIERS}
+    assert {letter for recipe in RECIPES.values() for letter in recipe} <= set(METHODS)
+
+
+def test_ids_replay_the_same_in_a_fresh_process_whatever_the_hash_seed(decoyed: Puzzle) -> None:
+    # string hashing changes with PYTHONHASHSEED; nothing in an attempt may depend on it
+    ids = ["gh0", "jb6", "cm3", make_puzzle("german-jokers", "master", seed=2).id]
+    script = "import json, sys\nfrom generator import puzzle_from_id\n" + "".join(
+        f"print(json.dumps(puzzle_from_id({puzzle_id!r}).to_json()))\n" for puzzle_id in ids
+    )
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1]
+    here = [json.dumps(puzzle_from_id(puzzle_id).to_json()) for puzzle_id in ids]
+    assert outputs[0].splitlines() == here
+    assert Puzzle.from_json(json.loads(here[0])) == decoyed
+    assert Position.parse(decoyed.canonical).hand == decoyed.position().hand

@@ -1,0 +1,128 @@
+"""Puzzle values: IDs, the canonical form, the JSON line and its validation."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from generator import Puzzle, PuzzleError, PuzzleId
+from generator._puzzle import canonical_form
+from puzzles import Position
+
+
+def line(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
+    data = json.loads(json.dumps(puzzle.to_json()))
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize("text", ["cb0", "cm3", "gh0", "ixzz9", "tw1a2b3c"])
+def test_ids_round_trip(text: str) -> None:
+    parsed = PuzzleId.parse(text)
+    assert str(parsed) == text
+    assert PuzzleId.parse(text.upper()) == parsed
+    assert eval(repr(parsed), {"PuzzleId": PuzzleId}) == parsed
+
+
+def test_id_parts() -> None:
+    assert PuzzleId.parse("gm2s") == PuzzleId("german-jokers", "m", 2 * 36 + 28)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "3 to 16 characters"),
+        ("cb", "3 to 16 characters"),
+        ("xb12", "unknown rules letter 'x'"),
+        ("c112", "'1' is not a method letter"),
+        ("cb1-2", "'1-2' is not base 36"),
+        ("cb" + "1" * 20, "3 to 16 characters"),
+    ],
+)
+def test_bad_ids_say_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(PuzzleError, match=problem):
+        PuzzleId.parse(text)
+
+
+def test_json_round_trip(master: Puzzle) -> None:
+    data = master.to_json()
+    assert list(data) == [
+        "id", "rules", "table", "hand", "max_played", "played", "solution",
+        "depth", "tier", "hand_size", "decoys", "canonical",
+    ]  # fmt: skip
+    assert Puzzle.from_json(json.loads(json.dumps(data))) == master
+
+
+def test_canonical_form_ignores_the_order_of_melds_and_hand(master: Puzzle) -> None:
+    shuffled = line(
+        master,
+        table=[list(reversed(meld)) for meld in reversed(master.table)],
+        hand=list(reversed(master.hand)),
+        canonical=None,
+    )
+    del shuffled["canonical"]
+    again = Puzzle.from_json(shuffled)
+    assert again.canonical == master.canonical
+    assert Position.parse(master.canonical).table_counts() == master.position().table_counts()
+
+
+def test_canonical_form_tells_different_tables_apart(master: Puzzle) -> None:
+    # the same cards, laid as one run less and two runs more, are another puzzle
+    other = Position.build(master.rules, [["2H", "3H", "4H"], ["5H", "6H", "7H", "8H"]], ["2H"])
+    same_cards = Position.build(master.rules, [["2H", "3H", "4H", "5H", "6H", "7H", "8H"]], ["2H"])
+    assert canonical_form(other) != canonical_form(same_cards)
+    assert canonical_form(master.position()) == master.canonical
+
+
+def test_counts_of_a_puzzle(decoyed: Puzzle) -> None:
+    assert decoyed.hand_size == len(decoyed.hand) == 3
+    assert decoyed.decoys == 2
+    assert decoyed.max_played == len(decoyed.played) == 1
+    assert set(decoyed.played) <= set(decoyed.hand)
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"id": 7}, "id must be a string"),
+        ({"id": "zz1"}, "unknown rules letter 'z'"),
+        ({"id": "im3"}, "is a italian puzzle, not classic"),
+        ({"rules": "poker"}, "unknown preset 'poker'"),
+        ({"hand": ["JS", "KH", "2D", "6X"]}, "hand: '6X' is not a card"),
+        ({"hand": "JS KH"}, "hand must be a list of card tokens"),
+        ({"table": [["AS", "2H", "3D"]]}, "table meld 1"),
+        ({"solution": [["JS"]]}, "solution: only 1 card"),
+        ({"played": ["JS", "KH", "2D"]}, "the solution places JS KH 2D 6D, not JS KH 2D"),
+        ({"max_played": 3}, "max_played is 3, but the puzzle gives 4"),
+        ({"max_played": True}, "max_played must be a whole number"),
+        ({"depth": -1}, "depth must be a whole number"),
+        ({"depth": 5}, "tier 'master' does not match depth 5 \\(expert\\)"),
+        ({"depth": 0, "tier": "easy"}, "depth 0"),
+        ({"hand_size": 5}, "hand_size is 5"),
+        ({"decoys": 1}, "decoys is 1"),
+        ({"canonical": "classic | 3S 4S 5S | 6S"}, "canonical .* does not match"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+    ],
+)
+def test_from_json_names_the_problem(master: Puzzle, changes: dict[str, Any], problem: str) -> None:
+    with pytest.raises(PuzzleError, match=problem):
+        Puzzle.from_json(line(master, **changes))
+
+
+def test_from_json_needs_an_object_with_every_field(master: Puzzle) -> None:
+    with pytest.raises(PuzzleError, match="must be a JSON object"):
+        Puzzle.from_json([master.to_json()])
+    data = line(master)
+    del data["depth"]
+    with pytest.raises(PuzzleError, match="missing field 'depth'"):
+        Puzzle.from_json(data)
+
+
+def test_a_solution_that_drops_a_table_card_is_refused(master: Puzzle) -> None:
+    solution = [list(meld) for meld in master.solution]
+    assert solution[1] == ["AS", "AH", "AD", "AC"]
+    solution[1] = ["AS", "AH", "AD"]
+    with pytest.raises(PuzzleError, match="A♣ left the table"):
+        Puzzle.from_json(line(master, solution=solution))
