@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from flask.testing import FlaskClient
 
 import generator
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, attempts, store, variant
+from webapp import create_app
 
 
 def check(client: FlaskClient, table: Any, number: int = TODAY) -> Any:
@@ -142,3 +144,46 @@ def test_unknown_api_paths_answer_in_json(client: FlaskClient) -> None:
     response = client.get("/api/nothing")
     assert response.status_code == 404
     assert response.get_json()["status"] == 404
+
+
+@pytest.mark.parametrize(
+    ("moment", "tz", "number"),
+    [
+        ("2026-11-28T22:59:59", "Europe/Rome", 6),
+        ("2026-11-28T23:00:00", "Europe/Rome", 7),
+        ("2026-11-29T07:59:59", "America/Los_Angeles", 6),
+        ("2026-11-29T08:00:00", "America/Los_Angeles", 7),
+        ("2026-11-29T10:00:00", "Pacific/Kiritimati", 8),
+        ("2026-11-29T10:00:00", "Etc/GMT+12", 6),
+    ],
+)
+def test_midnight_turns_the_daily_puzzle_in_each_time_zone(
+    client: FlaskClient,
+    app: Flask,
+    clock: FrozenClock,
+    known_puzzle: generator.Puzzle,
+    moment: str,
+    tz: str,
+    number: int,
+) -> None:
+    for day, decoy in ((6, "3H"), (7, None), (8, "3D")):
+        store(app, variant(known_puzzle, decoy, "hard", f"cx{day}") if decoy else known_puzzle, day)
+    clock.moment = datetime.fromisoformat(moment).replace(tzinfo=UTC)
+    assert client.get("/api/daily", query_string={"tz": tz}).get_json()["number"] == number
+
+
+def test_an_unreachable_database_is_a_503_not_a_traceback(clock: FrozenClock) -> None:
+    from tests.webapp.conftest import LAUNCH
+
+    app = create_app(
+        {
+            "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none",
+            "SECRET_KEY": "x",
+            "NOW": clock,
+            "LAUNCH_DATE": LAUNCH,
+        }
+    )
+    response = app.test_client().get("/api/puzzles/7")
+    assert response.status_code == 503
+    assert "unavailable" in response.get_json()["error"]
+    assert response.headers["Retry-After"] == "5"
