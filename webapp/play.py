@@ -172,8 +172,11 @@ def puzzle(number: int) -> tuple[str, int]:
 def _act(number: int, action: Callable[[models.Attempt], None]) -> Response | tuple[str, int]:
     row = open_daily(number)
     with db.write() as session:
-        player = ensure_player(session)
-        attempt = turns.for_update(session, player, session.get_one(models.Puzzle, row.puzzle_id), number)
+        player = current_player_id()
+        attempt = turns.locked(session, player, row.puzzle_id) if player else None
+        if attempt is None:
+            player = ensure_player(session)
+            attempt = turns.start(session, player, session.get_one(models.Puzzle, row.puzzle_id), number)
         action(attempt)
     if request.headers.get("HX-Request"):
         return render_turn(row, attempt=attempt)

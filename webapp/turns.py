@@ -92,29 +92,32 @@ def board_of(puzzle: models.Puzzle, attempt: models.Attempt | None) -> Board:
     return Board.load(position, attempt.melds)
 
 
-def for_update(session: Session, player: str, puzzle: models.Puzzle, number: int | None) -> models.Attempt:
-    """The player's attempt, locked for this transaction, started if this is their first move."""
-    attempt = session.scalar(
+def locked(session: Session, player: str, puzzle_id: int) -> models.Attempt | None:
+    """The player's attempt, locked until this transaction ends."""
+    return session.scalar(
         select(models.Attempt)
-        .where(models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle.id)
+        .where(models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle_id)
         .with_for_update(of=models.Attempt)
     )
-    if attempt is None:
-        attempt = models.Attempt(
-            player_id=player,
-            puzzle_id=puzzle.id,
-            puzzle=puzzle,
-            number=number,
-            melds=Board.start(puzzle.position()).to_json(),
-            history=[],
-            moves=0,
-            hints=0,
-            status="playing",
-            placed=0,
-            started=now(),
-        )
-        session.add(attempt)
-        session.flush()
+
+
+def start(session: Session, player: str, puzzle: models.Puzzle, number: int | None) -> models.Attempt:
+    """The player's first move on this puzzle starts their attempt."""
+    attempt = models.Attempt(
+        player_id=player,
+        puzzle_id=puzzle.id,
+        puzzle=puzzle,
+        number=number,
+        melds=Board.start(puzzle.position()).to_json(),
+        history=[],
+        moves=0,
+        hints=0,
+        status="playing",
+        placed=0,
+        started=now(),
+    )
+    session.add(attempt)
+    session.flush()
     return attempt
 
 
