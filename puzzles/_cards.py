@@ -43,6 +43,7 @@ _RANK_TOKENS: dict[str, int] = {name: n for n, name in RANK_NAMES.items()} | {"T
 
 JOKER_RANK = 0
 JOKER_TOKEN = "JK"
+_JOKER_TOKENS = {JOKER_TOKEN, "JOKER", "🃏"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class Card:
         text = token.strip().upper()
         if not text:
             raise CardError("'' is not a card: empty token")
-        if text == JOKER_TOKEN:
+        if text in _JOKER_TOKENS:
             return JOKER
         rank_text, suit_text = text[:-1], text[-1]
         suit = _SUIT_TOKENS.get(suit_text)

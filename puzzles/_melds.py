@@ -174,7 +174,7 @@ def _arrange_run(cards: tuple[Card, ...], real: list[Card], jokers: int, rules: 
             layout.append(Card(rank_at(position), suit) if position in taken else JOKER)
         return Meld(tuple(layout), MeldKind.RUN, start)
     problem = problems[0]
-    if {1, 2, 13} <= set(ranks):
+    if {1, 2, 13} <= set(ranks) and len(ranks) < 13:
         problem = "a run cannot wrap around from the king through the ace to the two"
     if not rules.ace_high and any(card.rank == 1 for card in real):
         high = Rules(
