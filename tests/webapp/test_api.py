@@ -187,3 +187,13 @@ def test_an_unreachable_database_is_a_503_not_a_traceback(clock: FrozenClock) ->
     assert response.status_code == 503
     assert "unavailable" in response.get_json()["error"]
     assert response.headers["Retry-After"] == "5"
+
+
+def test_a_closed_day_never_published_is_not_made_on_request(
+    client: FlaskClient, published: int, fake_generator: list[tuple[str, int]]
+) -> None:
+    response = client.get("/api/puzzles/3")
+    assert response.status_code == 404
+    assert response.get_json()["error"] == "Puzzle #3 was never published."
+    assert client.post("/api/puzzles/3/check", json={"table": []}).status_code == 404
+    assert fake_generator == []
