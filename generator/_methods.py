@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator._tables import (
-    JOKER_INDEX,
     card_at,
     counts_of,
+    fits_somewhere,
     sample_final_table,
     sample_ladder,
     split_into_melds,
@@ -100,50 +100,59 @@ def layout(melds: Sequence[Meld]) -> list[Meld]:
     )
 
 
+DEAD_DECOYS = 0.7
+"""How often a decoy is a card that no meld of the cards in play could hold at all; the others
+may fit somewhere, and the solver decides whether they spoil the puzzle."""
+
+
 def pick_decoys(
     rules: Rules, rng: random.Random, table: Sequence[Meld], in_play: Sequence[int], wanted: int
 ) -> tuple[Card, ...]:
     """Cards that look playable next to this table: one gap past a run's end, or a rank that a set
-    already shows in that suit. They are only candidates; the solver decides what is playable."""
+    already shows in that suit."""
     near: list[int] = []
     for meld in table:
-        indices = [card.index for card in meld.cards]
-        real = [i for i in indices if i != JOKER_INDEX]
-        if meld.kind.value == "run":
+        real = [card.index for card in meld.cards if not card.is_joker]
+        if meld.kind is MeldKind.RUN:
             suit = suit_of(real[0])
             for position in (meld.start - 2, meld.end + 2):
                 if 1 <= position <= rules.top_position:
                     near.append(card_at(suit, position))
         else:
             near.extend(real)
+    counts = list(in_play)
     left = supply(rules)
     for index, count in enumerate(in_play):
         left[index] -= count
     rng.shuffle(near)
     decoys: list[Card] = []
-    for index in near:
-        if len(decoys) == wanted:
+    for _ in range(wanted):
+        available = [index for index in dict.fromkeys(near) if left[index] > 0]
+        dead = [index for index in available if not fits_somewhere(index, counts, rules)]
+        choices = dead if dead and rng.random() < DEAD_DECOYS else available
+        if not choices:
             break
-        if left[index] > 0:
-            left[index] -= 1
-            decoys.append(Card.from_index(index))
+        index = choices[0]
+        left[index] -= 1
+        counts[index] += 1
+        decoys.append(Card.from_index(index))
     return tuple(decoys)
 
 
 METHODS: dict[str, Method] = {
     # random mid-game tables: mostly easy and medium puzzles
-    "b": backwards(Profile(melds=(4, 12), placed=(0, 4, 3, 2, 1), decoys=(2, 3, 3, 2), blocks=0.2)),
+    "b": backwards(Profile(melds=(4, 12), placed=(0, 4, 3, 2, 1), decoys=(1, 2, 3, 3, 2), blocks=0.2)),
     # wide tables with blocks of parallel runs: every tier, the deeper ones rarely
-    "w": backwards(Profile(melds=(10, 18), placed=(0, 2, 3, 3), decoys=(2, 3, 3, 2), blocks=0.4)),
+    "w": backwards(Profile(melds=(10, 18), placed=(0, 2, 3, 3), decoys=(1, 2, 3, 3, 2), blocks=0.4)),
     # a short ladder with a card at one end: mostly hard
-    "h": backwards(Profile(melds=(3, 8), placed=(3, 1), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(3, 5))),
+    "h": backwards(Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(3, 5))),
     # a ladder of 4-5 ranks with cards at both ends: mostly expert
     "x": backwards(
-        Profile(melds=(3, 8), placed=(3, 1), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(4, 5), ends=(0, 1))
+        Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(4, 5), ends=(0, 1))
     ),
     # a ladder of 6-8 ranks with cards at both ends: mostly master
     "m": backwards(
-        Profile(melds=(3, 8), placed=(3, 2), decoys=(2, 3, 3, 2), blocks=0.1, ladder=(6, 8), ends=(0, 1))
+        Profile(melds=(3, 8), placed=(3, 2), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(6, 8), ends=(0, 1))
     ),
 }
 """Generation methods by ID letter. A published letter must keep generating the same positions."""

@@ -89,14 +89,14 @@ def test_check_reports_tampered_puzzles(
     tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     lines = [json.loads(line) for line in made.read_text().splitlines()]
-    deeper = puzzle_from_id("cm3").to_json() | {"depth": 7}  # still master, but not the chain depth
+    deeper = puzzle_from_id("cm2").to_json() | {"depth": 7}  # still master, but not the chain depth
     lines[1]["hand"] = lines[1]["hand"][:-1]  # no longer matches its counts or canonical form
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("".join(json.dumps(line) + "\n" for line in [*lines, deeper, lines[0]]))
     assert main(["check", str(tampered)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("line 2: ")
-    assert out[1] == "line 5 (cm3): depth is 7, but the chain depth is 6"
+    assert out[1] == "line 5 (cm2): depth is 7, but the chain depth is 6"
     assert out[2].startswith("line 6 (") and out[2].endswith("the same puzzle as line 1")
     assert out[-1] == f"checked 6 puzzles in {tampered}: 3 hold, 3 fail"
 
