@@ -31,6 +31,7 @@ from puzzles import Card, Rules, RulesError
 
 PROG = "python -m generator"
 MAX_TIME_LIMIT = 600.0
+MAX_WORKERS = 64
 INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C, as shells report it."""
 
@@ -41,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _whole(least: int) -> Callable[[str], int]:
+def _whole(least: int, most: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -49,6 +50,8 @@ def _whole(least: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < least:
             raise argparse.ArgumentTypeError(f"{text} is less than {least}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"{text} is more than {most}")
         return value
 
     return parse
@@ -87,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("--count", type=_whole(1), default=10, help="how many puzzles (default 10)")
     make.add_argument("--tier", choices=TIERS, help="only puzzles of this tier (default any)")
     make.add_argument("--seed", type=_whole(0), default=0, help="picks the stream of attempts (default 0)")
-    make.add_argument("--workers", type=_whole(1), default=1, help="processes to use (default 1)")
+    make.add_argument(
+        "--workers", type=_whole(1, MAX_WORKERS), default=1, help="processes to use (default 1)"
+    )
     make.add_argument("--out", metavar="FILE", help="append to this JSONL file (default stdout)")
     make.add_argument(
         "--time-limit",
@@ -110,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit status 0 when every puzzle holds, 1 when some fail, 2 for a bad file.",
     )
     check.add_argument("file", help="a JSONL file of puzzles")
-    check.add_argument("--workers", type=_whole(1), default=1, help="processes to use (default 1)")
+    check.add_argument(
+        "--workers", type=_whole(1, MAX_WORKERS), default=1, help="processes to use (default 1)"
+    )
     check.add_argument(
         "--time-limit",
         type=_seconds,

@@ -69,6 +69,14 @@ def test_a_second_run_skips_puzzles_already_in_the_file(tmp_path: Path, made: Pa
     assert out.read_text().startswith(made.read_text())
 
 
+def test_a_run_that_gives_up_early_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "few.jsonl"
+    assert main(["make", "--count", "50", "--tier", "master", "--max-attempts", "3", "--out", str(out)]) == 1
+    made = len(puzzles_in(out))
+    assert made < 50
+    assert f"made {made} classic puzzles" in capsys.readouterr().err
+
+
 def test_show_prints_the_puzzle_of_an_id(made: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first = made.read_text().splitlines()[0]
     puzzle_id = json.loads(first)["id"]
@@ -109,6 +117,8 @@ def test_check_reports_tampered_puzzles(
         (["make", "--rules", "poker"], "unknown rules 'poker'"),
         (["make", "--tier", "legendary"], "argument --tier: invalid choice: 'legendary'"),
         (["make", "--workers", "0"], "argument --workers: 0 is less than 1"),
+        (["make", "--workers", "1000"], "argument --workers: 1000 is more than 64"),
+        (["make", "--seed", "-3"], "argument --seed: -3 is less than 0"),
         (["make", "--time-limit", "-1"], "argument --time-limit: -1 is not between 0 and 600 seconds"),
         (["make", "--out", "/no/such/dir/x.jsonl"], "cannot write /no/such/dir/x.jsonl"),
         (["show", "xx1"], "unknown rules letter 'x'"),
