@@ -142,6 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _BadInput as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 class _BadInput(Exception):
@@ -242,6 +246,8 @@ def _output(path: str | None) -> Iterator[Callable[[str], None]]:
         return
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if not _ends_a_line(path):
+            os.write(descriptor, b"\n")  # a file edited by hand may lack its last newline
     except OSError as error:
         raise _BadInput(f"cannot write {path}: {error.strerror}") from None
 
@@ -255,6 +261,14 @@ def _output(path: str | None) -> Iterator[Callable[[str], None]]:
         yield to_file
     finally:
         os.close(descriptor)
+
+
+def _ends_a_line(path: str) -> bool:
+    with open(path, "rb") as file:
+        if file.seek(0, os.SEEK_END) == 0:
+            return True
+        file.seek(-1, os.SEEK_END)
+        return file.read(1) == b"\n"
 
 
 @contextmanager

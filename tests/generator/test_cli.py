@@ -77,6 +77,20 @@ def test_a_run_that_gives_up_early_exits_1(tmp_path: Path, capsys: pytest.Captur
     assert f"made {made} classic puzzles" in capsys.readouterr().err
 
 
+def test_make_appends_after_a_last_line_without_newline(tmp_path: Path, made: Path) -> None:
+    out = tmp_path / "edited.jsonl"
+    out.write_text(made.read_text().rstrip("\n"))
+    assert main(["make", "--count", "1", "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    assert len(puzzles_in(out)) == 5
+
+
+def test_make_stops_quietly_when_the_reader_goes_away() -> None:
+    command = f"{sys.executable} -m generator make --count 1000 --quiet | head -n 2"
+    run = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert len(run.stdout.splitlines()) == 2
+    assert run.stderr == ""
+
+
 def test_show_prints_the_puzzle_of_an_id(made: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first = made.read_text().splitlines()[0]
     puzzle_id = json.loads(first)["id"]
