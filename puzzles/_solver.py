@@ -237,7 +237,8 @@ class _Model:
         if rules.freed_joker is FreedJoker.HAND:
             for meld in position.table:
                 for options in meld.stand_ins():
-                    choices = [c.index for c in options if c.index in self.placed]
+                    # sorted, so the model is the same whatever the hash seed
+                    choices = sorted(c.index for c in options if c.index in self.placed)
                     swap_vars = [(model.new_bool_var(""), i) for i in choices]
                     # one joker is freed at most once
                     model.add_at_most_one(v for v, _ in swap_vars)
@@ -333,6 +334,9 @@ class _Model:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
         solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        # OR-Tools would take over Ctrl-C during a solve and leave it killing the process after;
+        # the CLI and the web workers need Python's KeyboardInterrupt.
+        solver.parameters.catch_sigint_signal = False
         # Measured on bench/corpus.py: the stronger LP relaxation proves large joker tables in
         # ~0.1 s where the default timed out at 10 s; presolve, probing and symmetry detection
         # cost more than they save on models this small (they are built tight already).
