@@ -73,9 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "demo":
-        return _demo()
-    return _solve(stdin or sys.stdin, Objective(args.objective), args.time_limit)
+    try:
+        if args.command == "demo":
+            return _demo()
+        return _solve(stdin or sys.stdin, Objective(args.objective), args.time_limit)
+    except KeyboardInterrupt:
+        # every answer already written is a whole line; say where we stopped, no traceback
+        print("python -m puzzles: interrupted", file=sys.stderr)
+        return 130
 
 
 def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -153,3 +154,24 @@ def test_help() -> None:
     assert solve.status == 0
     for word in ("--objective", "--time-limit", "JSON Lines", "german-jokers", "max_played"):
         assert word in solve.stdout, word
+
+
+def test_interrupt_keeps_whole_lines_and_prints_no_traceback(tmp_path: Path) -> None:
+    line = json.dumps({"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S", "KD"]})
+    source = tmp_path / "many.jsonl"
+    source.write_text((line + "\n") * 5000)
+    with source.open() as stdin:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "puzzles", "solve"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        first = process.stdout.readline()  # the solver is running: interrupt it mid-stream
+        process.send_signal(signal.SIGINT)
+        rest, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.decode().strip() == "python -m puzzles: interrupted"
+    for answer in (first + rest).splitlines():
+        assert json.loads(answer)["max_played"] == 1
