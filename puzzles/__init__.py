@@ -30,6 +30,7 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
+from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
 
 __all__ = [
     "DEFAULT_RULES",
@@ -53,18 +54,23 @@ __all__ = [
     "PositionError",
     "Rules",
     "RulesError",
+    "Step",
     "StepCheck",
+    "StepKind",
     "Suit",
     "Uniqueness",
     "analyse",
+    "apply_steps",
     "chain_depth",
     "is_puzzle",
     "join_runs",
     "maximum",
     "meld_problem",
     "parse_cards",
+    "plan_steps",
     "play_problems",
     "sorted_cards",
     "step_check",
+    "steps_between",
     "uniqueness",
 ]

@@ -1,0 +1,246 @@
+"""Steps from a table to a play's final table: worked examples, jokers, boards mid-turn, and the
+property that following the steps yields the final table, on the solver's own plays."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, note, settings
+
+from puzzles import (
+    JOKER,
+    PRESETS,
+    Card,
+    Meld,
+    Objective,
+    Play,
+    Position,
+    Rules,
+    Step,
+    StepKind,
+    apply_steps,
+    chain_depth,
+    maximum,
+    parse_cards,
+    plan_steps,
+    steps_between,
+    uniqueness,
+)
+from tests.puzzles.strategies import positions
+
+TIME_LIMIT = 10.0
+each_preset = pytest.mark.parametrize("rules", PRESETS.values(), ids=list(PRESETS))
+EXAMPLES = int(os.environ.get("STEPS_EXAMPLES", "100"))
+"""`STEPS_EXAMPLES=2000` searches harder than the default."""
+property_test = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
+
+
+def play_of(position: Position, melds: Sequence[str], placed: str, freed: str = "") -> Play:
+    table = tuple(Meld.parse(meld, position.rules) for meld in melds)
+    return Play(table, parse_cards(placed), parse_cards(freed))
+
+
+def meld_multisets(table: Sequence[Sequence[Card]]) -> Counter[frozenset[tuple[Card, int]]]:
+    """A table as a multiset of melds, each a multiset of cards: order does not matter."""
+    return Counter(frozenset(Counter(meld).items()) for meld in table if meld)
+
+
+def follow(position: Position, play: Play) -> tuple[Step, ...]:
+    """Plan the steps and check that following them gives the play's final table."""
+    steps = plan_steps(position, play)
+    after = apply_steps([meld.cards for meld in position.table], steps)
+    assert meld_multisets(after) == meld_multisets([meld.cards for meld in play.table])
+    return steps
+
+
+def texts(steps: Sequence[Step]) -> list[str]:
+    return [str(step) for step in steps]
+
+
+def test_cutting_a_long_run_reads_as_a_person_would_do_it() -> None:
+    position = Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D")
+    play = play_of(position, ["6H 6D 6C", "3C 4C 5C", "7C 8C 9C"], "6H 6D")
+    assert texts(follow(position, play)) == [
+        "break meld 1 (3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣)",
+        "move 6♣ from meld 1 to a new meld 2",
+        "move 7♣ 8♣ 9♣ from meld 1 to a new meld 3",
+        "lay 6♥ 6♦ from the hand on meld 2",
+    ]
+
+
+def test_extensions_alone_break_nothing() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
+    play = play_of(position, ["7S 7H 7D 7C", "3S 4S 5S 6S"], "6S 7S")
+    steps = follow(position, play)
+    assert texts(steps) == ["lay 6♠ from the hand on meld 1", "lay 7♠ from the hand on meld 2"]
+    assert [step.kind for step in steps] == [StepKind.LAY, StepKind.LAY]
+
+
+def test_joined_runs_stay_whole_one_moves_onto_the_other() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 6S 7S 8S | 9S")
+    play = play_of(position, ["3S 4S 5S 6S 7S 8S 9S"], "9S")
+    steps = follow(position, play)
+    assert [step.kind for step in steps] == [StepKind.MOVE, StepKind.LAY]
+    moved = steps[0]
+    assert {moved.source, moved.target} == {0, 1} and not moved.new
+    assert len(moved.cards) == 3
+    assert steps[1].target == moved.target
+
+
+def test_a_final_meld_stays_where_most_of_its_cards_are() -> None:
+    # the queens' set keeps Q♦ Q♣ in place; the hand's Q♦ goes to the diamond run instead
+    position = Position.parse("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS")
+    play = play_of(position, ["QS QD QC", "9S 10S JS", "10H JH QH", "10D JD QD"], "9S QD QS")
+    steps = follow(position, play)
+    moved = [card for step in steps if step.kind is StepKind.MOVE for card in step.cards]
+    assert Card.parse("QC") not in moved and Card.parse("QD") not in moved
+    assert "lay Q♠ from the hand on meld 3" in texts(steps)
+    assert sum(len(step.cards) for step in steps if step.kind is StepKind.MOVE) == 5
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ("italian | KH KD KC / QH QD QC / JH JD JC | AC", 3),
+        ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 3),
+        ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 1),
+    ],
+)
+def test_worked_examples_break_as_many_melds_as_their_chain_depth(text: str, depth: int) -> None:
+    position = Position.parse(text)
+    result = chain_depth(position, maximum(position, time_limit=TIME_LIMIT), TIME_LIMIT)
+    assert result.play is not None and result.depth == depth
+    steps = follow(position, result.play)
+    breaks = [step.source for step in steps if step.kind is StepKind.BREAK]
+    assert breaks == list(result.broken)
+
+
+def test_the_italian_example_moves_every_card_once() -> None:
+    position = Position.parse("italian | KH KD KC / QH QD QC / JH JD JC | AC")
+    play = play_of(position, ["JH QH KH", "JD QD KD", "JC QC KC AC"], "AC")
+    steps = follow(position, play)
+    moved = [card for step in steps if step.kind is StepKind.MOVE for card in step.cards]
+    assert len(moved) == 6 and len(set(moved)) == 6
+    assert texts(steps)[-1] == "lay A♣ from the hand on meld 3"
+
+
+def test_a_freed_joker_goes_back_to_the_hand() -> None:
+    position = Position.parse("german-jokers | 5H JK 7H / 8S 8D 8C | 6H 8H")
+    play = play_of(position, ["5H 6H 7H", "8S 8H 8D 8C"], "6H 8H", "JK")
+    steps = follow(position, play)
+    assert texts(steps) == [
+        "break meld 1 (5♥ 🃏 7♥)",
+        "take 🃏 from meld 1 into the hand",
+        "lay 6♥ from the hand on meld 1",
+        "lay 8♥ from the hand on meld 2",
+    ]
+
+
+def test_a_joker_moved_to_another_meld() -> None:
+    position = Position.parse("jokers | 5H JK 7H / 9C 10C JC | 6H QC")
+    play = play_of(position, ["5H 6H 7H", "9C 10C JC QC JK"], "6H QC")
+    steps = follow(position, play)
+    assert "move 🃏 from meld 1 to meld 2" in texts(steps)
+    assert [step.kind for step in steps].count(StepKind.BREAK) == 1
+
+
+def test_a_whole_new_meld_from_the_hand() -> None:
+    position = Position.parse("classic | 3S 4S 5S | 9H 9D 9C")
+    play = play_of(position, ["3S 4S 5S", "9H 9D 9C"], "9H 9D 9C")
+    (step,) = follow(position, play)
+    assert str(step) == "lay 9♥ 9♦ 9♣ from the hand as a new meld 2"
+    assert (step.kind, step.source, step.target, step.new) == (StepKind.LAY, None, 1, True)
+
+
+def test_a_board_mid_turn_takes_back_a_card_the_final_table_does_not_hold() -> None:
+    # a player laid K♦ on a meld where it cannot stay and started a pair of sevens
+    start = [parse_cards("3S 4S 5S KD"), parse_cards("7H 7D"), parse_cards("7C")]
+    final = [parse_cards("3S 4S 5S 6S"), parse_cards("7H 7D 7C")]
+    steps = steps_between(start, final)
+    assert meld_multisets(apply_steps(start, steps)) == meld_multisets(final)
+    assert "take K♦ from meld 1 into the hand" in texts(steps)
+    assert "lay 6♠ from the hand on meld 1" in texts(steps)
+    assert any(step.kind is StepKind.MOVE and step.cards == (Card.parse("7C"),) for step in steps)
+
+
+def test_steps_as_json() -> None:
+    position = Position.parse("classic | 3S 4S 5S | 6S")
+    (step,) = follow(position, play_of(position, ["3S 4S 5S 6S"], "6S"))
+    assert step.to_json() == {
+        "kind": "lay",
+        "cards": ["6S"],
+        "source": None,
+        "target": 0,
+        "new": False,
+        "text": "lay 6♠ from the hand on meld 1",
+    }
+
+
+def test_applying_a_step_that_does_not_fit_the_table_says_which() -> None:
+    table = [parse_cards("3S 4S 5S")]
+    with pytest.raises(ValueError, match=r"step 1: 9♥ is not in meld 1"):
+        apply_steps(table, [Step(StepKind.MOVE, parse_cards("9H"), 0, 1, True)])
+    with pytest.raises(ValueError, match=r"step 1: a new meld must be meld 2"):
+        apply_steps(table, [Step(StepKind.LAY, parse_cards("9H"), None, 4, True)])
+    with pytest.raises(ValueError, match=r"step 1: there is no meld 3"):
+        apply_steps(table, [Step(StepKind.LAY, parse_cards("9H"), None, 2)])
+    with pytest.raises(ValueError, match=r"step 1: there is no meld 2"):
+        apply_steps(table, [Step(StepKind.TAKE, (JOKER,), 1, None)])
+
+
+def check_plan(position: Position, play: Play, depth_broken: tuple[int, ...] | None = None) -> None:
+    steps = follow(position, play)
+    assert steps == plan_steps(position, play), "the same play gives the same plan"
+    for step in steps:
+        assert step.cards, f"{step} names no card"
+        assert step.kind is StepKind.BREAK or step.source != step.target
+    # every card moves at most once
+    moving = [card for step in steps if step.kind is not StepKind.BREAK for card in step.cards]
+    every = Counter(card for meld in position.table for card in meld.cards) + Counter(play.placed)
+    assert not Counter(moving) - every
+    # the hand gives what the play places and takes back what it frees
+    laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
+    taken = Counter(card for step in steps if step.kind is StepKind.TAKE for card in step.cards)
+    assert laid + Counter(play.freed) == Counter(play.placed) + taken
+    if depth_broken is not None:
+        # the same count, and the same melds up to twins (a three-decks table may hold one twice)
+        breaks = [s.source for s in steps if s.kind is StepKind.BREAK]
+        assert sorted(str(position.table[i]) for i in breaks if i is not None) == sorted(
+            str(position.table[i]) for i in depth_broken
+        )
+
+
+@property_test
+@given(positions(max_table_cards=15, max_hand=5))
+def test_following_the_steps_of_a_best_play_yields_its_final_table(position: Position) -> None:
+    note(str(position))
+    best = maximum(position, time_limit=TIME_LIMIT)
+    check_plan(position, best.play)
+    depth = chain_depth(position, best, TIME_LIMIT)
+    assert depth.play is not None and depth.optimal
+    # the plan keeps as many melds whole as the play allows: its breaks are the chain depth
+    check_plan(position, depth.play, depth.broken)
+
+
+@property_test
+@given(positions(max_table_cards=12, max_hand=4))
+def test_following_the_steps_of_a_second_best_play_or_a_points_play(position: Position) -> None:
+    note(str(position))
+    best = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
+    check_plan(position, best.play)
+    other = uniqueness(position, best, TIME_LIMIT)
+    if other.witness is not None:
+        check_plan(position, other.witness)
+
+
+@each_preset
+def test_a_position_of_every_preset(rules: Rules) -> None:
+    position = Position.parse(f"{rules.name} | 3H 4H 5H 6H / 8S 8D 8C | 7H 8H 2H")
+    best = maximum(position, time_limit=TIME_LIMIT)
+    steps = follow(position, best.play)
+    assert best.value == 3
+    laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
+    assert laid == Counter(parse_cards("2H 7H 8H"))
