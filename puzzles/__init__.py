@@ -3,6 +3,7 @@
 Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles._solver` alone.
 """
 
+from puzzles._answer import answer_json, play_json
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._plays import Play, play_problems
@@ -60,6 +61,7 @@ __all__ = [
     "Suit",
     "Uniqueness",
     "analyse",
+    "answer_json",
     "apply_steps",
     "chain_depth",
     "is_puzzle",
@@ -68,6 +70,7 @@ __all__ = [
     "meld_problem",
     "parse_cards",
     "plan_steps",
+    "play_json",
     "play_problems",
     "sorted_cards",
     "step_check",

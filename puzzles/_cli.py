@@ -6,11 +6,11 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
-from puzzles._plays import Play
+from puzzles._answer import answer_json
 from puzzles._position import Position, PositionError
-from puzzles._solver import DEFAULT_TIME_LIMIT, Analysis, Objective, analyse
+from puzzles._solver import DEFAULT_TIME_LIMIT, Objective, analyse
 
 EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "hand": ["6S","7S","KD"]}'
 MAX_TIME_LIMIT = 3600.0
@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
             "rules is a preset (classic, italian, jokers, german-jokers, three-decks; default\n"
             "classic); cards read 10H, TH, 10♥, A♠ or JK. For each position one JSON object is\n"
             "written to stdout: max_played, played, freed, points_left, table (a best play that\n"
-            "breaks the fewest melds), optimal, unique, witness, depth, depth_optimal, broken, ms,\n"
+            "breaks the fewest melds), optimal, unique, witness, depth, depth_optimal, broken,\n"
+            "steps (from the table to that play), ms,\n"
             "and line (its line number in JSON Lines mode). A bad position is reported on stderr\n"
             "with its line number; the others are still answered, and the exit status is 2."
         ),
@@ -132,36 +133,6 @@ def _json_reason(error: ValueError) -> str:
 def _fail(label: str, message: str) -> bool:
     print(f"python -m puzzles: error: {label}: {message}", file=sys.stderr)
     return True
-
-
-def play_json(play: Play) -> dict[str, Any]:
-    return {
-        "played": [str(card) for card in play.placed],
-        "freed": [str(card) for card in play.freed],
-        "table": [meld.tokens() for meld in play.table],
-    }
-
-
-def answer_json(analysis: Analysis) -> dict[str, Any]:
-    """The solve answer, shared by the CLI and the web API."""
-    best, depth, unique = analysis.best, analysis.depth, analysis.uniqueness
-    position = analysis.position
-    play = depth.play if depth.play is not None else best.play
-    points_left = sum(position.rules.points.of(card) for card in play.hand_after(position))
-    return {
-        "rules": position.rules.name,
-        "objective": best.objective.value,
-        "max_played": play.count,
-        **play_json(play),
-        "points_left": points_left,
-        "optimal": best.optimal,
-        "unique": unique.unique,
-        "witness": play_json(unique.witness) if unique.witness else None,
-        "depth": depth.depth,
-        "depth_optimal": depth.optimal,
-        "broken": list(depth.broken),
-        "ms": analysis.ms,
-    }
 
 
 DEMOS = (

@@ -21,6 +21,8 @@ from puzzles import (
     Rules,
     Step,
     StepKind,
+    analyse,
+    answer_json,
     apply_steps,
     chain_depth,
     maximum,
@@ -244,3 +246,17 @@ def test_a_position_of_every_preset(rules: Rules) -> None:
     assert best.value == 3
     laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
     assert laid == Counter(parse_cards("2H 7H 8H"))
+
+
+def test_the_solve_answer_carries_the_steps_to_its_table() -> None:
+    position = Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D")
+    answer = answer_json(analyse(position, time_limit=TIME_LIMIT))
+    assert [step["text"] for step in answer["steps"]] == [
+        "break meld 1 (3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣)",
+        "move 6♣ from meld 1 to a new meld 2",
+        "move 7♣ 8♣ 9♣ from meld 1 to a new meld 3",
+        "lay 6♥ 6♦ from the hand on meld 2",
+    ]
+    final = [parse_cards(meld) for meld in answer["table"]]
+    steps = steps_between([meld.cards for meld in position.table], final)
+    assert [step.to_json() for step in steps] == answer["steps"]
