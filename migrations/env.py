@@ -11,14 +11,29 @@ target_metadata = Base.metadata
 
 
 def run(connection: Connection) -> None:
-    context.configure(
-        connection=connection,
-        target_metadata=target_metadata,
-        render_as_batch=connection.dialect.name == "sqlite",
-        compare_type=True,
-    )
-    with context.begin_transaction():
-        context.run_migrations()
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # SQLite alters a table by copying it and dropping the old one, which the foreign keys of
+        # other tables' rows would refuse; the pragma only takes effect outside a transaction
+        _sqlite_pragma(connection, "PRAGMA foreign_keys=OFF")
+    try:
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=sqlite,
+            compare_type=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+    finally:
+        if sqlite:
+            _sqlite_pragma(connection, "PRAGMA foreign_keys=ON")
+
+
+def _sqlite_pragma(connection: Connection, pragma: str) -> None:
+    if connection.in_transaction():
+        connection.commit()
+    connection.connection.driver_connection.execute(pragma)  # type: ignore[union-attr]
 
 
 connection = context.config.attributes.get("connection")

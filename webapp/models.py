@@ -1,4 +1,4 @@
-"""The database tables: the puzzle pool, the daily schedule, players and their attempts."""
+"""The database tables: the puzzle pool, the daily schedule, players, their attempts and transfer codes."""
 
 from __future__ import annotations
 
@@ -6,11 +6,24 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    false,
+)
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Position
+from webapp.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -42,10 +55,20 @@ class Base(DeclarativeBase):
     )
 
 
+TIER_RATINGS = {"easy": 1100.0, "medium": 1300.0, "hard": 1500.0, "expert": 1700.0, "master": 1900.0}
+"""A new puzzle's rating, from its tier; the players' results move it from there."""
+
+
+def _tier_rating(context: DefaultExecutionContext) -> float:
+    parameters: dict[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return TIER_RATINGS.get(parameters.get("tier", ""), DEFAULT_RATING)
+
+
 class Puzzle(Base):
     """One proven puzzle of the pool, as the generator made it."""
 
     __tablename__ = "puzzle"
+    __table_args__ = (Index("ix_puzzle_practice_rules_tier", "practice", "rules", "tier"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(16), unique=True)
@@ -61,6 +84,15 @@ class Puzzle(Base):
     solution: Mapped[list[list[str]]] = mapped_column(JSON)
     """A maximal final table: never sent to a player who has not finished the puzzle."""
     added: Mapped[datetime] = mapped_column(UtcDateTime)
+    practice: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Made for practice: never published as a daily puzzle."""
+    rating: Mapped[float] = mapped_column(Double, default=_tier_rating, server_default=str(DEFAULT_RATING))
+    deviation: Mapped[float] = mapped_column(
+        Double, default=DEFAULT_DEVIATION, server_default=str(DEFAULT_DEVIATION)
+    )
+    volatility: Mapped[float] = mapped_column(
+        Double, default=DEFAULT_VOLATILITY, server_default=str(DEFAULT_VOLATILITY)
+    )
 
     def position(self) -> Position:
         return _position(self.rules, tuple(tuple(meld) for meld in self.table), tuple(self.hand))
@@ -92,6 +124,14 @@ class Player(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created: Mapped[datetime] = mapped_column(UtcDateTime)
+    rating: Mapped[float] = mapped_column(Double, default=DEFAULT_RATING, server_default=str(DEFAULT_RATING))
+    """Glicko-2, moved by every finished attempt."""
+    deviation: Mapped[float] = mapped_column(
+        Double, default=DEFAULT_DEVIATION, server_default=str(DEFAULT_DEVIATION)
+    )
+    volatility: Mapped[float] = mapped_column(
+        Double, default=DEFAULT_VOLATILITY, server_default=str(DEFAULT_VOLATILITY)
+    )
 
 
 class Attempt(Base):
@@ -111,8 +151,14 @@ class Attempt(Base):
     """Earlier tables, the latest last, for undo."""
     moves: Mapped[int] = mapped_column(default=0)
     hints: Mapped[int] = mapped_column(default=0)
+    hint_log: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, server_default="[]")
+    """The hints shown, oldest first, as `hints.Hint.to_json` writes them."""
     status: Mapped[str] = mapped_column(String(10), default="playing")
-    """playing, solved, missed (the turn ended below the maximum) or gave-up."""
+    """playing, solved, missed (the turn ended below the maximum), gave-up or timed-out."""
+    time_limit: Mapped[int | None] = mapped_column(default=None)
+    """Seconds for a timed turn, counted from `started`; None for an untimed one."""
+    rating_after: Mapped[float | None] = mapped_column(Double, default=None)
+    """The player's rating once this attempt was rated: a point of their rating history."""
     placed: Mapped[int] = mapped_column(default=0)
     started: Mapped[datetime] = mapped_column(UtcDateTime)
     finished: Mapped[datetime | None] = mapped_column(UtcDateTime)
@@ -122,3 +168,16 @@ class Attempt(Base):
     @property
     def done(self) -> bool:
         return self.status != "playing"
+
+
+class TransferCode(Base):
+    """A one-use code that lets another browser adopt a player: their streak, history and rating."""
+
+    __tablename__ = "transfer_code"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+    used: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
+    used_by: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The player id the adopting browser had before, if any: it is kept apart, never merged."""

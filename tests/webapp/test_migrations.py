@@ -1,0 +1,105 @@
+"""The migrations: one head, the schema they build matches the models, and data survives the upgrade."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Flask
+from sqlalchemy import text
+
+from tests.webapp.conftest import LAUNCH, FrozenClock
+from webapp import create_app
+from webapp.db import alembic_config, database, upgrade
+from webapp.models import Base
+
+
+@pytest.fixture
+def bare_app(database_url: str, clock: FrozenClock) -> Iterator[Flask]:
+    """The app on an empty database: no tables until a test migrates."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "x",
+            "NOW": clock,
+            "LAUNCH_DATE": LAUNCH,
+        }
+    )
+    yield app
+    with app.app_context():
+        database().dispose()
+
+
+def migrate(revision: str, down: bool = False) -> None:
+    db = database()
+    with db.write_engine.connect() as connection:
+        config = alembic_config(db)
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def rows(sql: str) -> list[Any]:
+    with database().engine.connect() as connection:
+        return list(connection.execute(text(sql)))
+
+
+def test_there_is_one_head() -> None:
+    with create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).app_context():
+        heads = ScriptDirectory.from_config(alembic_config(database())).get_heads()
+    assert len(heads) == 1
+
+
+def test_the_migrated_schema_is_the_models(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        upgrade(database())
+        with database().engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            differences = compare_metadata(context, Base.metadata)
+    assert differences == []
+
+
+def test_the_players_revision_keeps_the_data_and_rates_puzzles_by_tier(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0001")
+        with database().write_engine.begin() as connection:
+            connection.execute(
+                text(
+                    'INSERT INTO puzzle (id, code, canonical, rules, tier, depth, max_played, "table", hand,'
+                    " solution, added) VALUES (1, 'cm1', 'x', 'classic', 'master', 6, 2, '[]', '[]', '[]',"
+                    " '2026-11-29 12:00:00+00:00'),"
+                    " (2, 'cb1', 'y', 'classic', 'easy', 1, 2, '[]', '[]', '[]', '2026-11-29 12:00:00+00:00')"
+                )
+            )
+            connection.execute(
+                text("INSERT INTO player (id, created) VALUES ('p1', '2026-11-29 12:00:00+00:00')")
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO attempt (player_id, puzzle_id, melds, history, moves, hints, status, placed,"
+                    " started) VALUES ('p1', 1, '[]', '[]', 3, 0, 'solved', 2, '2026-11-29 12:00:00+00:00')"
+                )
+            )
+        migrate("head")
+        assert rows("SELECT id, rating, practice FROM puzzle ORDER BY id") == [
+            (1, 1900.0, False),
+            (2, 1100.0, False),
+        ]
+        assert rows("SELECT rating, deviation, volatility FROM player") == [(1500.0, 350.0, 0.06)]
+        assert rows("SELECT moves, hints, time_limit, rating_after FROM attempt") == [(3, 0, None, None)]
+        assert [str(row[0]).replace(" ", "") for row in rows("SELECT hint_log FROM attempt")] == ["[]"]
+        # and back down, with the data still there
+        migrate("0001", down=True)
+        assert rows("SELECT moves FROM attempt") == [(3,)]
+        assert "transfer_code" not in {name for (name,) in rows(_TABLES[database().is_sqlite])}
+
+
+_TABLES = {
+    True: "SELECT name FROM sqlite_master WHERE type = 'table'",
+    False: "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+}
