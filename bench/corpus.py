@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NoReturn
 
 from puzzles import (
     JOKER,
@@ -346,8 +346,15 @@ def preset_names(text: str) -> list[str]:
     return [Rules.named(name).name for name in names]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit status 2, as everywhere in Tavolo."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description="Deal the seeded benchmark corpus.")
+    parser = OneLineParser(description="Deal the seeded benchmark corpus.")
     parser.add_argument("--per-preset", type=int, default=DEFAULT_PER_PRESET, metavar="N")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--presets", default="all", help="comma-separated preset names, or all")
@@ -366,14 +373,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         presets = preset_names(args.presets)
     except ValueError as error:
         parser.error(str(error))
+    if args.per_preset < 1:
+        parser.error("--per-preset must be at least 1")
     dealt = list(samples(presets, args.per_preset, args.seed))
     if args.dump:
         lines = "".join(json.dumps(s.to_json()) + "\n" for s in dealt)
         if args.dump == "-":
             sys.stdout.write(lines)
-        else:
+            return 0
+        try:
             with open(args.dump, "w", encoding="utf-8") as out:
                 out.write(lines)
+        except OSError as error:
+            parser.error(f"cannot write {args.dump}: {error.strerror}")
     else:
         for s in dealt:
             print(f"{s.name:<18} {s.origin:<12} {s.position}")

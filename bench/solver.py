@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus import DEFAULT_PER_PRESET, DEFAULT_SEED, Sample, corpus, preset_names
+from corpus import DEFAULT_PER_PRESET, DEFAULT_SEED, OneLineParser, Sample, corpus, preset_names
 
 from puzzles import Analysis, Position, Rules, analyse, is_puzzle, maximum, play_problems
 
@@ -184,7 +184,7 @@ def _verdict(text: str, met: bool) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description="Benchmark the solver on the seeded corpus.")
+    parser = OneLineParser(description="Benchmark the solver on the seeded corpus.")
     parser.add_argument("--per-preset", type=int, default=DEFAULT_PER_PRESET, metavar="N")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--presets", default="all", help="comma-separated preset names, or all")
