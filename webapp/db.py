@@ -2,7 +2,9 @@
 
 Readers and writers get separate session factories. On SQLite every write transaction takes the
 database lock up front (BEGIN IMMEDIATE) so concurrent workers queue instead of failing with
-"database is locked" halfway through; readers never take it, thanks to WAL.
+"database is locked" halfway through; readers never take it, thanks to WAL. The hot path (a move)
+uses `autocommit()` instead: each statement is its own transaction, so a write holds SQLite's one
+database lock for a single UPDATE, not for the Python work around it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
 from flask.cli import AppGroup
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -41,9 +43,11 @@ class Database:
         if self.is_sqlite:
             self.engine = _sqlite_engine(self.url, "BEGIN")
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
+            self.autocommit_engine = _sqlite_engine(self.url, None)
         else:
             # pre-ping: a database restarted under us costs one failed request, not a restart
             self.engine = self.write_engine = create_engine(self.url, pool_pre_ping=True)
+            self.autocommit_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.reader = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = sessionmaker(self.write_engine, expire_on_commit=False)
 
@@ -53,12 +57,20 @@ class Database:
         with self.writer() as session, session.begin():
             yield session
 
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A connection on which every statement commits by itself: for single-statement writes that
+        carry their own guard (compare and swap), and for the reads before them."""
+        with self.autocommit_engine.connect() as connection:
+            yield connection
+
     def dispose(self) -> None:
         self.engine.dispose()
         self.write_engine.dispose()
+        self.autocommit_engine.dispose()
 
 
-def _sqlite_engine(url: str, begin: str) -> Engine:
+def _sqlite_engine(url: str, begin: str | None) -> Engine:
     engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
 
     @event.listens_for(engine, "connect")
@@ -73,9 +85,11 @@ def _sqlite_engine(url: str, begin: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def begin_transaction(connection: Any) -> None:
-        connection.exec_driver_sql(begin)
+    if begin is not None:  # without it, the driver's autocommit makes each statement a transaction
+
+        @event.listens_for(engine, "begin")
+        def begin_transaction(connection: Any) -> None:
+            connection.exec_driver_sql(begin)
 
     return engine
 

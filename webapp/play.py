@@ -169,18 +169,46 @@ def puzzle(number: int) -> tuple[str, int]:
     return render_turn(open_daily(number))
 
 
+RACE_TRIES = 3
+
+
 def _act(number: int, action: Callable[[models.Attempt], None]) -> Response | tuple[str, int]:
     row = open_daily(number)
+    player = current_player_id()
+    attempt = _act_on_stored(row, player, action) if player else None
+    if attempt is None:
+        attempt = _act_on_new(row, action)
+    if request.headers.get("HX-Request"):
+        return render_turn(row, attempt=attempt)
+    return redirect(url_for("play.puzzle", number=number), 303)
+
+
+def _act_on_stored(
+    row: models.Daily, player: str, action: Callable[[models.Attempt], None]
+) -> models.Attempt | None:
+    """The action on the player's attempt, if they have one, written with compare and swap: no
+    transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
+    with db.database().autocommit() as connection:
+        for _ in range(RACE_TRIES):
+            stored = turns.read(connection, player, row.puzzle)
+            if stored is None:
+                return None
+            action(stored.attempt)
+            if turns.write(connection, stored):
+                return stored.attempt
+    raise turns.TurnRace("the table changed in another window meanwhile: reload the page")
+
+
+def _act_on_new(row: models.Daily, action: Callable[[models.Attempt], None]) -> models.Attempt:
+    """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
         attempt = turns.locked(session, player, row.puzzle_id) if player else None
         if attempt is None:
             player = ensure_player(session)
-            attempt = turns.start(session, player, session.get_one(models.Puzzle, row.puzzle_id), number)
+            attempt = turns.start(session, player, session.get_one(models.Puzzle, row.puzzle_id), row.number)
         action(attempt)
-    if request.headers.get("HX-Request"):
-        return render_turn(row, attempt=attempt)
-    return redirect(url_for("play.puzzle", number=number), 303)
+    return attempt
 
 
 @bp.post("/puzzles/<int:number>/move")

@@ -6,10 +6,12 @@ The views call these; the rules themselves are the engine's and the board's.
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
 from sqlalchemy.orm import Session
 
 from puzzles import Card, Position, step_check
@@ -25,6 +27,12 @@ class TurnError(ValueError):
 
 
 class TurnOver(TurnError):
+    status = 409
+
+
+class TurnRace(TurnError):
+    """Other requests kept changing the attempt while this one was working on it."""
+
     status = 409
 
 
@@ -99,6 +107,76 @@ def locked(session: Session, player: str, puzzle_id: int) -> models.Attempt | No
         .where(models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle_id)
         .with_for_update(of=models.Attempt)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """An attempt as read outside any transaction: `attempt` is a copy for an action to change,
+    `columns` the row as it was (JSON as its stored text) and `values` as the copy first held them."""
+
+    attempt: models.Attempt
+    columns: dict[str, Any]
+    values: dict[str, Any]
+
+
+ATTEMPT_COLUMNS = tuple((attr.key, attr.columns[0]) for attr in inspect(models.Attempt).column_attrs)
+
+
+def _as_stored(column: Any) -> Any:
+    # JSON compares as its text: the json type of PostgreSQL has no equality
+    return cast(column, Text) if isinstance(column.type, JSON) else column
+
+
+def _value(column: Any, stored: Any) -> Any:
+    return json.loads(stored) if isinstance(column.type, JSON) and stored is not None else stored
+
+
+READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT_COLUMNS)).where(
+    models.Attempt.player_id == bindparam("player"), models.Attempt.puzzle_id == bindparam("puzzle")
+)
+
+
+@lru_cache(maxsize=64)
+def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
+    """The guarded UPDATE for these changed columns, from a row with these NULL columns."""
+    guard: list[ColumnElement[bool]] = [
+        # `IS` only for NULL: PostgreSQL uses no index for IS NOT DISTINCT FROM
+        _as_stored(column).is_(None) if key in nulls else _as_stored(column) == bindparam(f"was_{key}")
+        for key, column in ATTEMPT_COLUMNS
+    ]
+    columns = dict(ATTEMPT_COLUMNS)
+    return (
+        update(models.Attempt)
+        .where(*guard)
+        .values({key: bindparam(f"new_{key}", type_=columns[key].type) for key in changed})
+    )
+
+
+def read(connection: Connection, player: str, puzzle: models.Puzzle) -> Stored | None:
+    """The player's attempt at the puzzle, if any, as it is now."""
+    row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id}).first()
+    if row is None:
+        return None
+    columns = dict(row._mapping)
+    values = {key: _value(column, columns[key]) for key, column in ATTEMPT_COLUMNS}
+    return Stored(models.Attempt(puzzle=puzzle, **values), columns, values)
+
+
+def write(connection: Connection, stored: Stored) -> bool:
+    """Compare and swap: store what the action changed if the row is still as `read` saw it, in one
+    statement; False when another request changed it first (then read again and redo the action)."""
+    changes = {}
+    for key, column in ATTEMPT_COLUMNS:
+        value, before = getattr(stored.attempt, key), stored.values[key]
+        # a JSON value changes by being replaced, as for the ORM, which sees no change made in place
+        if (value is not before) if isinstance(column.type, JSON) else (value != before):
+            changes[key] = value
+    if not changes:
+        return True
+    nulls = frozenset(key for key, value in stored.columns.items() if value is None)
+    parameters = {f"was_{key}": value for key, value in stored.columns.items() if value is not None}
+    parameters |= {f"new_{key}": value for key, value in changes.items()}
+    return connection.execute(_swap(tuple(changes), nulls), parameters).rowcount == 1
 
 
 def start(session: Session, player: str, puzzle: models.Puzzle, number: int | None) -> models.Attempt:
