@@ -82,13 +82,16 @@ def tier_preference(tier: str) -> list[str]:
 
 
 def unused(session: Session, rules: str, tier: str) -> models.Puzzle | None:
-    """The oldest pool puzzle of these rules never yet a daily, of the nearest tier to the one asked."""
+    """The oldest pool puzzle of these rules never yet a daily, of the nearest tier to the one asked.
+
+    Practice puzzles never become daily ones: players may have played them already."""
     for candidate_tier in tier_preference(tier):
         row = session.scalar(
             select(models.Puzzle)
             .outerjoin(models.Daily, models.Daily.puzzle_id == models.Puzzle.id)
             .where(
                 models.Daily.number.is_(None),
+                models.Puzzle.practice.is_(False),
                 models.Puzzle.rules == rules,
                 models.Puzzle.tier == candidate_tier,
             )

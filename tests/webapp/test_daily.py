@@ -227,3 +227,15 @@ def test_migrations_build_the_models_schema(database_url: str, clock: FrozenCloc
     assert {"puzzle", "daily", "player", "attempt", "alembic_version"} <= tables
     result = app.test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0 and "database at head" in result.output
+
+
+def test_practice_puzzles_are_never_published_as_daily_ones(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    practice_id = store(app, variant(known_puzzle, "2H 3D", "hard", "cp1"))
+    with app.app_context(), database().write() as session:
+        session.get_one(models.Puzzle, practice_id).practice = True
+    with app.app_context():
+        row = daily.publish(9)  # a Tuesday: medium, else the easier or harder tiers
+        assert row.puzzle_id != practice_id
+    assert len(fake_generator) == 1  # the only stored puzzle was practice: a new one was made
