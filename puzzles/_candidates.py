@@ -115,19 +115,6 @@ def _keepings(meld: Meld, rules: Rules) -> Iterator[Candidate]:
                         yield _candidate(core + extra[:hole] + extra[hole + 1 :] + [JOKER_INDEX])
 
 
-def as_pieces(meld: Meld) -> list[Candidate]:
-    """A valid meld cut into candidate pieces: a set as it is, a long run into runs of 3 to 5."""
-    indices = [card.index for card in meld.cards]
-    if meld.kind is MeldKind.SET:
-        return [_candidate(indices)]
-    cut: list[Candidate] = []
-    while len(indices) > 5:
-        cut.append(_candidate(indices[:3]))
-        indices = indices[3:]
-    cut.append(_candidate(indices))
-    return cut
-
-
 def fits(candidate: Candidate, available: Counter[int]) -> bool:
     return all(available[index] >= count for index, count in candidate)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from puzzles._candidates import JOKER_INDEX, Candidate, as_pieces, cards_of, fits, keepings, pieces
+from puzzles._candidates import JOKER_INDEX, Candidate, cards_of, fits, keepings, pieces
 from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, join_runs
 from puzzles._plays import Play
@@ -99,24 +99,36 @@ def maximum(
 ) -> Best:
     """The best play: the most hand cards placed (or the most hand points shed)."""
     started = time.perf_counter()
-    model = _Model(position, objective)
+    return _maximum(_Model(position, objective), time_limit, started)
+
+
+def _maximum(model: _Model, time_limit: float, started: float) -> Best:
+    position = model.position
     model.model.maximize(model.objective)
-    model.hint(position.table, ())
     status, solver = model.solve(time_limit)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         play = model.play(solver)
         value = int(solver.value(model.objective))
     else:  # no solution in time: the untouched table is always legal, so fall back to it
         play, value = Play(join_runs(position.table, position.rules), ()), 0
-    return Best(play, objective, value, status == cp_model.OPTIMAL, _ms(started))
+    return Best(play, model.objective_kind, value, status == cp_model.OPTIMAL, _ms(started))
 
 
 def uniqueness(position: Position, best: Best, time_limit: float = DEFAULT_TIME_LIMIT) -> Uniqueness:
     """Whether every best play leaves the same hand; if not, a best play that leaves another."""
     started = time.perf_counter()
+    return _uniqueness(_Model(position, best.objective), best, time_limit, started)
+
+
+def _uniqueness(model: _Model, best: Best, time_limit: float, started: float) -> Uniqueness:
+    """Solves `model` again for a best play that leaves another hand; the model may be the one
+    `maximum` solved, since only its objective is replaced."""
     if not best.optimal:
         return Uniqueness(None, None, _ms(started))
-    model = _Model(position, best.objective)
+    if best.value == model.ceiling:
+        # the whole hand is placed: every best play leaves the same, empty, hand
+        return Uniqueness(True, None, _ms(started))
+    model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
     # a best play ...
     model.model.add(model.objective == best.value)
     # ... that leaves another hand: with equal totals, some card is played fewer times
@@ -137,7 +149,6 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     model.model.add(model.objective == best.value)
     # keep as many original melds whole as possible
     model.model.maximize(sum(model.kept))
-    model.hint(best.play.table, best.play.placed)
     status, solver = model.solve(time_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Depth(None, None, (), False, _ms(started))
@@ -172,8 +183,9 @@ def analyse(
     """Maximum, uniqueness and chain depth within one time limit for the three."""
     started = time.perf_counter()
     deadline = started + time_limit
-    best = maximum(position, objective, time_limit)
-    unique = uniqueness(position, best, _left(deadline))
+    model = _Model(position, objective)
+    best = _maximum(model, time_limit, started)
+    unique = _uniqueness(model, best, _left(deadline), time.perf_counter())
     depth = chain_depth(position, best, _left(deadline))
     return Analysis(position, best, unique, depth, _ms(started))
 
@@ -215,6 +227,7 @@ class _Model:
         laid: Counter[Card] | None = None,
     ) -> None:
         self.position = position
+        self.objective_kind = objective
         rules = position.rules
         model = self.model = _CpModel()
         table = Counter({card.index: n for card, n in position.table_counts().items()})
@@ -288,6 +301,8 @@ class _Model:
             cp_model.LinearExpr.weighted_sum([self.placed[i] for i in indices], weights)
             - joker_weight * freed
         )
+        # what placing the whole hand is worth: no play does better
+        self.ceiling = sum(weight * hand[i] for i, weight in zip(indices, weights, strict=True))
 
     def require_fewer_somewhere(self, play: Play) -> None:
         """Constrain to plays whose hand after differs from `play`'s, given an equal objective.
@@ -314,20 +329,6 @@ class _Model:
             placed_jokers = self.placed.get(JOKER_INDEX, 0)
             net[JOKER_INDEX] = (placed_jokers - self.freed, -len(self.swaps))
         return net
-
-    def hint(self, table: Iterable[Meld], placed: Iterable[Card]) -> None:
-        """Start the search from a known legal table: without it CP-SAT may spend its whole time
-        limit looking for any legal table at all on large tables with jokers."""
-        copies: Counter[Candidate] = Counter()
-        for meld in table:
-            copies.update(as_pieces(meld))
-        for var, candidate in zip(self.piece_vars, self.pieces, strict=True):
-            self.model.add_hint(var, copies[candidate])
-        placed_counts = Counter(card.index for card in placed)
-        for index, var in self.placed.items():
-            self.model.add_hint(var, placed_counts[index])
-        for var in [*self.kept, *(v for v, _ in self.keepings)]:
-            self.model.add_hint(var, 0)
 
     def solve(self, time_limit: float) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
         solver = cp_model.CpSolver()
