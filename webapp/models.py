@@ -147,8 +147,9 @@ class Attempt(Base):
     """The daily number it was played as, if any."""
     melds: Mapped[list[list[str]]] = mapped_column(JSON)
     """The table now, as the board's card ids."""
-    history: Mapped[list[list[list[str]]]] = mapped_column(JSON)
-    """Earlier tables, the latest last, for undo."""
+    history: Mapped[list[str | list[list[str]]]] = mapped_column(JSON)
+    """Earlier tables, the latest last, for undo: each as text, `t0 t1 t2/t3 t4 t5/h0` (attempts begun
+    before that form keep lists of melds)."""
     moves: Mapped[int] = mapped_column(default=0)
     hints: Mapped[int] = mapped_column(default=0)
     hint_log: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, server_default="[]")

@@ -209,8 +209,21 @@ UNDO_DEPTH = 100
 """Tables kept for undo; Reset goes back to the start from anywhere."""
 
 
+def undo_entry(board: Board) -> str:
+    """A table kept for undo, as text: `t0 t1 t2/t3 t4 t5/h0`. A hundred of them load in microseconds;
+    as lists of lists, loading and storing them took most of a move's time."""
+    return "/".join(" ".join(meld) for meld in board.melds)
+
+
+def undone_table(entry: str | list[list[str]]) -> list[list[str]]:
+    """The table an undo entry kept (attempts begun before the text form kept the lists)."""
+    if isinstance(entry, list):
+        return entry
+    return [meld.split(" ") for meld in entry.split("/")] if entry else []
+
+
 def _save(attempt: models.Attempt, before: Board, after: Board) -> None:
-    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], before.to_json()]
+    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], undo_entry(before)]
     attempt.melds = after.to_json()
 
 
@@ -228,7 +241,7 @@ def undo(attempt: models.Attempt) -> None:
     _playing(attempt)
     if not attempt.history:
         raise TurnError("nothing to undo")
-    attempt.melds = attempt.history[-1]
+    attempt.melds = undone_table(attempt.history[-1])
     attempt.history = attempt.history[:-1]
 
 
