@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
-from webapp import daily, db, models, turns
+from webapp import daily, db, hints, models, records, turns
 from webapp.board import Board, MeldState
 from webapp.clock import calendar, now
 from webapp.days import DayError, zone
+from webapp.hints import RUNGS, Hint
 from webapp.players import current_player_id, ensure_player
 from webapp.security import limiter, step_rate_limit
 
@@ -55,55 +57,108 @@ def open_daily(number: int) -> models.Daily:
         abort(503, description=str(error))
 
 
-def render_turn(
-    row: models.Daily, is_today: bool = False, attempt: models.Attempt | None = None
-) -> tuple[str, int]:
+@dataclass(frozen=True, slots=True)
+class PuzzlePage:
+    """Where a puzzle is played: as the daily puzzle, from the archive, or in practice.
+
+    Each of those blueprints has the same turn views (`puzzle`, `move`, `undo`, `reset`, `end_turn`,
+    `give_up`, `hint`, `timed`, `time_up`), whose URLs take `key`."""
+
+    puzzle: models.Puzzle
+    blueprint: str
+    key: tuple[tuple[str, int | str], ...]
+    number: int | None = None
+    """The daily number, for a daily or archive puzzle."""
+    day: date | None = None
+    is_today: bool = False
+
+    def url(self, view: str, **values: Any) -> str:
+        arguments: dict[str, Any] = {**dict(self.key), **values}
+        return url_for(f"{self.blueprint}.{view}", **arguments)
+
+    @property
+    def title(self) -> str:
+        """How the share text names the puzzle."""
+        if self.blueprint == "practice":
+            return f"Tavolo practice {self.puzzle.code}"
+        suffix = " (archive)" if self.blueprint == "archive" else ""
+        return f"Tavolo #{self.number}{suffix}"
+
+    @property
+    def counts_for_streak(self) -> bool:
+        return self.blueprint == "play"
+
+
+def daily_page(number: int, is_today: bool = False) -> PuzzlePage:
+    row = open_daily(number)
+    return PuzzlePage(row.puzzle, "play", (("number", row.number),), row.number, row.day, is_today)
+
+
+def render_turn(page: PuzzlePage, attempt: models.Attempt | None = None) -> tuple[str, int]:
     """The play page, or only its board for htmx; `attempt` when the request has just written it."""
-    puzzle = row.puzzle
     player = current_player_id()
     if attempt is None and player is not None:
-        attempt = turns.find(db.session(), player, puzzle)
+        attempt = turns.find(db.session(), player, page.puzzle)
+    if attempt is not None and player is not None and turns.overdue(attempt, now()):
+        # the clock ran out while nobody asked: settle it now, as any move would
+        attempt = _finished(_act_on_stored(page, player, turns.on_time(_nothing)) or attempt)
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     tz_name = player_zone_name()
     if attempt is None:
-        return untouched_page(row, template, is_today, tz_name), 200
-    context = turn_context(row, turns.board_of(puzzle, attempt), attempt, tz_name)
-    return render_template(template, is_today=is_today, **context), 200
+        return untouched_page(page, template, tz_name), 200
+    context = turn_context(page, turns.board_of(page.puzzle, attempt), attempt, tz_name)
+    return render_template(template, **context), 200
 
 
 CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES = 256
 
 
-def untouched_page(row: models.Daily, template: str, is_today: bool, tz_name: str) -> str:
+def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
     """A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by
     minute: each process renders it once and fills in only the visitor's CSRF token."""
     pages: dict[tuple[object, ...], str] = current_app.extensions.setdefault("tavolo.untouched", {})
-    key = (row.number, template, is_today, tz_name, now().replace(second=0, microsecond=0))
-    page = pages.get(key)
-    if page is None:
-        context = turn_context(row, turns.board_of(row.puzzle, None), None, tz_name)
-        page = render_template(template, is_today=is_today, csrf_token=lambda: CSRF_SLOT, **context)
+    key = (
+        page.blueprint,
+        page.key,
+        request.args.get("beat", ""),
+        template,
+        page.is_today,
+        tz_name,
+        now().replace(second=0, microsecond=0),
+    )
+    rendered = pages.get(key)
+    if rendered is None:
+        context = turn_context(page, turns.board_of(page.puzzle, None), None, tz_name)
+        rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context)
         if len(pages) >= UNTOUCHED_PAGES:
             pages.clear()
-        pages[key] = page
-    return page.replace(CSRF_SLOT, generate_csrf())
+        pages[key] = rendered
+    return rendered.replace(CSRF_SLOT, generate_csrf())
 
 
 def turn_context(
-    row: models.Daily, board: Board, attempt: models.Attempt | None, tz_name: str
+    page: PuzzlePage, board: Board, attempt: models.Attempt | None, tz_name: str
 ) -> dict[str, Any]:
-    puzzle = row.puzzle
+    puzzle = page.puzzle
     views = board.views()
     done = attempt is not None and attempt.done
     progress = None
     if not done:
         progress = turns.progress(board.position, board.laid(), puzzle.max_played, _step_time_limit())
     cards = board.cards()
-    next_at = calendar().next_day_starts(now(), zone(tz_name))
+    moment = now()
+    next_at = calendar().next_day_starts(moment, zone(tz_name))
+    hint = turns.latest_hint(attempt) if not done else None
+    ends = turns.deadline(attempt) if attempt is not None and not done else None
+    streak = None
+    if done and attempt is not None and page.counts_for_streak:
+        streak = records.player_streak(db.session(), attempt.player_id, calendar(), moment)
     return {
-        "number": row.number,
-        "day": row.day,
+        "page": page,
+        "number": page.number,
+        "day": page.day,
+        "is_today": page.is_today,
         "puzzle": puzzle,
         "attempt": attempt,
         "cards": cards,
@@ -113,13 +168,48 @@ def turn_context(
         "can_end": bool(board.laid()) and all(view.state is MeldState.VALID for view in views),
         "can_undo": attempt is not None and bool(attempt.history) and not done,
         "done": done,
-        "share": turns.share_text(row.number, attempt) if done and attempt is not None else None,
+        "share": turns.share_text(page.title, attempt, streak.current if streak else None)
+        if done and attempt is not None
+        else None,
+        "streak": streak,
+        "rating_change": records.rating_change(db.session(), attempt)
+        if done and attempt is not None
+        else None,
         "solution": _solution(puzzle) if done else None,
+        "hint": hint,
+        "hinted": set(hint.card_ids) if hint else set(),
+        "hints_used": [Hint.from_json(entry) for entry in attempt.hint_log] if attempt else [],
+        "hints_left": RUNGS - (attempt.hints if attempt else 0),
+        "deadline": ends,
+        "time_left": turns.clock_face(ends - moment) if ends else None,
+        "turn_seconds": _turn_seconds(),
+        "challenge": _challenge(page, attempt) if done and attempt and page.blueprint != "play" else None,
+        "beat": _beat(),
         "next_at": next_at,
-        "next_in": _duration(next_at - now()),
-        "elapsed": _duration(attempt.finished - attempt.started) if attempt and attempt.finished else None,
+        "next_in": _duration(next_at - moment),
+        "elapsed": _elapsed(attempt),
         "tz_name": tz_name,
     }
+
+
+def _challenge(page: PuzzlePage, attempt: models.Attempt) -> str:
+    """A link that opens this puzzle for a friend, with the moves to beat when it was solved."""
+    beat = attempt.moves if attempt.status == "solved" else None
+    return page.url("puzzle", _external=True, beat=beat)
+
+
+def _beat() -> int | None:
+    """The moves a friend's challenge link asks to beat (`?beat=9`), if any."""
+    beat = request.args.get("beat", "")
+    return int(beat) if beat.isdigit() and len(beat) < 4 else None
+
+
+def _elapsed(attempt: models.Attempt | None) -> str | None:
+    if attempt is None or attempt.finished is None:
+        return None
+    if attempt.time_limit:
+        return turns.clock_face(attempt.finished - attempt.started)
+    return _duration(attempt.finished - attempt.started)
 
 
 def _duration(span: timedelta) -> str:
@@ -155,42 +245,68 @@ def _step_time_limit() -> float:
     return float(current_app.config["STEP_TIME_LIMIT"])
 
 
+def _turn_seconds() -> int:
+    return int(current_app.config["TURN_SECONDS"])
+
+
+@bp.record_once
+def _defaults(state: BlueprintSetupState) -> None:
+    state.app.config.setdefault("TURN_SECONDS", turns.TURN_SECONDS)
+    state.app.config.setdefault("HINT_TIME_LIMIT", 1.0)
+
+
 @bp.get("/")
 def today() -> tuple[str, int]:
     tz_name = player_zone_name()
     number = calendar().today(now(), zone(tz_name))
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
-    return render_turn(open_daily(number), is_today=True)
+    return render_turn(daily_page(number, is_today=True))
 
 
 @bp.get("/puzzles/<int:number>")
 def puzzle(number: int) -> tuple[str, int]:
-    return render_turn(open_daily(number))
+    return render_turn(daily_page(number))
 
 
 RACE_TRIES = 3
+Action = Callable[[models.Attempt], None]
 
 
-def _act(number: int, action: Callable[[models.Attempt], None]) -> Response | tuple[str, int]:
-    row = open_daily(number)
+def act(page: PuzzlePage, action: Action) -> Response | tuple[str, int]:
+    """Do `action` to the player's attempt at the page's puzzle (started now if they have none),
+    unless the turn's time has run out; rate the attempt if that finished it; answer with the board."""
     player = current_player_id()
-    attempt = _act_on_stored(row, player, action) if player else None
+    action = turns.on_time(action)
+    attempt = _act_on_stored(page, player, action) if player else None
     if attempt is None:
-        attempt = _act_on_new(row, action)
+        attempt = _act_on_new(page, action)
+    attempt = _finished(attempt)
     if request.headers.get("HX-Request"):
-        return render_turn(row, attempt=attempt)
-    return redirect(url_for("play.puzzle", number=number), 303)
+        return render_turn(page, attempt=attempt)
+    return redirect(page.url("puzzle"), 303)
 
 
-def _act_on_stored(
-    row: models.Daily, player: str, action: Callable[[models.Attempt], None]
-) -> models.Attempt | None:
+def _nothing(attempt: models.Attempt) -> None:
+    """An action that changes nothing: with `turns.on_time`, it only settles a turn whose time ran out."""
+
+
+def _finished(attempt: models.Attempt) -> models.Attempt:
+    """Rate an attempt that has just finished: a Glicko-2 game between player and puzzle."""
+    if attempt.done and attempt.rating_after is None:
+        with db.write() as session:
+            rating = records.rate(session, attempt.id)
+        if rating is not None:
+            attempt.rating_after = rating
+    return attempt
+
+
+def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> models.Attempt | None:
     """The action on the player's attempt, if they have one, written with compare and swap: no
     transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
     with db.database().autocommit() as connection:
         for _ in range(RACE_TRIES):
-            stored = turns.read(connection, player, row.puzzle)
+            stored = turns.read(connection, player, page.puzzle)
             if stored is None:
                 return None
             action(stored.attempt)
@@ -199,51 +315,100 @@ def _act_on_stored(
     raise turns.TurnRace("the table changed in another window meanwhile: reload the page")
 
 
-def _act_on_new(row: models.Daily, action: Callable[[models.Attempt], None]) -> models.Attempt:
+def _act_on_new(page: PuzzlePage, action: Action) -> models.Attempt:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
-        attempt = turns.locked(session, player, row.puzzle_id) if player else None
+        attempt = turns.locked(session, player, page.puzzle.id) if player else None
         if attempt is None:
             player = ensure_player(session)
-            attempt = turns.start(session, player, session.get_one(models.Puzzle, row.puzzle_id), row.number)
+            attempt = turns.start(
+                session, player, session.get_one(models.Puzzle, page.puzzle.id), page.number
+            )
         action(attempt)
     return attempt
 
 
-@bp.post("/puzzles/<int:number>/move")
-@limiter.limit(step_rate_limit)
-def move(number: int) -> Response | tuple[str, int]:
-    card = request.form.get("card", "")
-    target = request.form.get("to", "")
-    seen_at = request.form.get("from") or None
-    if not card or not target:
-        abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
-    return _act(number, lambda attempt: turns.move(attempt, card, target, seen_at))
+def hint(page: PuzzlePage) -> Response | tuple[str, int]:
+    """The next rung of the hint ladder for the table as it stands. The engine works outside any
+    transaction; the hint is stored only if the table is still the one it was worked out for."""
+    player = current_player_id()
+    attempt = turns.find(db.session(), player, page.puzzle) if player else None
+    if attempt is not None and attempt.done:
+        raise turns.TurnOver("this puzzle is finished: no more hints")
+    if attempt is not None and turns.overdue(attempt, now()):
+        return act(page, _nothing)
+    used = attempt.hints if attempt else 0
+    if used >= RUNGS:
+        raise turns.TurnError(f"no hints left: {RUNGS} is the most")
+    board = turns.board_of(page.puzzle, attempt)
+    advice = hints.hint(board, used + 1, _solution(page.puzzle), float(current_app.config["HINT_TIME_LIMIT"]))
+
+    def give(attempt: models.Attempt) -> None:
+        if attempt.hints != used or attempt.melds != board.to_json():
+            raise turns.TurnRace("the table changed while the hint was worked out: ask again")
+        turns.add_hint(attempt, advice)
+
+    return act(page, give)
 
 
-@bp.post("/puzzles/<int:number>/undo")
-@limiter.limit(step_rate_limit)
-def undo(number: int) -> Response | tuple[str, int]:
-    return _act(number, turns.undo)
+def timed(page: PuzzlePage) -> Response | tuple[str, int]:
+    """Start a timed turn: the clock runs from now."""
+    seconds = _turn_seconds()
+    return act(page, lambda attempt: turns.start_clock(attempt, seconds))
 
 
-@bp.post("/puzzles/<int:number>/reset")
-@limiter.limit(step_rate_limit)
-def reset(number: int) -> Response | tuple[str, int]:
-    return _act(number, turns.reset)
+def time_up(page: PuzzlePage) -> Response | tuple[str, int]:
+    """The page's clock reached zero: end the turn if the server's clock agrees, else show the board."""
+    player = current_player_id()
+    if player is None or turns.find(db.session(), player, page.puzzle) is None:
+        return render_turn(page)
+    return act(page, _nothing)
 
 
-@bp.post("/puzzles/<int:number>/end")
-@limiter.limit(step_rate_limit)
-def end_turn(number: int) -> Response | tuple[str, int]:
-    return _act(number, turns.end_turn)
+def add_turn_views(blueprint: Blueprint, rule: str, find: Callable[..., PuzzlePage]) -> None:
+    """Register the POSTs of a turn on `blueprint` under `rule` (`/puzzles/<int:number>`), each
+    finding its page with `find(**url values)`."""
+
+    def move(page: PuzzlePage) -> Response | tuple[str, int]:
+        card = request.form.get("card", "")
+        target = request.form.get("to", "")
+        seen_at = request.form.get("from") or None
+        if not card or not target:
+            abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+        return act(page, lambda attempt: turns.move(attempt, card, target, seen_at))
+
+    views: dict[str, tuple[str, Callable[[PuzzlePage], Response | tuple[str, int]]]] = {
+        "move": ("move", move),
+        "undo": ("undo", lambda page: act(page, turns.undo)),
+        "reset": ("reset", lambda page: act(page, turns.reset)),
+        "end_turn": ("end", lambda page: act(page, turns.end_turn)),
+        "give_up": ("give-up", lambda page: act(page, turns.give_up)),
+        "hint": ("hint", hint),
+        "timed": ("timed", timed),
+        "time_up": ("time-up", time_up),
+    }
+    for endpoint, (path, view) in views.items():
+        blueprint.add_url_rule(
+            f"{rule}/{path}", endpoint, _turn_view(blueprint.name, endpoint, find, view), methods=["POST"]
+        )
 
 
-@bp.post("/puzzles/<int:number>/give-up")
-@limiter.limit(step_rate_limit)
-def give_up(number: int) -> Response | tuple[str, int]:
-    return _act(number, turns.give_up)
+def _turn_view(
+    blueprint: str,
+    endpoint: str,
+    find: Callable[..., PuzzlePage],
+    view: Callable[[PuzzlePage], Response | tuple[str, int]],
+) -> Callable[..., Response | tuple[str, int]]:
+    def turn_view(**values: Any) -> Response | tuple[str, int]:
+        return view(find(**values))
+
+    # Flask-Limiter tells views apart by name
+    turn_view.__name__ = turn_view.__qualname__ = f"{blueprint}_{endpoint}"
+    return limiter.limit(step_rate_limit)(turn_view)
+
+
+add_turn_views(bp, "/puzzles/<int:number>", daily_page)
 
 
 HELP_EXAMPLES = (

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -18,6 +20,7 @@ from puzzles import Card, Position, step_check
 from webapp import models
 from webapp.board import Board, MeldState, MoveError
 from webapp.clock import now
+from webapp.hints import Hint
 
 
 class TurnError(ValueError):
@@ -190,9 +193,12 @@ def start(session: Session, player: str, puzzle: models.Puzzle, number: int | No
         history=[],
         moves=0,
         hints=0,
+        hint_log=[],
         status="playing",
         placed=0,
         started=now(),
+        time_limit=None,
+        rating_after=None,
     )
     session.add(attempt)
     session.flush()
@@ -277,13 +283,95 @@ def give_up(attempt: models.Attempt) -> None:
     attempt.finished = now()
 
 
-SHARE_MARKS = {"solved": "✅", "missed": "❌", "gave-up": "🏳️"}
+SHARE_MARKS = {"solved": "✅", "missed": "❌", "gave-up": "🏳️", "timed-out": "⌛"}
 
 
-def share_text(number: int, attempt: models.Attempt) -> str:
-    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 0 hints`: spoiler-free."""
+def share_text(title: str, attempt: models.Attempt, streak: int | None = None) -> str:
+    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`: spoiler-free. The streak comes with a
+    daily puzzle (when there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
-    moves = f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}"
-    hints = f"{attempt.hints} hint{'s' if attempt.hints != 1 else ''}"
-    mark = SHARE_MARKS.get(attempt.status, "")
-    return f"Tavolo #{number} ⛓{puzzle.depth} {mark} {attempt.placed}/{puzzle.max_played} · {moves} · {hints}"
+    parts = [
+        f"{title} ⛓{puzzle.depth} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_played}",
+        f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
+        f"💡{attempt.hints}",
+    ]
+    if streak:
+        parts.append(f"🔥{streak}")
+    if attempt.time_limit and attempt.finished:
+        parts.append(f"⏱{clock_face(attempt.finished - attempt.started)}")
+    return " · ".join(parts)
+
+
+def clock_face(span: timedelta) -> str:
+    """`1:37`: minutes and seconds, as a turn clock shows them."""
+    seconds = max(int(span.total_seconds()), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+# -- hints
+
+
+def add_hint(attempt: models.Attempt, hint: Hint) -> None:
+    """Record a hint the player asked for: it shows on the board, in the result and the share text."""
+    _playing(attempt)
+    attempt.hints += 1
+    attempt.hint_log = [*attempt.hint_log, hint.to_json()]
+
+
+def latest_hint(attempt: models.Attempt | None) -> Hint | None:
+    if attempt is None or not attempt.hint_log:
+        return None
+    return Hint.from_json(attempt.hint_log[-1])
+
+
+# -- timed turns: the German rules' two minutes
+
+TURN_SECONDS = 120
+GRACE = timedelta(seconds=3)
+"""Time allowed past the deadline for the last request to travel: the clock on the page reads 0:00
+first."""
+
+
+def start_clock(attempt: models.Attempt, seconds: int) -> None:
+    """Make an untouched attempt a timed turn, starting now."""
+    _playing(attempt)
+    if attempt.time_limit:
+        raise TurnOver("the clock is already running")
+    if attempt.moves or attempt.history or attempt.hints:
+        raise TurnOver("this turn has begun without the clock: a timed turn starts from an untouched table")
+    attempt.time_limit = seconds
+    attempt.started = now()
+
+
+def deadline(attempt: models.Attempt) -> datetime | None:
+    """When a timed turn runs out; None for an untimed one."""
+    if not attempt.time_limit:
+        return None
+    return attempt.started + timedelta(seconds=attempt.time_limit)
+
+
+def overdue(attempt: models.Attempt, moment: datetime) -> bool:
+    ends = deadline(attempt)
+    return not attempt.done and ends is not None and moment > ends + GRACE
+
+
+def time_out(attempt: models.Attempt) -> None:
+    """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
+    ends = deadline(attempt)
+    assert ends is not None, "only a timed turn runs out"
+    attempt.melds = Board.start(attempt.puzzle.position()).to_json()
+    attempt.placed = 0
+    attempt.status = "timed-out"
+    attempt.finished = ends
+
+
+def on_time(action: Callable[[models.Attempt], None]) -> Callable[[models.Attempt], None]:
+    """The action, unless the attempt's time has run out: then the turn ends there instead."""
+
+    def run(attempt: models.Attempt) -> None:
+        if overdue(attempt, now()):
+            time_out(attempt)
+            return
+        action(attempt)
+
+    return run

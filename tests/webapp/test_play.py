@@ -186,7 +186,8 @@ def test_solving_ends_with_the_share_text(
     result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
     assert "Solved!" in result
     moves = attempts(app)[0][3]
-    assert f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 0 hints" in result
+    # the streak of one: #7 is the first daily puzzle this player solved
+    assert f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1</output>" in result
     assert 'class="countdown"' in result and "12 h 00 min" in result
     assert attempts(app)[0][2] == "solved"
     # the turn is over: no more moves

@@ -182,6 +182,35 @@
     }, 1000);
   }
 
+  // a timed turn: the clock counts down to the server's deadline; at zero the server is asked to end
+  // the turn (it restores the table), and the board it answers with shows the result
+  var turnTicking = null;
+  function startTurnClock() {
+    if (turnTicking) { clearInterval(turnTicking); turnTicking = null; }
+    var clock = document.getElementById("turn-clock");
+    if (!clock) { return; }
+    var ends = Date.parse(clock.getAttribute("datetime"));
+    var asked = false;
+    function tick() {
+      var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      var m = Math.floor(left / 60), s = left % 60;
+      clock.textContent = "⏱ " + m + ":" + (s < 10 ? "0" : "") + s;
+      clock.classList.toggle("low", left <= 30 && left > 10);
+      clock.classList.toggle("out", left <= 10);
+      if (left === 0 && !asked) {
+        asked = true;
+        clearInterval(turnTicking); turnTicking = null;
+        // the server allows a few seconds for the last move to arrive: ask once they are over
+        setTimeout(function () {
+          htmx.ajax("POST", clock.dataset.timeUpUrl, { target: "#board", swap: "outerHTML" });
+        }, 3500);
+      }
+    }
+    tick();
+    turnTicking = setInterval(tick, 250);
+  }
+  document.addEventListener("htmx:afterSettle", startTurnClock);
+
   // the player's day is their own: tell the server the browser's time zone, and reload today's
   // page once if the server guessed another date
   function localDate() {
@@ -209,5 +238,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     syncTimeZone();
     startCountdowns();
+    startTurnClock();
   });
 })();

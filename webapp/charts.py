@@ -1,0 +1,91 @@
+"""The geometry of the stats page's pictures: the moves histogram and the rating line.
+
+Pure, no Flask: the templates draw the SVG from these numbers, in a fixed viewBox that the page
+scales to its width.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One bar of a histogram: its label, its count, and its rectangle in the viewBox."""
+
+    label: str
+    count: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+MOVE_BINS = (5, 10, 15, 20, 25, 30, 35)
+"""Upper ends of the moves histogram's bins; a last bin takes everything above."""
+
+
+def moves_histogram(
+    moves: Sequence[int], width: float = 320, height: float = 120, bins: Sequence[int] = MOVE_BINS
+) -> list[Bar]:
+    """Solves counted by moves: 1-5, 6-10, ... and the rest, as bars that fill `height` at most."""
+    counts = [0] * (len(bins) + 1)
+    for value in moves:
+        counts[next((i for i, top in enumerate(bins) if value <= top), len(bins))] += 1
+    labels = [f"{low + 1}-{top}" for low, top in zip((0, *bins), bins, strict=False)] + [f"{bins[-1] + 1}+"]
+    slot = width / len(counts)
+    tallest = max(counts) or 1
+    bars = []
+    for i, (label, count) in enumerate(zip(labels, counts, strict=True)):
+        bar_height = round(height * count / tallest, 1)
+        bars.append(
+            Bar(
+                label,
+                count,
+                round(i * slot + 3, 1),
+                round(height - bar_height, 1),
+                round(slot - 6, 1),
+                bar_height,
+            )
+        )
+    return bars
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line chart: the polyline's points and the horizontal grid lines with their labels."""
+
+    points: tuple[tuple[float, float], ...]
+    ticks: tuple[tuple[float, int], ...]
+    """(y in the viewBox, the rating it marks)."""
+
+    @property
+    def path(self) -> str:
+        """The `points` attribute of an SVG polyline."""
+        return " ".join(f"{x},{y}" for x, y in self.points)
+
+    @property
+    def last(self) -> tuple[float, float] | None:
+        return self.points[-1] if self.points else None
+
+
+def rating_line(ratings: Sequence[float], width: float = 320, height: float = 120, step: int = 50) -> Line:
+    """Ratings in order, spread across `width`, on a vertical scale of whole `step`s around them."""
+    if not ratings:
+        return Line((), ())
+    low = math.floor(min(ratings) / step) * step
+    high = math.ceil(max(ratings) / step) * step
+    if high == low:
+        low, high = low - step, high + step
+
+    def y(rating: float) -> float:
+        return round(height - (rating - low) / (high - low) * height, 1)
+
+    gap = width / max(len(ratings) - 1, 1)
+    points = tuple((round(i * gap, 1), y(rating)) for i, rating in enumerate(ratings))
+    # at most five grid lines: widen the step on a long climb
+    stride = step * max(1, math.ceil((high - low) / step / 4))
+    ticks = tuple((y(value), value) for value in range(int(low), int(high) + 1, stride))
+    return Line(points, ticks)

@@ -1,0 +1,178 @@
+"""A player's record in the database: their daily plays and streak, their stats, and their rating.
+
+The arithmetic is `streaks`, `glicko` and `charts`; this module only reads and writes rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from webapp import models
+from webapp.charts import Bar, Line, moves_histogram, rating_line
+from webapp.days import Calendar
+from webapp.glicko import DEFAULT_RATING, Rating, play
+from webapp.hints import solve_score
+from webapp.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
+
+CALENDAR_WEEKS = 10
+RATING_HISTORY = 100
+"""Points of the rating chart: the latest attempts rated."""
+
+
+def daily_plays(session: Session, player: str) -> list[DailyPlay]:
+    rows = session.execute(
+        select(
+            models.Attempt.number,
+            models.Attempt.status,
+            models.Attempt.hints,
+            models.Attempt.started,
+            models.Attempt.finished,
+        ).where(models.Attempt.player_id == player, models.Attempt.number.is_not(None))
+    )
+    return [
+        DailyPlay(number, status, hints, started, finished)
+        for number, status, hints, started, finished in rows
+        if number is not None
+    ]
+
+
+def published(session: Session, last: int) -> list[int]:
+    """The numbers of the daily puzzles published up to `last`."""
+    return list(session.scalars(select(models.Daily.number).where(models.Daily.number <= last)))
+
+
+def day_marks(session: Session, player: str, dates: Calendar, now: datetime) -> dict[int, DayMark]:
+    last = dates.open_numbers(now).stop - 1
+    return marks(published(session, last), daily_plays(session, player), dates, now)
+
+
+def player_streak(session: Session, player: str | None, dates: Calendar, now: datetime) -> Streak:
+    if player is None:
+        return Streak(0, 0)
+    return streak(day_marks(session, player, dates, now))
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What the stats page shows."""
+
+    played: int
+    """Daily puzzles finished (as the daily or from the archive)."""
+    solved: int
+    clean: int
+    """Solved without a hint."""
+    streak: Streak
+    moves: list[Bar]
+    calendar: list[CalendarCell]
+    rating: Rating
+    ratings: Line
+    rated: int
+    practice_played: int
+    practice_solved: int
+
+    @property
+    def solve_rate(self) -> int:
+        """Percent of the daily puzzles played that were solved."""
+        return round(100 * self.solved / self.played) if self.played else 0
+
+
+def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
+    """The player's stats; a newcomer's are all zero, with an empty calendar."""
+    attempts: list[models.Attempt] = []
+    rating = Rating()
+    record: dict[int, DayMark] = {}
+    if player is not None:
+        attempts = list(
+            session.scalars(
+                select(models.Attempt)
+                .where(models.Attempt.player_id == player, models.Attempt.status != "playing")
+                .order_by(models.Attempt.finished, models.Attempt.id)
+            )
+        )
+        row = session.get(models.Player, player)
+        if row is not None:
+            rating = Rating(row.rating, row.deviation, row.volatility)
+        record = day_marks(session, player, dates, now)
+    daily = [attempt for attempt in attempts if attempt.number is not None]
+    practice = [attempt for attempt in attempts if attempt.number is None]
+    solved = [attempt for attempt in daily if attempt.status == "solved"]
+    history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
+    return Stats(
+        played=len(daily),
+        solved=len(solved),
+        clean=sum(1 for attempt in solved if attempt.hints == 0),
+        streak=streak(record),
+        moves=moves_histogram([attempt.moves for attempt in solved]),
+        calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
+        rating=rating,
+        ratings=rating_line(history[-RATING_HISTORY:]),
+        rated=len(history),
+        practice_played=len(practice),
+        practice_solved=sum(1 for attempt in practice if attempt.status == "solved"),
+    )
+
+
+def rating_change(session: Session, attempt: models.Attempt) -> tuple[float, float] | None:
+    """The player's rating after a rated attempt, and how much that attempt moved it."""
+    if attempt.rating_after is None:
+        return None
+    before = session.scalar(
+        select(models.Attempt.rating_after)
+        .where(
+            models.Attempt.player_id == attempt.player_id,
+            models.Attempt.rating_after.is_not(None),
+            or_(
+                models.Attempt.finished < attempt.finished,
+                and_(models.Attempt.finished == attempt.finished, models.Attempt.id < attempt.id),
+            ),
+        )
+        .order_by(models.Attempt.finished.desc(), models.Attempt.id.desc())
+        .limit(1)
+    )
+    previous = DEFAULT_RATING if before is None else before
+    return attempt.rating_after, attempt.rating_after - previous
+
+
+def score(attempt: models.Attempt) -> float:
+    """The player's result in the attempt's rating game: a solve less its hints' cost, else 0."""
+    return solve_score(attempt.hints) if attempt.status == "solved" else 0.0
+
+
+def rate(session: Session, attempt_id: int) -> float | None:
+    """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
+    rating, or None when it was rated already (or is not finished)."""
+    attempt = session.get(models.Attempt, attempt_id, with_for_update=True)
+    if attempt is None or not attempt.done or attempt.rating_after is not None:
+        return None
+    player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
+    puzzle = session.get_one(models.Puzzle, attempt.puzzle_id, with_for_update=True)
+    player_after, puzzle_after = play(
+        Rating(player.rating, player.deviation, player.volatility),
+        Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
+        score(attempt),
+    )
+    # the guard makes a second rating of the same attempt, racing this one, change nothing
+    changed = session.execute(
+        update(models.Attempt)
+        .where(models.Attempt.id == attempt_id, models.Attempt.rating_after.is_(None))
+        .values(rating_after=player_after.rating)
+        .execution_options(synchronize_session=False)
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    attempt.rating_after = player_after.rating
+    player.rating, player.deviation, player.volatility = (
+        player_after.rating,
+        player_after.deviation,
+        player_after.volatility,
+    )
+    puzzle.rating, puzzle.deviation, puzzle.volatility = (
+        puzzle_after.rating,
+        puzzle_after.deviation,
+        puzzle_after.volatility,
+    )
+    return player_after.rating
