@@ -11,6 +11,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from puzzles import Card, Meld, MeldError, Position, Rules, meld_problem, play_problems
@@ -133,7 +134,7 @@ class Board:
         views = []
         for index, meld in enumerate(self.melds):
             ids = list(meld)
-            state, reason = judge([cards[card_id] for card_id in ids], rules)
+            state, reason = _judged(tuple(cards[card_id] for card_id in ids), rules)
             if state is MeldState.VALID:
                 ids = _table_order(ids, cards, rules)
             views.append(MeldView(index, tuple(ids), tuple(cards[i] for i in ids), state, reason))
@@ -162,6 +163,12 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
     return MeldState.INVALID, short
 
 
+@lru_cache(maxsize=4096)
+def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | None]:
+    # a page shows every meld after every move, and most melds have not changed since the last one
+    return judge(cards, rules)
+
+
 def _pair_problem(cards: Sequence[Card], rules: Rules) -> str | None:
     """Why one or two cards can never grow into a meld, or None when they can."""
     jokers = [card for card in cards if card.is_joker]
@@ -181,14 +188,19 @@ def _pair_problem(cards: Sequence[Card], rules: Rules) -> str | None:
 
 
 def _table_order(ids: list[str], cards: dict[str, Card], rules: Rules) -> list[str]:
-    try:
-        meld = Meld.of([cards[card_id] for card_id in ids], rules)
-    except MeldError:  # pragma: no cover - only called on valid melds
-        return ids
     pending: dict[Card, list[str]] = {}
     for card_id in ids:
         pending.setdefault(cards[card_id], []).append(card_id)
-    return [pending[card].pop(0) for card in meld.cards]
+    return [pending[card].pop(0) for card in _arranged(tuple(cards[card_id] for card_id in ids), rules)]
+
+
+@lru_cache(maxsize=4096)
+def _arranged(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
+    """A valid meld's cards in table order (runs low to high)."""
+    try:
+        return Meld.of(cards, rules).cards
+    except MeldError:  # pragma: no cover - only called on valid melds
+        return cards
 
 
 def _meld_index(target: str, count: int) -> int:

@@ -11,6 +11,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
+from jinja2 import Environment
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
@@ -235,6 +237,28 @@ def card_face(card: Card) -> CardFace:
         return CardFace("★", "🃏", "joker", "joker")
     colour = "red" if card.suit.is_red else "black"
     return CardFace(card.pretty()[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", card.pretty())
+
+
+@bp.app_template_global("drawn_card")
+def drawn_card(
+    card_id: str,
+    card: Card,
+    where: int | str,
+    from_hand: bool = False,
+    movable: bool = True,
+    hinted: bool = False,
+) -> Markup:
+    """The `card` macro of `_cards.html`, rendered once per process for each card, place and state:
+    the board draws every card after every move, and nearly all are drawn as they were."""
+    return _drawn_card(current_app.jinja_env, card_id, card, where, from_hand, movable, hinted)
+
+
+@lru_cache(maxsize=8192)
+def _drawn_card(
+    env: Environment, card_id: str, card: Card, where: int | str, from_hand: bool, movable: bool, hinted: bool
+) -> Markup:
+    macro = env.get_template("_cards.html").module.card  # type: ignore[attr-defined]
+    return Markup(macro(card_id, card, where, from_hand, movable, hinted))
 
 
 def _solution(puzzle: models.Puzzle) -> list[list[Card]]:
