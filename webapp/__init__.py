@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from webapp import api, assets, daily, db, errors, play, scheduler, security, settings
+from webapp import analyser, api, assets, daily, db, errors, play, scheduler, security, settings
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -34,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(assets.bp)
+    app.register_blueprint(analyser.bp)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app

@@ -1,0 +1,154 @@
+"""The analyser in real headless Chromium: type a position (keys and palette taps), read the answer,
+see a typing mistake marked, then play the position with step checks. Desktop and a 360 px phone.
+
+Screenshots go to artifacts/analyser-*.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from tests.browser.test_play_in_chromium import ARGS, ARTIFACTS, CHROMIUM, Table
+from tests.webapp.conftest import FrozenClock, make_app
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
+)
+
+
+@pytest.fixture
+def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    # caret="initial": hiding the caret would inject a style element, which the CSP rightly refuses
+    page.screenshot(  # type: ignore[attr-defined]
+        path=str(ARTIFACTS / f"analyser-{name}.png"), full_page=True, caret="initial"
+    )
+
+
+def analyse(page: object) -> None:
+    """Submit the form and wait until the answer is swapped in and the palette is back."""
+    before = page.query_selector("#analyser")  # type: ignore[attr-defined]
+    page.click(".analyse-button")  # type: ignore[attr-defined]
+    page.wait_for_function("old => !old.isConnected", arg=before)  # type: ignore[attr-defined]
+    page.wait_for_selector("#analyser [data-palette]:not([hidden])")  # type: ignore[attr-defined]
+
+
+def type_and_read(page: object, base: str, device: str) -> None:
+    """The worked example of the lonely Q♣: the table typed, the hand tapped on the palette."""
+    page.goto(base + "/analyse")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-palette]:not([hidden])")  # type: ignore[attr-defined]
+    page.fill("#table", "10h 10d 10s / jh jd js / qh qd qc")  # type: ignore[attr-defined]
+    page.click('.palette-target[data-target="hand"]')  # type: ignore[attr-defined]
+    for token in ("9S", "QD", "QS"):
+        page.click(f'[data-palette] [data-token="{token}"]')  # type: ignore[attr-defined]
+    assert page.input_value("#hand") == "9S QD QS"  # type: ignore[attr-defined]
+    # both Q♦ of two decks are now typed: the palette says none is left
+    assert page.is_disabled('[data-palette] [data-token="QD"]')  # type: ignore[attr-defined]
+    shot(page, f"{device}-1-typed")
+
+    analyse(page)
+    page.wait_for_selector("#analysis")  # type: ignore[attr-defined]
+    assert page.inner_text("#max-played") == "3"  # type: ignore[attr-defined]
+    answer = str(page.inner_text("#analysis"))  # type: ignore[attr-defined]
+    assert "Proven" in answer
+    assert "melds 1, 2 and 3 must break" in answer
+    assert page.locator(".steps .step").count() >= 4  # type: ignore[attr-defined]
+    assert page.locator(".final-table .meld").count() == 4  # type: ignore[attr-defined]
+    assert "table=10S+10H+10D+/+JS+JH+JD+/+QH+QD+QC&hand=9S+QS+QD" in page.url  # type: ignore[attr-defined]
+    shot(page, f"{device}-2-answer")
+
+    # a typing mistake is marked, naming the token, and what was typed stays
+    page.fill("#hand", "9S QD QX")  # type: ignore[attr-defined]
+    analyse(page)
+    page.wait_for_selector("#hand-problems li")  # type: ignore[attr-defined]
+    assert "'QX' is not a card" in page.inner_text("#hand-problems")  # type: ignore[attr-defined]
+    assert page.input_value("#hand") == "9S QD QX"  # type: ignore[attr-defined]
+    assert page.locator("#analysis").count() == 0  # type: ignore[attr-defined]
+    shot(page, f"{device}-3-mistake")
+
+
+def play_it(page: object, base: str, device: str) -> None:
+    """An easy position played from the analyser: a wrong card first, undone, then the two right ones."""
+    page.goto(base + "/analyse?rules=classic&table=3S+4S+5S+/+7H+7D+7C&hand=6S+7S+KD")  # type: ignore[attr-defined]
+    page.click("#play-link")  # type: ignore[attr-defined]
+    page.wait_for_selector("#board")  # type: ignore[attr-defined]
+    table = Table(page)
+    assert "on track" in table.track()
+    table.move("h2", "new")  # K♦ alone on a new meld: no valid table holds it
+    assert "dead end" in table.track()
+    shot(page, f"{device}-4-dead-end")
+    before = table.version()
+    page.keyboard.press("u")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "v => document.getElementById('board').dataset.version !== v", arg=before
+    )
+    assert "on track" in table.track()
+    table.move("h0", "t0")
+    table.move("h1", "t3")
+    assert "on track" in table.track()
+    shot(page, f"{device}-5-laid-out")
+    page.click("#end-turn")  # type: ignore[attr-defined]
+    page.wait_for_selector("#result")  # type: ignore[attr-defined]
+    assert "Solved! You placed 2" in page.inner_text("#result")  # type: ignore[attr-defined]
+    assert "moves=h0-0.h1-1" in page.url  # type: ignore[attr-defined]
+    shot(page, f"{device}-6-solved")
+
+
+def test_the_analyser_on_a_desktop(browser: object, site: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    type_and_read(page, site, "desktop")
+    play_it(page, site, "desktop")
+    # the 422 of the typing mistake is the only error the console may show
+    assert [error for error in errors if "422" not in error] == [], (
+        errors
+    )  # no CSP violation, no script error
+    context.close()
+
+
+def test_the_analyser_on_a_360_pixel_phone(browser: object, site: str) -> None:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True
+    )
+    page = context.new_page()
+    type_and_read(page, site, "phone")
+    page.fill("#hand", "9S QD QS")
+    analyse(page)
+    # nothing wider than the screen, and every palette card a tappable size
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    sizes = page.eval_on_selector_all(
+        "[data-palette] .card",
+        "els => els.filter(e => e.offsetParent)"
+        ".map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })",
+    )
+    assert sizes and min(w for w, _ in sizes) >= 40 and min(h for _, h in sizes) >= 56
+    play_it(page, site, "phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

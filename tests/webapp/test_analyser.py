@@ -1,0 +1,234 @@
+"""The analyser page: typed positions under every preset, the worked examples, every kind of bad input
+marked inline, the time limit, the URL, and the rate limit shared with the API."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.webapp.conftest import FrozenClock, make_app
+
+HARD_TABLE = (
+    "2S 2H 2D / AS 2S 3S / 3S 4S 5S 6S / 10S 10D 10C / 9D 10D JD QD KD AD / AC 2C 3C / 8S 9S 10S JS QS KS"
+    " / 10H JH JK KH / 5C 6C 7C 8C 9C 10C / 4D 5D 6D 7D / 8H 9H 10H / QS QH QC JK / 5H 6H 7H 8H"
+    " / 5S 6S 7S 8S / AH JK 3H 4H 5H / 3D 4D 5D / JS JD JC / 7S 7H 7C / AH 2H JK / 6D 7D 8D 9D"
+)
+HARD_HAND = "AS 4S 9S KS 6H 9H KH 3D QD KD AC 3C 4C 6C QC KC"
+"""A `jokers` position from bench/corpus.py that no solve proves in a millisecond."""
+
+
+def page(client: FlaskClient, rules: str, table: str, hand: str, **more: str) -> Any:
+    return client.get("/analyse", query_string={"rules": rules, "table": table, "hand": hand, **more})
+
+
+def text_of(response: Any) -> str:
+    """The page as a reader sees it: tags gone, entities decoded, spaces folded."""
+    body = re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))
+    return re.sub(r"\s+", " ", html.unescape(body))
+
+
+def answer_text(response: Any) -> str:
+    body = response.get_data(as_text=True)
+    assert 'id="analysis"' in body, "the page has an answer"
+    return text_of(response).split("The final table")[0].split("Your hand")[-1]
+
+
+def problems(response: Any) -> list[str]:
+    items = re.findall(r'<li><span aria-hidden="true">✗</span>([^<]*)</li>', response.get_data(as_text=True))
+    return [html.unescape(item).strip() for item in items]
+
+
+def test_a_blank_page_has_the_form_and_the_palette_and_no_problem(client: FlaskClient) -> None:
+    response = client.get("/analyse")
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert '<textarea id="table" name="table"' in body
+    assert 'data-token="10H"' in body and 'data-token="JK"' in body
+    assert problems(response) == []
+    assert 'id="analysis"' not in body
+    # every preset can be chosen, and every page links to the analyser
+    for name in ("classic", "italian", "jokers", "german-jokers", "three-decks"):
+        assert f'<option value="{name}"' in body
+    assert 'href="/analyse"' in client.get("/help").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("rules", "table", "hand", "placed", "facts"),
+    [
+        ("classic", "3S 4S 5S / 7H 7D 7C", "6S 7S KD", 2, ["no meld needs to break", "10 points"]),
+        ("italian", "KH KD KC / QH QD QC / JH JD JC", "AC", 1, ["melds 1, 2 and 3 must break"]),
+        ("jokers", "5H JK 7H / 9C 10C JC", "6H QC", 2, ["nothing: you go out"]),
+        ("german-jokers", "5H JK 7H / 8S 8D 8C", "6H 8H", 2, ["no meld needs to break"]),
+        ("three-decks", "7H 7D 7C / 7H 7D 7C", "7H 7S 7S", 3, ["meld 2 must break"]),
+    ],
+    ids=["classic", "italian", "jokers", "german-jokers", "three-decks"],
+)
+def test_every_preset(
+    client: FlaskClient, rules: str, table: str, hand: str, placed: int, facts: list[str]
+) -> None:
+    response = page(client, rules, table, hand)
+    assert response.status_code == 200
+    answer = answer_text(response)
+    assert f"places {placed} of your" in answer
+    assert "Proven" in answer
+    for fact in facts:
+        assert fact in answer
+
+
+def test_worked_example_1_under_italian_and_classic(client: FlaskClient) -> None:
+    table = "KH KD KC / QH QD QC / JH JD JC"
+    italian = text_of(page(client, "italian", table, "AC"))
+    assert "places 1 of your 1 cards" in italian
+    assert "Break meld 1" in italian and "Lay A ♣ ♣ from the hand on meld 3" in italian
+    classic = page(client, "classic", table, "AC")
+    assert classic.status_code == 200
+    answer = text_of(classic)
+    assert "No card of your hand can be placed" in answer
+    assert "Play this as a puzzle" not in answer
+
+
+def test_worked_example_2_shows_every_step_on_the_cards(client: FlaskClient) -> None:
+    response = page(client, "classic", "10H 10D 10S / JH JD JS / QH QD QC", "9S QD QS")
+    body = response.get_data(as_text=True)
+    assert "places 3 of your 3 cards" in text_of(response)
+    steps = re.findall(r'<li class="step step-(\w+)">', body)
+    assert steps.count("break") == 3 and steps.count("lay") == 3
+    # the final table: four melds, and the three hand cards marked as laid from the hand
+    final = body.split('class="table still numbered final-table"')[1].split("</div>\n  </div>")[0]
+    assert final.count('class="meld meld-valid"') == 4
+    assert final.count("from-hand") == 3
+
+
+def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
+    answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C", "6H 6D"))
+    assert "places 2 of your 2 cards" in answer
+    assert "meld 1 must break" in answer
+    assert "from meld 1 to a new meld 3" in answer
+
+
+def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskClient) -> None:
+    answer = text_of(page(client, "classic", "4S 5S 6S 7S", "7H 7D 4H 4D"))
+    assert "places 2 of your 4 cards" in answer
+    assert "no: another best play places" in answer
+    assert "Another best play" in answer
+
+
+def test_the_objective_switch_counts_points(client: FlaskClient) -> None:
+    cards = page(client, "classic", "4S 5S 6S 7S", "7H 7D 4H 4D")
+    body = cards.get_data(as_text=True)
+    switch = re.search(r'href="([^"]*objective=points[^"]*)"', body)
+    assert switch, "the answer links to the other objective"
+    points = client.get(html.unescape(switch.group(1)))
+    answer = text_of(points)
+    # by points the sevens win: 8 points left (the two fours), and that play is unique
+    assert "The best play leaves 8 points in your hand" in answer
+    assert "yes: every best play leaves the same hand" in answer
+    assert 'value="points" checked' in points.get_data(as_text=True)
+
+
+def test_the_url_holds_the_position_in_its_tidy_form(client: FlaskClient) -> None:
+    typed = page(client, "classic", "qc qd qh\n4s,5S,6♠", "T♠ KD", objective="cards")
+    assert typed.status_code == 200
+    body = typed.get_data(as_text=True)
+    link = re.search(r'id="permalink" href="([^"]+)"', body)
+    assert link
+    url = html.unescape(link.group(1))
+    assert url == "/analyse?rules=classic&table=QH+QD+QC+/+4S+5S+6S&hand=10S+KD&objective=cards"
+    again = client.get(url)
+    assert answer_text(again) == answer_text(typed)
+    # htmx gets the section alone, and the address bar gets the tidy link
+    fragment = client.get(typed.request.full_path, headers={"HX-Request": "true"})
+    assert "<html" not in fragment.get_data(as_text=True)
+    assert fragment.headers["HX-Push-Url"] == url
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "message"),
+    [
+        ({"table": "3S 4S 5X", "hand": "6S"}, "table", "meld 1: '5X' is not a card: unknown suit 'X'"),
+        ({"table": "3S 4S 5S", "hand": "6S 11H"}, "hand", "'11H' is not a card: unknown rank '11'"),
+        ({"table": "3S 4S 5S / 7H 7H 7D", "hand": "6S"}, "table", "meld 2 (7♥ 7♥ 7♦): 7♥ twice in a set"),
+        ({"table": "3S 4S", "hand": "6S"}, "table", "meld 1 (3♠ 4♠): only 2 cards"),
+        ({"table": "3S 5S 6S", "hand": "6S"}, "table", "meld 1 (3♠ 5♠ 6♠): gap between 3♠ and 5♠"),
+        ({"table": "QS KS AS", "hand": "6S"}, "table", "(the ace is low only in the classic rules)"),
+        ({"table": "3S JK 5S", "hand": "6S"}, "table", "no jokers in the classic rules"),
+        (
+            {"table": "3S 4S 5S / 3S 4S 5S", "hand": "3S"},
+            "position",
+            "3 copies of 3♠ on the table and in the hand, but the classic rules have 2",
+        ),
+        ({"table": "3S 4S 5S", "hand": ""}, "hand", "the hand is empty: type the cards you held"),
+        ({"table": "3S 4S 5S", "hand": "6S", "rules": "poker"}, "rules", "unknown rules 'poker'"),
+        ({"table": "3S 4S 5S", "hand": "6S", "objective": "fame"}, "objective", "'fame' is not an objective"),
+        ({"table": "3S " * 500, "hand": "6S"}, "table", "the table is too long"),
+        ({"table": "3S 4S 5S", "hand": "6S " * 200}, "hand", "the hand is too long"),
+    ],
+)
+def test_bad_input_is_marked_inline_and_nothing_typed_is_lost(
+    client: FlaskClient, query: dict[str, str], field: str, message: str
+) -> None:
+    response = client.get("/analyse", query_string={"rules": "classic", **query})
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert 'id="analysis"' not in body
+    listed = re.search(rf'<ul class="problems" id="{field}-problems"[^>]*>(.*?)</ul>', body, re.S)
+    assert listed and message in html.unescape(listed.group(1))
+    assert html.escape(query["hand"]) in body
+    assert html.escape(query["table"]) in body
+
+
+def test_every_problem_is_listed_at_once(client: FlaskClient) -> None:
+    response = page(client, "classic", "3S 4S 5X / 7H 7H 7D / 9C", "6S ZZ")
+    assert problems(response) == [
+        "meld 1: '5X' is not a card: unknown suit 'X'",
+        "meld 2 (7♥ 7♥ 7♦): 7♥ twice in a set",
+        "meld 3 (9♣): only 1 card",
+        "'ZZ' is not a card: unknown suit 'Z'",
+    ]
+    # the melds that did read are drawn, the bad ones marked
+    assert response.get_data(as_text=True).count('class="meld meld-invalid"') == 3
+
+
+@pytest.fixture
+def slow_app(database_url: str, clock: FrozenClock) -> Iterator[Flask]:
+    app = make_app(database_url, clock, SOLVE_TIME_LIMIT=0.001)
+    yield app
+
+
+def test_a_solve_out_of_time_says_so_and_shows_the_best_found(slow_app: Flask) -> None:
+    response = page(slow_app.test_client(), "jokers", HARD_TABLE, HARD_HAND)
+    assert response.status_code == 200
+    answer = text_of(response)
+    assert "Not proven within 0.001 s: this is the best play found" in answer
+    assert "The final table" in answer
+
+
+def test_solves_are_rate_limited_per_client_page_and_api_together(
+    database_url: str, clock: FrozenClock
+) -> None:
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, SOLVE_RATE_LIMIT="3 per minute")
+    client = app.test_client()
+    assert client.get("/analyse").status_code == 200  # nothing to solve: not counted
+    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200
+    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200  # a cached answer is free
+    assert page(client, "classic", "3S 4S 5S", "7S").status_code == 200
+    api = client.post("/api/solve", json={"rules": "classic", "table": [["3H", "4H", "5H"]], "hand": ["6H"]})
+    assert api.status_code == 200
+    refused = page(client, "classic", "3S 4S 5S", "2S")
+    assert refused.status_code == 429
+    assert "Too Many Requests" in text_of(refused) or "per 1 minute" in text_of(refused)
+    again = client.post("/api/solve", json={"rules": "classic", "table": [], "hand": ["6H"]})
+    assert again.status_code == 429 and "error" in again.get_json()
+    # another client has its own budget
+    other = app.test_client()
+    query = {"rules": "classic", "table": "3S 4S 5S", "hand": "2S"}
+    assert (
+        other.get("/analyse", query_string=query, environ_overrides={"REMOTE_ADDR": "10.0.0.9"}).status_code
+        == 200
+    )
