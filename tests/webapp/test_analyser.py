@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.webapp.conftest import FrozenClock, make_app
 
@@ -234,3 +236,33 @@ def test_solves_are_rate_limited_per_client_page_and_api_together(
         other.get("/analyse", query_string=query, environ_overrides={"REMOTE_ADDR": "10.0.0.9"}).status_code
         == 200
     )
+
+
+TOKENS = st.sampled_from(
+    ["3S", "4s", "5♠", "JK", "T♥", "10h", "XX", "/", "\n", ",", "🃏", "Q", "", "AC", "KC"]
+)
+TYPED = st.lists(TOKENS, max_size=12).map(" ".join) | st.text(max_size=30)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    rules=st.sampled_from(["classic", "jokers", "german-jokers", "", "x" * 50]),
+    table=TYPED,
+    hand=TYPED,
+    objective=st.sampled_from(["cards", "points", "", "\x00"]),
+    moves=st.lists(st.sampled_from(["h0-0", "h0-new", "t0-hand", "h1-9", "h0", "-", "t2-1"]), max_size=4),
+)
+def test_no_typed_position_or_move_list_is_ever_a_500(
+    slow_app: Flask, rules: str, table: str, hand: str, objective: str, moves: list[str]
+) -> None:
+    client = slow_app.test_client()
+    query = {"rules": rules, "table": table, "hand": hand, "objective": objective}
+    assert client.get("/analyse", query_string=query).status_code in (200, 422)
+    played = client.get("/analyse/play", query_string={**query, "moves": ".".join(moves)})
+    assert played.status_code in (200, 400), played.get_data(as_text=True)
