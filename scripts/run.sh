@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 port=${PORT:-5000}
+# a small practice pool for trying the site out: the clock tops it up in the background
+export TAVOLO_PRACTICE_POOL=${TAVOLO_PRACTICE_POOL:-20}
 flask=(.venv/bin/flask --app webapp)
 
 "${flask[@]}" db upgrade

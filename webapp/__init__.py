@@ -12,7 +12,21 @@ from typing import Any
 
 from flask import Flask
 
-from webapp import analyser, api, assets, daily, db, errors, play, scheduler, security, settings
+from webapp import (
+    analyser,
+    api,
+    archive,
+    assets,
+    daily,
+    db,
+    errors,
+    play,
+    practice,
+    scheduler,
+    security,
+    settings,
+    stats,
+)
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -34,6 +48,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(assets.bp)
+    app.register_blueprint(stats.bp)
+    app.register_blueprint(archive.bp)
+    app.register_blueprint(practice.bp)
     app.register_blueprint(analyser.bp)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -1,4 +1,4 @@
-"""The clock process: `flask clock` keeps the coming days published.
+"""The clock process: `flask clock` keeps the coming days published and the practice pool full.
 
 It is its own process (the Procfile's `clock:` line), never inside a web worker. It runs once at
 start, catching up whatever it missed while down, then every hour, in UTC. Publishing is idempotent,
@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 import click
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from webapp.daily import publish_ahead
+from webapp.practice import fill_job
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +30,12 @@ def publish_job(app: Flask) -> list[int]:
         made = publish_ahead()
     log.info("clock: published %s", ", ".join(f"#{n}" for n in made) or "nothing new")
     return made
+
+
+def practice_job(app: Flask) -> int:
+    """One top-up of the practice pool; returns how many puzzles it added."""
+    with app.app_context():
+        return sum(fill_job().values())
 
 
 def scheduler(app: Flask) -> BlockingScheduler:
@@ -42,6 +50,16 @@ def scheduler(app: Flask) -> BlockingScheduler:
         max_instances=1,
         misfire_grace_time=3600,
     )
+    # practice puzzles are made here, ahead of the players, so that no request waits for the generator
+    clock.add_job(
+        practice_job,
+        IntervalTrigger(minutes=10, timezone=UTC),
+        args=[app],
+        id="practice",
+        next_run_time=datetime.now(UTC),
+        coalesce=True,
+        max_instances=1,
+    )
     return clock
 
 
@@ -53,8 +71,9 @@ def clock_command(once: bool) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     if once:
         publish_job(app)
+        practice_job(app)
         return
-    click.echo("clock: publishing now, then hourly at :05 UTC")
+    click.echo("clock: publishing now, then hourly at :05 UTC; topping up practice every 10 minutes")
     with contextlib.suppress(KeyboardInterrupt, SystemExit):
         scheduler(app).start()
 

@@ -9,6 +9,7 @@
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
 | `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
+| `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from puzzles import PRESETS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_DATE = date(2026, 11, 23)
@@ -80,11 +83,20 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             ) from None
     if environ.get("TAVOLO_RATE_LIMITS") == "off":  # for load tests from one address
         config["RATELIMIT_ENABLED"] = False
+    if environ.get("TAVOLO_PRACTICE_POOL"):
+        if not environ["TAVOLO_PRACTICE_POOL"].isdigit():
+            raise SettingsError("TAVOLO_PRACTICE_POOL must be a whole number of puzzles per tier")
+        config["PRACTICE_POOL"] = practice_pool(int(environ["TAVOLO_PRACTICE_POOL"]))
     if environ.get("TAVOLO_PROXIES"):
         if not environ["TAVOLO_PROXIES"].isdigit():
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
+
+
+def practice_pool(classic: int) -> dict[str, int]:
+    """Unplayed puzzles to keep per tier: `classic` for the daily preset, a quarter for the others."""
+    return {name: classic if name == "classic" else max(classic // 4, 1) for name in PRESETS}
 
 
 def secret_key(config: Mapping[str, Any], instance_path: str) -> str:

@@ -26,11 +26,11 @@ class DayMark(enum.Enum):
     SOLVED = "solved"
     """Solved while open, with hints."""
     MISSED = "missed"
-    """Played while open but not solved in time (missed, given up, timed out, or solved later)."""
+    """Played while open but not solved in time: missed, given up, timed out, left, or solved later."""
     UNPLAYED = "unplayed"
     """Closed, never tried while open."""
     OPEN = "open"
-    """Still open somewhere and not solved yet: it may still count."""
+    """Still open somewhere, and not solved or given up yet: it may still count."""
 
     @property
     def counts(self) -> bool:
@@ -52,11 +52,12 @@ def day_mark(number: int, play: DailyPlay | None, dates: Calendar, now: datetime
     closes = dates.closes(number)
     if play is not None and play.status == "solved" and play.finished is not None and play.finished < closes:
         return DayMark.CLEAN if play.hints == 0 else DayMark.SOLVED
+    played_in_time = play is not None and play.started < closes
+    if played_in_time and play is not None and play.status != "playing":
+        return DayMark.MISSED  # over without a solve in time: it can no longer count
     if dates.is_open(number, now):
         return DayMark.OPEN
-    if play is None or play.started >= closes:
-        return DayMark.UNPLAYED
-    return DayMark.MISSED
+    return DayMark.MISSED if played_in_time else DayMark.UNPLAYED
 
 
 @dataclass(frozen=True, slots=True)

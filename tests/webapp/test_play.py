@@ -30,9 +30,11 @@ def card_id(page: str, name: str) -> str:
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def solve(player: Player, number: int, puzzle: generator.Puzzle) -> int:
-    """Lay out the solution table meld by meld, as a player would; returns the moves made."""
-    page = player.client.get(f"/puzzles/{number}").get_data(as_text=True)
+def solve(player: Player, number: int | str, puzzle: generator.Puzzle, base: str = "/puzzles") -> int:
+    """Lay out the solution table meld by meld, as a player would; returns the moves made.
+
+    `base` is where the puzzle is played: `/puzzles` (daily), `/archive` or `/practice`."""
+    page = player.client.get(f"{base}/{number}").get_data(as_text=True)
     ids_by_card: dict[str, list[str]] = {}
     for found in re.finditer(
         r'data-card="(\w+)" data-from="\w+" draggable="true"\s+aria-label="([^"(]+)', page
@@ -49,7 +51,7 @@ def solve(player: Player, number: int, puzzle: generator.Puzzle) -> int:
             chosen = choices[0]
             ids_by_card[token[:-1] + SUIT_SYMBOLS[token[-1]]].remove(chosen)
             target = "new" if first is None else card_places(page)[first]
-            response = player.move(number, chosen, target)
+            response = player.post(f"{base}/{number}/move", card=chosen, to=target)
             assert response.status_code == 200, response.get_data(as_text=True)
             page = response.get_data(as_text=True)
             first = first or chosen

@@ -90,6 +90,17 @@ def test_the_open_window_decides_what_breaks() -> None:
     assert streak(record) == Streak(0, 4)
 
 
+def test_giving_up_an_open_puzzle_breaks_the_streak_at_once() -> None:
+    plays = [solved(n, utc_noon(n)) for n in (5, 6)]
+    gave_up = DailyPlay(7, "gave-up", 1, NOON_7 - timedelta(minutes=9), NOON_7 - timedelta(minutes=1))
+    record = marks(range(1, 9), [*plays, gave_up], DATES, NOON_7)
+    assert record[7] is DayMark.MISSED and record[8] is DayMark.OPEN
+    assert streak(record) == Streak(0, 2)
+    # still playing it: it may yet count
+    playing = DailyPlay(7, "playing", 0, NOON_7 - timedelta(minutes=9), None)
+    assert day_mark(7, playing, DATES, NOON_7) is DayMark.OPEN
+
+
 def test_archive_plays_never_count() -> None:
     # #4 solved two days after it closed: an archive play
     later = DATES.closes(4) + timedelta(days=2)
