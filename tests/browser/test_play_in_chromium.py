@@ -137,7 +137,7 @@ def play(page: object, base: str, puzzle: generator.Puzzle, shots: str) -> str:
     return str(page.inner_text("#share-text"))  # type: ignore[attr-defined]
 
 
-SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 0 hints$")
+SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 💡0 · 🔥1$")
 
 
 def test_play_to_the_maximum_on_a_desktop(browser: object, site: str, known_puzzle: generator.Puzzle) -> None:
