@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium (and an emoji font, for true screenshots) for the
-# browser test, PostgreSQL for the database tests. Quick when they are already there.
+# browser test, PostgreSQL for the database tests, Redis for the shared rate limits. Quick when they
+# are already there.
 set -euo pipefail
 
-packages=(chromium fonts-noto-color-emoji postgresql wrk)
+packages=(chromium fonts-noto-color-emoji postgresql redis-server wrk)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from webapp.turns import TurnError
 
@@ -32,6 +34,11 @@ def reply(status: int, message: str) -> Response:
 def http_error(error: HTTPException) -> Response:
     if isinstance(error, CSRFError):
         return reply(400, f"{error.description} Reload the page and try again.")
+    if isinstance(error, RequestEntityTooLarge):
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        return reply(413, f"The request is too large: at most {limit // 1024} KiB.")
+    if isinstance(error, RateLimitExceeded):
+        return reply(429, f"Too many requests: at most {error.description}. Wait a little and try again.")
     return reply(error.code or 500, error.description or error.name)
 
 
@@ -39,7 +46,8 @@ def turn_error(error: TurnError) -> Response:
     return reply(error.status, str(error))
 
 
-def database_away(error: OperationalError) -> Response:
+def database_away(error: OperationalError | PoolTimeout) -> Response:
+    """The database refused or dropped a connection, or every pooled connection stayed busy."""
     log.warning("database unavailable: %s", error.__class__.__name__)
     response = reply(503, "The database is unavailable for a moment. Try again in a few seconds.")
     response.headers["Retry-After"] = "5"
@@ -50,3 +58,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(TurnError, turn_error)
     app.register_error_handler(OperationalError, database_away)
+    app.register_error_handler(PoolTimeout, database_away)

@@ -49,6 +49,7 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
 
 
 @bp.post("/stats/code")
+@limiter.limit(transfer_rate_limit)
 def issue_code() -> Response:
     """Show this player's transfer code, made now if they have none."""
     player = current_player_id()

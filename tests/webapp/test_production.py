@@ -1,0 +1,443 @@
+"""Production settings, each checked: the databases' settings, SECRET_KEY, cookies, CSRF on every POST,
+the security headers, the body limit, rate limits (shared through Redis, or per process), client
+addresses behind a proxy, and the solution kept from anyone who has not finished."""
+
+from __future__ import annotations
+
+import html
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import text
+
+import generator
+from tests.webapp.conftest import TODAY, FrozenClock, Player, attempts, make_app, store
+from webapp.db import database
+from webapp.settings import PROJECT_ROOT
+
+ROOT = PROJECT_ROOT
+STATELESS_POSTS = {"api.check", "analyser.solve_api"}
+"""POST endpoints that store nothing and read no cookie, for other programs: no CSRF token."""
+
+# -- the databases
+
+
+def test_sqlite_runs_in_wal_with_a_busy_timeout_and_writers_lock_up_front(app: Flask) -> None:
+    db = app.extensions["tavolo.db"]
+    if not db.is_sqlite:
+        pytest.skip("SQLite's settings")
+    with db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    statements: list[str] = []
+    with db.write() as session:
+        connection = session.connection()
+        assert connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+        statements.append("write")
+    with db.autocommit() as connection:
+        connection.execute(text("SELECT 1"))
+        assert not connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+
+
+def test_a_writer_waits_for_another_instead_of_failing(app: Flask, player: Player, published: int) -> None:
+    """A long write transaction elsewhere makes a move wait, never fail with "database is locked"."""
+    player.move(TODAY, "h0", "new")
+    holding = threading.Event()
+
+    def hold_the_lock() -> None:
+        with app.app_context(), database().write() as session:
+            session.execute(text("UPDATE player SET created = created"))
+            holding.set()
+            time.sleep(0.5)
+
+    other = threading.Thread(target=hold_the_lock)
+    other.start()
+    holding.wait(5)
+    response = player.move(TODAY, "h1", "new")
+    other.join()
+    assert response.status_code == 200
+    assert attempts(app)[0][3] == 2
+
+
+def test_postgresql_moves_commit_without_waiting_for_the_disk(app: Flask) -> None:
+    db = app.extensions["tavolo.db"]
+    if db.is_sqlite:
+        pytest.skip("PostgreSQL's settings")
+    setting = text("SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'")
+    with db.autocommit() as connection:
+        assert tuple(connection.execute(setting).one()) == ("off", "client")
+    with db.write() as session:  # other writes keep the server's setting
+        assert session.execute(setting).one().source != "client"
+
+
+# -- SECRET_KEY and cookies
+
+
+def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if key != "SECRET_KEY"}
+    return subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "webapp", *args],
+        env={**environment, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
+    env = {"TAVOLO_ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}
+    refused = flask_command(env, "routes")
+    assert refused.returncode != 0
+    assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
+    started = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
+    assert started.returncode == 0, started.stderr
+    assert "/puzzles/<int:number>/move" in started.stdout
+
+
+def production_app(database_url: str, clock: FrozenClock) -> Flask:
+    from webapp import settings
+
+    return make_app(database_url, clock, **settings.from_environment({"TAVOLO_ENV": "production"}))
+
+
+def test_production_cookies_are_secure_httponly_and_lax(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    app = production_app(database_url, clock)
+    store(app, known_puzzle, TODAY)
+    client = app.test_client()
+    player = Player(client)
+    response = player.move(TODAY, "h0", "new")
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("tavolo=")
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Expires=" in cookie  # long-lived: the player's record follows the cookie
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
+# -- CSRF
+
+
+def post_rules(app: Flask) -> list[tuple[str, str]]:
+    """Every POST endpoint with a URL that reaches it (the check runs before the view)."""
+    rules = []
+    for rule in app.url_map.iter_rules():
+        if "POST" in (rule.methods or set()):
+            values = {name: 7 if name == "number" else "x" for name in rule.arguments}
+            rules.append((rule.endpoint, rule.build(values)[1]))  # type: ignore[index]
+    return rules
+
+
+def test_every_post_but_the_stateless_apis_needs_the_csrf_token(app: Flask, published: int) -> None:
+    client = app.test_client()
+    client.get("/")
+    rules = post_rules(app)
+    assert {"play.move", "play.end_turn", "stats.adopt"} <= {endpoint for endpoint, _ in rules}
+    for endpoint, path in rules:
+        if endpoint in STATELESS_POSTS:
+            continue
+        for headers in ({}, {"X-CSRFToken": "forged"}, {"X-CSRFToken": "forged", "HX-Request": "true"}):
+            response = client.post(path, data={"card": "h0", "to": "new", "code": "x"}, headers=headers)
+            assert response.status_code == 400, (endpoint, response.status_code)
+            assert "CSRF" in html.unescape(response.get_data(as_text=True)), endpoint
+    assert attempts(app) == []
+
+
+def test_the_stateless_apis_set_no_cookie(app: Flask, client: FlaskClient, published: int) -> None:
+    for endpoint, path in post_rules(app):
+        if endpoint in STATELESS_POSTS:
+            response = client.post(path, json={"table": []})
+            assert response.status_code < 500
+            assert "Set-Cookie" not in response.headers, endpoint
+
+
+def test_htmx_sends_the_token_in_a_header_that_the_server_takes(app: Flask, published: int) -> None:
+    script = (ROOT / "webapp/static/play.js").read_text()
+    assert re.search(r'htmx:configRequest[\s\S]{0,200}headers\["X-CSRFToken"\]', script)
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+    assert token is not None
+    moved = client.post(
+        f"/puzzles/{TODAY}/move",
+        data={"card": "h0", "to": "new"},
+        headers={"X-CSRFToken": token.group(1), "HX-Request": "true"},
+    )
+    assert moved.status_code == 200
+
+
+# -- headers and pages
+
+
+def pages(app: Flask) -> list[str]:
+    """Every page a GET reaches without arguments, and the puzzle pages."""
+    paths = [
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if "GET" in (rule.methods or set()) and not rule.arguments and not rule.rule.startswith("/api/")
+    ]
+    return [*paths, f"/puzzles/{TODAY}", f"/archive/{TODAY - 1}", "/analyse?table=3S+4S+5S&hand=6S"]
+
+
+def test_every_response_carries_the_security_headers(app: Flask, client: FlaskClient, published: int) -> None:
+    player = Player(client)
+    responses = {
+        "page": client.get("/"),
+        "fragment": player.move(TODAY, "h0", "new"),
+        "api": client.get("/api/daily"),
+        "not found": client.get("/nowhere"),
+        "refusal": player.move(TODAY, "h0", "hand", "3"),
+        "static": client.get("/static/tavolo.css"),
+        "vendored": client.get("/vendor/htmx.min.js"),
+    }
+    for name, response in responses.items():
+        policy = response.headers.get("Content-Security-Policy", "")
+        assert policy.startswith("default-src 'self'"), name
+        assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy, name
+        assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, name
+        assert response.headers["X-Content-Type-Options"] == "nosniff", name
+        assert response.headers["X-Frame-Options"] == "DENY", name
+        assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin", name
+        assert "Strict-Transport-Security" not in response.headers, "HSTS only behind HTTPS"
+
+
+def test_no_page_has_inline_script_style_or_handlers(app: Flask, client: FlaskClient, published: int) -> None:
+    """With `default-src 'self'`, a browser would refuse any of them: each page must need none."""
+    checked = 0
+    for path in pages(app):
+        response = client.get(path)
+        if response.status_code != 200 or response.mimetype != "text/html":
+            continue
+        page = response.get_data(as_text=True)
+        assert re.search(r"<script(?![^>]*\ssrc=)", page) is None, path
+        assert re.search(r"\sstyle=", page) is None and "<style" not in page, path
+        assert re.search(r"\son[a-z]+=", page) is None, path
+        assert "javascript:" not in page, path
+        checked += 1
+    assert checked >= 5
+
+
+def test_an_oversized_body_is_refused_with_a_message(app: Flask, player: Player, published: int) -> None:
+    big = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
+    for htmx in (True, False):
+        response = player.post(f"/puzzles/{TODAY}/move", htmx=htmx, card="h0", to="new", padding=big)
+        assert response.status_code == 413
+        assert "too large: at most 32 KiB" in response.get_data(as_text=True)
+    api = player.client.post(
+        f"/api/puzzles/{TODAY}/check", data=big.encode(), content_type="application/json"
+    )
+    assert api.status_code == 413 and api.get_json()["error"]
+    assert attempts(app) == []
+
+
+# -- rate limits
+
+
+@pytest.fixture
+def limited_app(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[Flask]:
+    app = make_app(
+        database_url,
+        clock,
+        RATELIMIT_ENABLED=True,
+        STEP_RATE_LIMIT="3 per minute",
+        CHECK_RATE_LIMIT="3 per minute",
+        SOLVE_RATE_LIMIT="3 per minute",
+        TRANSFER_RATE_LIMIT="3 per minute",
+    )
+    store(app, known_puzzle, TODAY)
+    yield app
+    with app.app_context():
+        database().dispose()
+
+
+def limited_posts(player: Player) -> dict[str, Any]:
+    """One request of each rate-limited kind: a step, a check, a solve, a transfer code."""
+    client = player.client
+    return {
+        "step": lambda: player.move(TODAY, "h0", "new"),
+        "check": lambda: client.post(f"/api/puzzles/{TODAY}/check", json={"table": []}),
+        "solve": lambda: client.post("/api/solve", json={"position": "classic | 3S 4S 5S | 6S"}),
+        "transfer": lambda: player.post("/stats/adopt", code="ABCD-EFGH"),
+        "transfer code": lambda: player.post("/stats/code", htmx=False),
+    }
+
+
+def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Flask) -> None:
+    player = Player(limited_app.test_client())
+    for kind, send in limited_posts(player).items():
+        answers = [send() for _ in range(4)]
+        assert all(answer.status_code != 429 for answer in answers[:3]), kind
+        refused = answers[3]
+        assert refused.status_code == 429, kind
+        message = html.unescape(refused.get_data(as_text=True))
+        assert "Too many requests" in message and "3 per 1 minute" in message, kind
+        assert refused.headers["Retry-After"].isdigit(), kind
+
+
+def test_the_limits_count_per_client_address_behind_one_proxy(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, CHECK_RATE_LIMIT="2 per minute", PROXIES=1)
+    store(app, known_puzzle, TODAY)
+    client = app.test_client()
+
+    def check(forwarded_for: str) -> int:
+        response = client.post(
+            f"/api/puzzles/{TODAY}/check",
+            json={"table": []},
+            headers={"X-Forwarded-For": forwarded_for, "X-Forwarded-Proto": "https"},
+        )
+        return response.status_code
+
+    assert [check("203.0.113.7") for _ in range(3)] == [200, 200, 429]
+    assert check("198.51.100.9") == 200  # another client behind the same proxy has its own budget
+    # a client cannot pose as another by adding addresses: only the proxy's own hop is trusted
+    assert check("198.51.100.9, 203.0.113.7") == 429
+    answer = client.get(
+        "/api/daily", headers={"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
+    )
+    assert answer.get_json()["url"].startswith("https://")
+
+
+def test_without_a_proxy_forwarded_addresses_are_ignored(limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    codes = [
+        client.post(
+            f"/api/puzzles/{TODAY}/check", json={"table": []}, headers={"X-Forwarded-For": f"192.0.2.{n}"}
+        ).status_code
+        for n in range(4)
+    ]
+    assert codes == [200, 200, 200, 429]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throw-away Redis server on a free loopback port."""
+    server = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(server).exists():
+        pytest.skip("needs Debian's redis-server (make test installs it)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen(
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def checks_in_a_new_process(database_url: str, clock: FrozenClock, count: int, **config: Any) -> list[int]:
+    """The statuses of `count` checks sent to an app in a process of its own, as a worker would be."""
+    context = multiprocessing.get_context("fork")
+    statuses = context.Queue()
+
+    def worker() -> None:
+        app = make_app(database_url, clock, RATELIMIT_ENABLED=True, CHECK_RATE_LIMIT="3 per minute", **config)
+        client = app.test_client()
+        statuses.put(
+            [client.post(f"/api/puzzles/{TODAY}/check", json={"table": []}).status_code for _ in range(count)]
+        )
+
+    process = context.Process(target=worker)
+    process.start()
+    codes: list[int] = statuses.get(timeout=60)
+    process.join(timeout=60)
+    return codes
+
+
+def test_with_redis_every_worker_counts_against_the_same_limit(
+    app: Flask, published: int, database_url: str, clock: FrozenClock, redis_url: str
+) -> None:
+    from webapp import settings
+
+    config = settings.from_environment({"REDIS_URL": redis_url})
+    assert checks_in_a_new_process(database_url, clock, 2, **config) == [200, 200]
+    assert checks_in_a_new_process(database_url, clock, 2, **config) == [200, 429]
+
+
+def test_without_redis_each_process_counts_alone(
+    app: Flask, published: int, database_url: str, clock: FrozenClock
+) -> None:
+    assert checks_in_a_new_process(database_url, clock, 2) == [200, 200]
+    assert checks_in_a_new_process(database_url, clock, 4) == [200, 200, 200, 429]
+
+
+# -- the solution
+
+
+def assert_no_solution(page: str, known: generator.Puzzle) -> None:
+    """No solution table, and no meld of the solution that the table lacked, in any form."""
+    assert "The solution" not in page and "table still" not in page
+    assert '"solution"' not in page
+    for meld in known.solution:
+        if tuple(meld) not in {tuple(table_meld) for table_meld in known.table}:
+            assert json.dumps(list(meld)) not in page
+            assert " ".join(meld) not in page
+
+
+def test_the_solution_never_reaches_a_player_who_has_not_finished(
+    app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    client = player.client
+    seen = {
+        "page": client.get("/").get_data(as_text=True),
+        "by number": client.get(f"/puzzles/{TODAY}").get_data(as_text=True),
+        "api daily": client.get("/api/daily").get_data(as_text=True),
+        "api puzzle": client.get(f"/api/puzzles/{TODAY}").get_data(as_text=True),
+        "move": player.move(TODAY, "h0", "new").get_data(as_text=True),
+        "undo": player.post(f"/puzzles/{TODAY}/undo").get_data(as_text=True),
+        "bad move": player.move(TODAY, "t0", "hand").get_data(as_text=True),
+        "end refused": player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True),
+        "reset": player.post(f"/puzzles/{TODAY}/reset").get_data(as_text=True),
+        "hint": player.post(f"/puzzles/{TODAY}/hint").get_data(as_text=True),
+        "check": client.post(f"/api/puzzles/{TODAY}/check", json={"table": known_puzzle.table}).get_data(
+            as_text=True
+        ),
+        "page after moves": client.get("/").get_data(as_text=True),
+    }
+    for name, page in seen.items():
+        try:
+            assert_no_solution(page, known_puzzle)
+        except AssertionError:
+            pytest.fail(f"the solution shows in the {name}")
+    given_up = player.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
+    assert "The solution" in given_up  # the same check sees it once the player has given up
