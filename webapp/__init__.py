@@ -22,6 +22,7 @@ from webapp import (
     errors,
     play,
     practice,
+    preview,
     scheduler,
     security,
     settings,
@@ -51,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(stats.bp)
     app.register_blueprint(archive.bp)
     app.register_blueprint(practice.bp)
+    app.register_blueprint(preview.bp)
     app.register_blueprint(analyser.bp)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

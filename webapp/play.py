@@ -121,6 +121,7 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
     minute: each process renders it once and fills in only the visitor's CSRF token."""
     pages: dict[tuple[object, ...], str] = current_app.extensions.setdefault("tavolo.untouched", {})
     key = (
+        request.host,  # the page's link preview names the site by its host
         page.blueprint,
         page.key,
         request.args.get("beat", ""),
