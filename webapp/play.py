@@ -235,7 +235,7 @@ class CardFace:
 @lru_cache(maxsize=64)
 def card_face(card: Card) -> CardFace:
     if card.suit is None:
-        return CardFace("★", "🃏", "joker", "joker")
+        return CardFace("JOKER", "★", "joker", "joker")
     colour = "red" if card.suit.is_red else "black"
     return CardFace(card.pretty()[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", card.pretty())
 

@@ -1,0 +1,187 @@
+"""The player's side in real headless Chromium: solve today's puzzle with one hint, share it, read the
+stats; the archive, practice (with jokers) and a timed turn. Desktop and a 360 px phone.
+
+Screenshots go to artifacts/players-*.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import update
+from werkzeug.serving import make_server
+
+import generator
+from tests.browser.test_play_in_chromium import ARGS, ARTIFACTS, CHROMIUM, SUITS, Table
+from tests.webapp.conftest import NOON, FrozenClock, make_app, store, variant
+from webapp import models
+from webapp.db import database
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
+)
+
+SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 💡1 · 🔥1$")
+VIEWPORTS = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
+    "phone": {
+        "viewport": {"width": 360, "height": 740},
+        "device_scale_factor": 2,
+        "has_touch": True,
+        "timezone_id": "Europe/Rome",
+    },
+}
+
+
+@pytest.fixture
+def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[str]:
+    """Today's #7, #5 and #6 in the archive, and practice puzzles: one classic, one with jokers."""
+    app: Flask = make_app(database_url, clock)
+    store(app, known_puzzle, 7)
+    store(app, variant(known_puzzle, "2H", "hard", "cb5"), 5)
+    store(app, variant(known_puzzle, "3H", "hard", "cb6"), 6)
+    practice = [
+        store(app, variant(known_puzzle, "AH 5S", "hard", "cp1")),
+        store(app, generator.puzzle_from_id("jb0")),
+    ]
+    with app.app_context(), database().write() as session:
+        session.execute(update(models.Puzzle).where(models.Puzzle.id.in_(practice)).values(practice=True))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"players-{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def lay_out(table: Table, puzzle: generator.Puzzle) -> None:
+    """Lay out the solution meld by meld, table copies first (no table card may go to the hand)."""
+    ids: dict[str, list[str]] = {}
+    for card_id, label in table.cards():
+        ids.setdefault(label.split(" ")[0], []).append(card_id)
+    for meld in puzzle.solution:
+        first = None
+        for token in meld:
+            name = token[:-1] + SUITS[token[-1]]
+            chosen = sorted(ids[name], key=lambda i: (i[0] != "t", i))[0]
+            ids[name].remove(chosen)
+            table.move(chosen, "new" if first is None else first)
+            first = first or chosen
+
+
+def tile(page: object, name: str) -> str:
+    return str(page.inner_text(f"#{name}")).strip()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_solve_with_one_hint_then_read_the_stats(
+    browser: object, site: str, known_puzzle: generator.Puzzle, device: str
+) -> None:
+    context = browser.new_context(**VIEWPORTS[device])  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(site + "/")
+    table = Table(page)
+    before = table.version()
+    page.click("#hint-button")
+    table.wait_for_board(before)
+    assert "Hint 1:" in page.inner_text("#hint") and "Break the meld" in page.inner_text("#hint")
+    assert page.locator("#board .card.hinted").count() == 3
+    assert "1/3" in page.inner_text("#hint-button")
+    shot(page, f"{device}-1-hint")
+    lay_out(table, known_puzzle)
+    page.click("#end-turn")
+    page.wait_for_selector("#result")
+    share = page.inner_text("#share-text")
+    assert SHARE.match(share), share
+    assert "Streak 1 · best 1" in page.inner_text("#result-streak")
+    shot(page, f"{device}-2-solved")
+
+    page.click("a[aria-label=Stats]")
+    page.wait_for_selector("svg.calendar")
+    assert (tile(page, "played"), tile(page, "solve-rate"), tile(page, "clean")) == ("1", "100%", "0")
+    assert tile(page, "streak").endswith("1") and tile(page, "best-streak") == "1"
+    assert page.locator("svg.calendar rect.day-solved").count() == 1
+    shot(page, f"{device}-3-stats")
+    page.click("text=Show a transfer code")
+    page.wait_for_selector("#transfer-code")
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", page.inner_text("#transfer-code"))
+    shot(page, f"{device}-4-transfer-code")
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[device]["viewport"]["width"]  # type: ignore[index]
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_archive_practice_and_a_timed_turn(browser: object, site: str, device: str) -> None:
+    context = browser.new_context(**VIEWPORTS[device])  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    # the page's clock runs from the server's frozen noon, so the turn clock counts down for real
+    page.clock.install(time=NOON)
+    page.goto(site + "/archive")
+    assert page.locator(".archive-list li").count() == 3
+    shot(page, f"{device}-5-archive")
+
+    page.click("a[href='/archive/6']")
+    page.wait_for_selector("#timed-start")
+    table = Table(page)
+    before = table.version()
+    page.click("#timed-start")
+    table.wait_for_board(before)
+    assert page.inner_text("#turn-clock").strip() in ("⏱ 2:00", "⏱ 1:59")
+    page.clock.run_for(31_000)
+    assert page.inner_text("#turn-clock").strip() in ("⏱ 1:29", "⏱ 1:28")
+    shot(page, f"{device}-6-timed")
+
+    page.goto(site + "/practice")
+    shot(page, f"{device}-7-practice")
+    page.select_option("#rules", "jokers")
+    page.click("button[value=medium]")
+    page.wait_for_selector("#board")
+    assert page.locator("#board .card.joker").count() == 3
+    shot(page, f"{device}-8-jokers")
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[device]["viewport"]["width"]  # type: ignore[index]
+    assert errors == []
+    context.close()
+
+
+def test_the_time_runs_out_in_the_browser(browser: object, site: str, clock: FrozenClock) -> None:
+    context = browser.new_context(**VIEWPORTS["desktop"])  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.clock.install(time=NOON)
+    page.goto(site + "/archive/5")
+    table = Table(page)
+    before = table.version()
+    page.click("#timed-start")
+    table.wait_for_board(before)
+    # the server's clock is frozen at noon: move it past the deadline, then let the page's run out
+    clock.moment = NOON + timedelta(minutes=3)
+    page.clock.run_for(125_000)
+    page.wait_for_selector("#result")
+    assert "Time's up" in page.inner_text("#result")
+    assert "⌛ 0/5" in page.inner_text("#share-text")
+    shot(page, "desktop-9-time-up")
+    context.close()
