@@ -185,3 +185,41 @@ def test_the_time_runs_out_in_the_browser(browser: object, site: str, clock: Fro
     assert "⌛ 0/5" in page.inner_text("#share-text")
     shot(page, "desktop-9-time-up")
     context.close()
+
+
+def give_up(page: object) -> None:
+    table = Table(page)
+    before = table.version()
+    page.click(".give-up summary")  # type: ignore[attr-defined]
+    page.click(".give-up .danger")  # type: ignore[attr-defined]
+    table.wait_for_board(before)
+
+
+def test_a_transfer_code_moves_a_record_to_another_browser(browser: object, site: str) -> None:
+    old_phone = browser.new_context(**VIEWPORTS["phone"])  # type: ignore[attr-defined]
+    page = old_phone.new_page()
+    page.goto(site + "/")
+    give_up(page)
+    page.goto(site + "/stats")
+    page.click("text=Show a transfer code")
+    code = page.inner_text("#transfer-code")
+
+    laptop = browser.new_context(**VIEWPORTS["desktop"])  # type: ignore[attr-defined]
+    other = laptop.new_page()
+    other.goto(site + "/archive/6")
+    give_up(other)  # the laptop has a record of its own
+    other.goto(site + "/stats")
+    other.fill("#code", "WXYZ-2345")
+    other.click("text=Use it")
+    assert "No player has the code WXYZ-2345" in other.inner_text("#adopt-error")
+    shot(other, "desktop-10-wrong-code")
+    other.fill("#code", code)
+    other.click("text=Use it")
+    other.wait_for_selector("text=does not merge the two")
+    shot(other, "desktop-11-adopt-question")
+    other.click(f"text=Play as {code}")
+    other.wait_for_selector(".flash")
+    assert "was not merged" in other.inner_text(".flash")
+    shot(other, "desktop-12-adopted")
+    old_phone.close()
+    laptop.close()
