@@ -53,14 +53,23 @@ def publish(number: int) -> models.Daily:
     rules = current_app.config["DAILY_RULES"]
     day = calendar().day(number)
     tier = weekly_tier(day)
-    with database.write() as session:
-        row = find(session, number)
-        if row is None:
-            candidate = pool.unused(session, rules, tier)
-            if candidate is not None:
-                row = _schedule(session, number, candidate)
-        if row is not None:
-            return row
+    for _ in range(SEED_TRIES):
+        try:
+            with database.write() as session:
+                row = find(session, number)
+                if row is None:
+                    candidate = pool.unused(session, rules, tier)
+                    if candidate is None:
+                        break
+                    row = _schedule(session, number, candidate)
+                return row
+        except IntegrityError:
+            # another publisher (PostgreSQL lets them run together) took this day, or this puzzle for
+            # another day: use its row, or choose again
+            with database.reader() as session:
+                row = find(session, number)
+                if row is not None:
+                    return row
     # an empty pool: generate outside any transaction, since it takes seconds
     for attempt in range(SEED_TRIES):
         seed = number + attempt * 1_000_000

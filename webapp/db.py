@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SQLITE_BUSY_MS = 10_000
+"""How long an SQLite writer waits for another's lock before the request is a 503."""
 
 
 def engine_url(url: str) -> str:
@@ -37,13 +38,13 @@ def engine_url(url: str) -> str:
 class Database:
     """The app's connection to its database."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_ms: int = SQLITE_BUSY_MS) -> None:
         self.url = engine_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
-            self.engine = _sqlite_engine(self.url, "BEGIN")
-            self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
-            self.autocommit_engine = _sqlite_engine(self.url, None)
+            self.engine = _sqlite_engine(self.url, "BEGIN", busy_ms)
+            self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE", busy_ms)
+            self.autocommit_engine = _sqlite_engine(self.url, None, busy_ms)
         else:
             # pre-ping: a database restarted under us costs one failed request, not a restart
             self.engine = self.write_engine = create_engine(self.url, pool_pre_ping=True)
@@ -77,8 +78,8 @@ class Database:
         self.autocommit_engine.dispose()
 
 
-def _sqlite_engine(url: str, begin: str | None) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+def _sqlite_engine(url: str, begin: str | None, busy_ms: int) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
 
     @event.listens_for(engine, "connect")
     def connect(dbapi_connection: Any, record: Any) -> None:
@@ -88,7 +89,7 @@ def _sqlite_engine(url: str, begin: str | None) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         # with WAL this never corrupts the database; a power cut may lose the last moves, not more
         cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -164,6 +165,8 @@ def revision_command(message: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["tavolo.db"] = Database(app.config["DATABASE_URL"])
+    app.extensions["tavolo.db"] = Database(
+        app.config["DATABASE_URL"], int(app.config.get("SQLITE_BUSY_MS", SQLITE_BUSY_MS))
+    )
     app.teardown_appcontext(close_session)
     app.cli.add_command(db_cli)
