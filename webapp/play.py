@@ -401,6 +401,8 @@ def add_turn_views(blueprint: Blueprint, rule: str, find: Callable[..., PuzzlePa
         seen_at = request.form.get("from") or None
         if not card or not target:
             abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+        if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
+            abort(400, description="a move takes one card to one place: the form sent a field twice")
         return act(page, lambda attempt: turns.move(attempt, card, target, seen_at))
 
     views: dict[str, tuple[str, Callable[[PuzzlePage], Response | tuple[str, int]]]] = {
