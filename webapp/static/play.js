@@ -16,6 +16,19 @@
     if (meta) { event.detail.headers["X-CSRFToken"] = meta.content; }
   });
 
+  // no answer the page can show (the network is down, or the server is restarting): say so where
+  // the server's own notices go, so that a tap never seems to do nothing
+  function unanswered() {
+    var notice = document.getElementById("notice");
+    if (!notice) { return; }
+    var line = document.createElement("p");
+    line.className = "notice-text error";
+    line.textContent = "⚠ The server did not answer. Check the connection and try again.";
+    notice.replaceChildren(line);
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:responseError", unanswered);
+
   function cardElement(id) { return document.querySelector('#board .card[data-card="' + id + '"]'); }
 
   function putDown() {
