@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, attempts, make_app, store
@@ -36,7 +37,9 @@ STATELESS_POSTS = {"api.check", "analyser.solve_api"}
 # -- the databases
 
 
-def test_sqlite_runs_in_wal_with_a_busy_timeout_and_writers_lock_up_front(app: Flask) -> None:
+def test_sqlite_runs_in_wal_with_a_busy_timeout_and_writers_lock_up_front(
+    app: Flask, database_url: str
+) -> None:
     db = app.extensions["tavolo.db"]
     if not db.is_sqlite:
         pytest.skip("SQLite's settings")
@@ -44,14 +47,24 @@ def test_sqlite_runs_in_wal_with_a_busy_timeout_and_writers_lock_up_front(app: F
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
-    statements: list[str] = []
+    other = sqlite3.connect(make_url(database_url).database or "", timeout=0, isolation_level=None)
+
+    def other_writer_gets_in() -> bool:
+        try:
+            other.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            return False
+        other.execute("ROLLBACK")
+        return True
+
+    with db.reader() as session:
+        session.execute(text("SELECT count(*) FROM player"))
+        assert other_writer_gets_in()  # a reader takes no lock
     with db.write() as session:
-        connection = session.connection()
-        assert connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
-        statements.append("write")
-    with db.autocommit() as connection:
-        connection.execute(text("SELECT 1"))
-        assert not connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+        session.connection()
+        assert not other_writer_gets_in()  # a writer holds the lock before its first statement
+    assert other_writer_gets_in()
+    other.close()
 
 
 def test_a_writer_waits_for_another_instead_of_failing(app: Flask, player: Player, published: int) -> None:
