@@ -1,35 +1,9 @@
 #!/usr/bin/env bash
-# Run the web app's tests against a real PostgreSQL: a throw-away cluster in a temporary folder,
-# listening on a free loopback port, stopped and deleted afterwards whatever happens.
+# Run the web app's tests against a real PostgreSQL: the throw-away server of with-postgres.sh,
+# durability off, its address handed to the tests' own variable (DATABASE_URL stays unset, so no
+# test can reach the server by accident through the app's default configuration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
-    echo "scripts/test-postgres.sh: PostgreSQL is not installed (scripts/system-packages.sh installs it)" >&2
-    exit 2
-fi
-
-as_postgres() {
-    # initdb refuses to run as root: the cluster belongs to the postgres user
-    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-
-folder=$(mktemp -d /tmp/tavolo-postgres.XXXXXX)
-[ "$(id -u)" -eq 0 ] && chown postgres: "$folder"
-port=$(.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-
-stop() {
-    as_postgres "$pg_bin/pg_ctl" -D "$folder/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$folder"
-}
-trap stop EXIT
-
-as_postgres "$pg_bin/initdb" -D "$folder/data" -U tavolo -A trust -E UTF8 --no-sync >/dev/null
-# durability off: a test cluster is thrown away anyway
-as_postgres "$pg_bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -s \
-    -o "-h 127.0.0.1 -p $port -k $folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start
-as_postgres "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U tavolo tavolo_test
-
-echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
-TAVOLO_TEST_DATABASE_URL="postgresql://tavolo@127.0.0.1:$port/tavolo_test" .venv/bin/pytest tests/webapp "$@"
+exec scripts/with-postgres.sh --fast bash -c \
+    'export TAVOLO_TEST_DATABASE_URL="$DATABASE_URL"; unset DATABASE_URL; exec .venv/bin/pytest tests/webapp "$@"' \
+    test-postgres "$@"
