@@ -1,5 +1,52 @@
-"""The browser tests share the web app's fixtures: a throw-away database, frozen time, a known puzzle."""
+"""The browser tests share the web app's fixtures (a throw-away database, frozen time, a known
+puzzle), one way to serve the app on loopback, and one Chromium per test module."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
 
 from tests.webapp.conftest import clock, database_url, known_puzzle
 
-__all__ = ["clock", "database_url", "known_puzzle"]
+__all__ = ["ARGS", "ARTIFACTS", "CHROMIUM", "browser", "clock", "database_url", "known_puzzle", "served"]
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium: Playwright's own browser download does not work here."""
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """The app served on a free loopback port, for as long as the block runs; yields its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()

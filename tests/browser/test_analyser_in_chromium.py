@@ -6,14 +6,13 @@ Screenshots go to artifacts/analyser-*.png for a person to look at.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
-from tests.browser.test_play_in_chromium import ARGS, ARTIFACTS, CHROMIUM, Table
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.test_play_in_chromium import Table
 from tests.webapp.conftest import FrozenClock, make_app
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -26,20 +25,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
     app: Flask = make_app(database_url, clock)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with served(app) as url:
+        yield url
 
 
 def shot(page: object, name: str) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import make_url
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import generator
-from tests.browser.test_play_in_chromium import ARGS, ARTIFACTS, CHROMIUM
+from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM
 from tests.webapp.conftest import FrozenClock, make_app, store
 
 playwright_api = pytest.importorskip("playwright.sync_api")

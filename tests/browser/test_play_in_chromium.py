@@ -6,30 +6,17 @@ Screenshots go to artifacts/ for a person to look at.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 import generator
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
 from tests.webapp.conftest import FrozenClock, make_app, store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 pytestmark = pytest.mark.skipif(
@@ -42,20 +29,8 @@ def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) 
     """The app with the known puzzle as today's, served on a free loopback port."""
     app: Flask = make_app(database_url, clock)
     store(app, known_puzzle, 7)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with served(app) as url:
+        yield url
 
 
 class Table:

@@ -7,17 +7,16 @@ Screenshots go to artifacts/players-*.png for a person to look at.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from flask import Flask
 from sqlalchemy import update
-from werkzeug.serving import make_server
 
 import generator
-from tests.browser.test_play_in_chromium import ARGS, ARTIFACTS, CHROMIUM, SUITS, Table
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.test_play_in_chromium import SUITS, Table
 from tests.webapp.conftest import NOON, FrozenClock, make_app, store, variant
 from webapp import models
 from webapp.db import database
@@ -53,20 +52,8 @@ def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) 
     ]
     with app.app_context(), database().write() as session:
         session.execute(update(models.Puzzle).where(models.Puzzle.id.in_(practice)).values(practice=True))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with served(app) as url:
+        yield url
 
 
 def shot(page: object, name: str) -> None:
