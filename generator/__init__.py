@@ -9,13 +9,14 @@ chain depth, each with a short ID that regenerates it.
 
 from generator._grading import TIERS, is_publishable, tier_of
 from generator._make import make_puzzle, puzzle_from_id, verify
-from generator._puzzle import Puzzle, PuzzleError, PuzzleId
+from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
 
 __all__ = [
     "TIERS",
     "Puzzle",
     "PuzzleError",
     "PuzzleId",
+    "canonical_form",
     "is_publishable",
     "make_puzzle",
     "puzzle_from_id",

@@ -17,8 +17,10 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from generator import canonical_form
 from puzzles import (
     JOKER,
     PRESETS,
@@ -39,9 +41,12 @@ from puzzles import (
     maximum,
     plan_steps,
 )
-from webapp import turns
+from webapp import models, turns
 from webapp.board import Board, MeldState, MoveError
+from webapp.clock import calendar, now
+from webapp.db import session as read_session
 from webapp.entry import MAX_PROBLEMS, Entry, read_entry
+from webapp.players import current_player_id
 from webapp.security import csrf, limiter, step_rate_limit
 
 bp = Blueprint("analyser", __name__)
@@ -84,6 +89,39 @@ def solve(position: Position, objective: Objective, time_limit: float) -> Analys
     if analysis.proven:  # an unproven answer may do better with a less busy machine: never keep it
         cache[key] = analysis
     return analysis
+
+
+def unfinished_daily(position: Position) -> int | None:
+    """The number of a daily puzzle still open somewhere with exactly this table and hand that this
+    caller has not finished: its answer must not reach them before they solve it or give up."""
+    numbers = list(calendar().open_numbers(now()))
+    reader = read_session()
+    number = reader.scalar(
+        select(models.Daily.number)
+        .join(models.Puzzle, models.Daily.puzzle_id == models.Puzzle.id)
+        .where(models.Puzzle.canonical == canonical_form(position), models.Daily.number.in_(numbers))
+    )
+    if number is None:
+        return None
+    player = current_player_id()
+    finished = player is not None and reader.scalar(
+        select(models.Attempt.id).where(
+            models.Attempt.player_id == player,
+            models.Attempt.number == number,
+            models.Attempt.status != "playing",
+        )
+    )
+    return None if finished else number
+
+
+def _refuse_open_daily(position: Position) -> None:
+    number = unfinished_daily(position)
+    if number is not None:
+        abort(
+            403,
+            description=f"This is daily puzzle #{number}, still open: "
+            "it can be analysed once you have solved it or given up.",
+        )
 
 
 def best_of(position: Position) -> Best:
@@ -220,6 +258,7 @@ def analyse_page() -> Response:
     entry = _entry(request.args)
     answer = None
     if entry.position is not None:
+        _refuse_open_daily(entry.position)
         answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
     htmx = bool(request.headers.get("HX-Request"))
     status = 422 if entry.problems and not entry.blank else 200
@@ -265,6 +304,7 @@ def _play_position() -> tuple[Entry, Position]:
     if entry.position is None:
         problem = entry.problems[0].message if entry.problems else "no position"
         abort(400, description=f"This position cannot be played: {problem}.")
+    _refuse_open_daily(entry.position)
     return entry, entry.position
 
 
@@ -360,6 +400,7 @@ def solve_api() -> Response:
         abort(400, description=str(error))
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
+    _refuse_open_daily(position)
     answer = answer_json(solve(position, objective, time_limit))
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
