@@ -111,7 +111,8 @@ def test_web_serves_the_site_with_two_threaded_workers(web: str) -> None:
         assert answer.headers["Strict-Transport-Security"].startswith("max-age=")
         cookie = answer.headers.get("Set-Cookie", "")
         assert not cookie or "Secure" in cookie
-    processes = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    # -ww: without a terminal ps cuts each line to 80 columns, and a long checkout path hides the port
+    processes = subprocess.run(["ps", "-e", "-ww", "-o", "args="], capture_output=True, text=True).stdout
     assert processes.count(f"--bind 0.0.0.0:{web.rsplit(':', 1)[1]}") == 3  # the master and two workers
 
 
