@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from puzzles._cards import Card, sorted_cards
+from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, meld_problem
 from puzzles._position import Position
 from puzzles._rules import FreedJoker
@@ -52,7 +52,7 @@ def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[s
     missing = old - final
     added = final - old
     too_many = added - position.hand_counts()
-    freed_jokers = missing.pop(Card(0, None), 0)
+    freed_jokers = missing.pop(JOKER, 0)
     if freed_jokers:
         problems += _freed_joker_problems(position, added, freed_jokers)
     for card in sorted_cards(missing.elements()):

@@ -359,7 +359,9 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
     views = board.views()
     laid = board.laid()
     can_end = bool(laid) and all(view.state is MeldState.VALID for view in views)
-    done = ending and can_end
+    # every meld valid is not yet a legal play: a joker taken back needs its real card in its place
+    problems = board.problems() if ending and can_end else []
+    done = ending and can_end and not problems
     progress = None
     if not done:
         step_limit = float(current_app.config["STEP_TIME_LIMIT"])
@@ -373,9 +375,11 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
         cards=board.cards(),
         melds=views,
         hand=board.hand_ids(),
+        jokers_to_hand=board.jokers_to_hand,
         progress=progress,
-        placed=len(laid),
+        placed=board.placed(),
         can_end=can_end,
+        notice=problems[0] if problems else None,
         done=done,
         moves=moves,
         move_url=url_for("analyser.move", **position_args(entry), moves=".".join(moves)),

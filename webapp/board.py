@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from puzzles import Card, Meld, MeldError, Position, Rules, meld_problem, play_problems
+from puzzles import JOKER, Card, FreedJoker, Meld, MeldError, Position, Rules, meld_problem, play_problems
 
 NEW_MELD = "new"
 HAND = "hand"
@@ -69,7 +69,8 @@ class Board:
         unknown = [card_id for card_id in every if card_id not in cards]
         if unknown or len(set(every)) != len(every) or any(not meld for meld in board.melds):
             raise MoveError("the stored board does not match its puzzle")
-        if any(card_id not in every for card_id in cards if card_id.startswith("t")):
+        gone = [card_id for card_id in cards if card_id.startswith("t") and card_id not in every]
+        if any(not board.may_take(card_id) for card_id in gone):
             raise MoveError("the stored board lost a table card")
         return board
 
@@ -83,14 +84,36 @@ class Board:
         return [list(meld) for meld in self.melds]
 
     def hand_ids(self) -> tuple[str, ...]:
-        """The hand now, in the hand's sorted order."""
+        """The hand now, in the hand's sorted order, then any joker taken back from the table."""
         on_table = {card_id for meld in self.melds for card_id in meld}
-        return tuple(f"h{i}" for i in range(len(self.position.hand)) if f"h{i}" not in on_table)
+        hand = tuple(f"h{i}" for i in range(len(self.position.hand)) if f"h{i}" not in on_table)
+        return hand + self.taken()
+
+    def taken(self) -> tuple[str, ...]:
+        """The table's jokers now in the hand (only where the rules send a freed joker there)."""
+        on_table = {card_id for meld in self.melds for card_id in meld}
+        count = sum(len(meld.cards) for meld in self.position.table)
+        return tuple(f"t{i}" for i in range(count) if f"t{i}" not in on_table)
+
+    @property
+    def jokers_to_hand(self) -> bool:
+        """Whether the rules send a freed joker to the hand (rather than elsewhere on the table)."""
+        return self.position.rules.freed_joker is FreedJoker.HAND
+
+    def may_take(self, card_id: str) -> bool:
+        """Whether this table card may go to the hand: a joker, where a freed joker goes there.
+        Whether its real card took its place is for the end of the turn to say, as at the table."""
+        card = self.cards().get(card_id)
+        return card is not None and card.is_joker and self.jokers_to_hand
 
     def laid(self) -> tuple[Card, ...]:
         """The hand cards on the table now."""
         cards = self.cards()
         return tuple(cards[card_id] for meld in self.melds for card_id in meld if card_id.startswith("h"))
+
+    def placed(self) -> int:
+        """How many cards the hand is down by: a joker taken back cancels one card laid (RULES.md)."""
+        return len(self.laid()) - len(self.taken())
 
     def move(self, card_id: str, target: str, seen_at: str | None = None) -> Board:
         """Move one card onto meld `target` (its index), onto a new meld, or back to the hand.
@@ -111,7 +134,10 @@ class Board:
         if target == HAND:
             if source is None:
                 raise MoveError(f"{card} is already in the hand")
-            if card_id.startswith("t"):
+            if card_id.startswith("t") and not self.may_take(card_id):
+                if cards[card_id].is_joker:
+                    why = f"in the {self.position.rules.name} rules a freed joker stays on the table"
+                    raise MoveError(f"{card} belongs to the table: {why}")
                 raise MoveError(f"{card} belongs to the table: no table card may go to the hand")
             melds[source].remove(card_id)
         elif target == NEW_MELD:
@@ -218,6 +244,8 @@ def table_cards(tokens: Iterable[Iterable[str]]) -> list[list[Card]]:
 
 
 def placed_count(position: Position, table: Sequence[Sequence[Card]]) -> int:
-    """How many hand cards a table holds beyond the position's own table cards."""
+    """How many cards the hand is down by after this table: the hand cards it holds beyond the
+    position's own table cards, less any joker taken back into the hand (RULES.md)."""
     final: Counter[Card] = Counter(card for meld in table for card in meld)
-    return sum((final - position.table_counts()).values())
+    old = position.table_counts()
+    return sum((final - old).values()) - (old - final)[JOKER]

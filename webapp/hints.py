@@ -96,8 +96,9 @@ def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit
         return Hint(rung, "Every card is where it belongs: end your turn.", (), None)
     if rung == 1:
         return _break_hint(board, steps)
-    if rung == 2:
-        return _move_hint(board, moving[0])
+    if rung == 2 or moving[0].kind is StepKind.TAKE:
+        # a joker going back to the hand has no meld of the best table to show
+        return _move_hint(board, moving[0], rung)
     return _meld_hint(board, moving[0], apply_steps(start, steps))
 
 
@@ -169,16 +170,18 @@ def _break_hint(board: Board, steps: Sequence[Step]) -> Hint:
     return Hint(1, words, view.card_ids, view.index)
 
 
-def _move_hint(board: Board, step: Step) -> Hint:
+def _move_hint(board: Board, step: Step, rung: int) -> Hint:
     views = board.views()
     card = step.cards[0]
     source = "your hand" if step.source is None else _shown(views[step.source].cards)
-    if step.new or step.target is None:
+    if step.kind is StepKind.TAKE:
+        where, meld = "into your hand", None
+    elif step.new or step.target is None:
         where, meld = "to a new meld", None
     else:
         where, meld = f"onto {_shown(views[step.target].cards)}", step.target
     words = f"Move {card.pretty()} from {source} {where}."
-    return Hint(2, words, (_card_id(board, card, step.source),), meld)
+    return Hint(rung, words, (_card_id(board, card, step.source),), meld)
 
 
 def _meld_hint(board: Board, step: Step, planned: Melds) -> Hint:

@@ -167,6 +167,7 @@ def turn_context(
         "cards": cards,
         "melds": views,
         "hand": board.hand_ids(),
+        "jokers_to_hand": board.jokers_to_hand,
         "progress": progress,
         "can_end": bool(board.laid()) and all(view.state is MeldState.VALID for view in views),
         "can_undo": attempt is not None and bool(attempt.history) and not done,

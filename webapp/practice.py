@@ -233,13 +233,12 @@ def _first_seed(rules: str, tier: str) -> int:
 
 
 def _make(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle | None:
-    """One practice puzzle, or None. Puzzles whose best play takes a joker back into the hand are left
-    out: the board lets no table card go to the hand."""
+    """One practice puzzle of exactly this tier, or None."""
     try:
         made = make_puzzle(rules, tier=tier, seed=seed, time_limit=time_limit)
     except PuzzleError:
         return None
-    if made.tier != tier or len(made.played) != made.max_played:
+    if made.tier != tier:
         return None
     return made
 

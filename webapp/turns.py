@@ -269,7 +269,7 @@ def end_turn(attempt: models.Attempt) -> None:
     problems = board.problems()
     if problems:
         raise TurnError(problems[0])
-    attempt.placed = len(board.laid())
+    attempt.placed = board.placed()
     attempt.status = "solved" if attempt.placed >= attempt.puzzle.max_played else "missed"
     attempt.finished = now()
 

@@ -139,3 +139,27 @@ def test_the_analyser_on_a_360_pixel_phone(browser: object, site: str) -> None:
     play_it(page, site, "phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def test_a_freed_joker_goes_back_to_the_hand_under_german_jokers(browser: object, site: str) -> None:
+    """Lay both missing sixes on the joker's set, tap the joker, tap the hand: the set is whole, the
+    joker is in the hand, and it cancels one card placed, as RULES.md has it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(f"{site}/analyse/play?rules=german-jokers&table=6H+6S+JK&hand=6D+6C")  # type: ignore[attr-defined]
+    table = Table(page)
+    table.move("h0", "t0")
+    table.move("h1", "t0")
+    assert "meld-invalid" in str(page.get_attribute("#board .meld", "class"))  # type: ignore[attr-defined]
+    table.move("t2", "hand")
+    assert [card for card, _ in table.cards() if card == "t2"] == ["t2"]
+    in_hand = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#board .hand .card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert in_hand == ["joker"]
+    assert "meld-valid" in str(page.get_attribute("#board .meld", "class"))  # type: ignore[attr-defined]
+    shot(page, "german-jokers-joker-taken")
+    page.click("#end-turn")  # type: ignore[attr-defined]
+    page.wait_for_selector("#result")  # type: ignore[attr-defined]
+    assert "Solved! You placed 1" in page.inner_text("#result")  # type: ignore[attr-defined]
+    context.close()

@@ -1,7 +1,7 @@
 import pytest
 
 from puzzles import Card, Position
-from webapp.board import Board, MeldState, MoveError, judge
+from webapp.board import Board, MeldState, MoveError, judge, placed_count
 
 POSITION = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
 RULES = POSITION.rules
@@ -108,3 +108,69 @@ def test_a_stored_board_is_checked_against_its_puzzle() -> None:
     ):
         with pytest.raises(MoveError):
             Board.load(POSITION, stored)
+
+
+GERMAN = Position.parse("german-jokers | 5H JK 7H / 9C 9D 9S | 6H 8H")
+
+
+def test_under_german_jokers_a_freed_joker_goes_back_to_the_hand_and_cancels_a_card() -> None:
+    board = Board.start(GERMAN).move("h0", "0").move("t1", "hand", "0")
+    assert board.taken() == ("t1",)
+    assert board.hand_ids() == ("h1", "t1")
+    assert board.placed() == 0
+    assert board.views()[0].cards == tuple(Card.parse(c) for c in ("5H", "6H", "7H"))
+    board = board.move("h1", "0", "hand")
+    assert board.placed() == 1
+    assert board.problems() == []
+    assert Board.load(GERMAN, board.to_json()) == board
+    # and back onto the table, where it is a table card again
+    back = board.move("t1", "1", "hand")
+    assert back.taken() == () and back.placed() == 2
+
+
+def test_a_joker_taken_back_without_its_real_card_cannot_end_the_turn() -> None:
+    position = Position.parse("german-jokers | 5H 6H JK / 9C 9D 9S | 4H")
+    board = Board.start(position).move("t2", "hand").move("h0", "0")
+    assert all(view.state is MeldState.VALID for view in board.views())
+    assert board.placed() == 0
+    assert any("without its real card" in problem for problem in board.problems())
+
+
+@pytest.mark.parametrize(
+    ("position", "card", "message"),
+    [
+        (GERMAN, "t0", "5♥ belongs to the table: no table card may go to the hand"),
+        (
+            Position.parse("jokers | 5H JK 7H | 6H"),
+            "t1",
+            "belongs to the table: in the jokers rules a freed joker stays on the table",
+        ),
+    ],
+)
+def test_only_a_joker_and_only_where_the_rules_say_goes_to_the_hand(
+    position: Position, card: str, message: str
+) -> None:
+    with pytest.raises(MoveError, match=message):
+        Board.start(position).move(card, "hand")
+
+
+def test_a_stored_board_may_lack_a_joker_the_rules_send_to_the_hand() -> None:
+    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).taken() == ("t1",)
+
+
+@pytest.mark.parametrize(
+    ("position", "stored"),
+    [
+        (GERMAN, [["t0", "t1"], ["t3", "t4", "t5"]]),  # 7♥ lost
+        (Position.parse("jokers | 5H JK 7H | 6H"), [["t0", "h0", "t2"]]),  # a joker lost where it stays
+    ],
+)
+def test_a_stored_board_may_lack_no_other_table_card(position: Position, stored: list[list[str]]) -> None:
+    with pytest.raises(MoveError, match="lost a table card"):
+        Board.load(position, stored)
+
+
+def test_the_count_placed_of_a_final_table_takes_off_a_joker_taken_back() -> None:
+    position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
+    assert placed_count(position, [[Card.parse(c) for c in ("6H", "6S", "6D", "6C")]]) == 1
+    assert placed_count(position, [[Card.parse(c) for c in ("6H", "6S", "JK", "6D")]]) == 1

@@ -205,3 +205,16 @@ def test_solving_with_a_hint_shows_it_in_the_result_and_share_text(
     assert f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡1 · 🔥1</output>" in result
     assert "· 1 hint\n" in result and '<ol class="hints-used"' in result
     assert "a clean solve" not in result
+
+
+def test_a_joker_the_best_play_takes_back_is_sent_to_the_hand_at_every_rung_past_the_first() -> None:
+    position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
+    solution = [[Card.parse(token) for token in ("6H", "6S", "6D", "6C")]]
+    board = Board.start(position).move("h0", "0").move("h1", "0")
+    for rung in (2, 3):
+        given = hint(board, rung, solution, 2.0)
+        assert (given.words, given.card_ids, given.meld) == (
+            "Move 🃏 from 6♠ 6♥ 🃏 6♦ 6♣ into your hand.",
+            ("t2",),
+            None,
+        )

@@ -16,6 +16,7 @@ from puzzles import Position
 from tests.webapp.conftest import DECOY_PAIRS, TODAY, Player, attempts, store, variant
 from tests.webapp.test_play import solve
 from webapp import models, practice
+from webapp.board import Board
 from webapp.db import database
 from webapp.scheduler import practice_job, scheduler
 
@@ -183,16 +184,20 @@ def test_the_top_up_stops_when_its_time_is_up(
     assert made <= 1 and len(fake_generator) <= 1
 
 
-def test_puzzles_that_free_a_joker_to_the_hand_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    position = Position.parse("german-jokers | 5H 6H JK / 9S 9D 9C | 7H 8H")
+def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     freeing = generator.Puzzle(
-        id="gz1", rules="german-jokers", table=(("5H", "6H", "JK"), ("9S", "9D", "9C")), hand=("7H", "8H"),
-        max_played=1, played=("7H", "8H"), solution=(("5H", "6H", "7H", "8H"), ("9S", "9D", "9C")),
+        id="gz1", rules="german-jokers", table=(("6H", "6S", "JK"),), hand=("6D", "6C"),
+        max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
         depth=1, tier="easy", hand_size=2, decoys=0,
     )  # fmt: skip
-    assert str(position)  # a real position, played by a play that takes its joker back
     monkeypatch.setattr("webapp.practice.make_puzzle", lambda *args, **kwargs: freeing)
-    assert practice._make("german-jokers", "easy", 1, 1.0) is None
+    assert practice._make("german-jokers", "easy", 1, 1.0) is freeing
+    # the board plays its solution: both sixes laid, the joker taken back
+    board = Board.start(Position.parse("german-jokers | 6H 6S JK | 6D 6C"))
+    board = board.move("h0", "0").move("h1", "0").move("t2", "hand")
+    assert board.problems() == [] and board.placed() == freeing.max_played
 
 
 def test_the_clock_runs_the_practice_job(app: Flask) -> None:

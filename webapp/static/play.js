@@ -43,7 +43,7 @@
 
   function lift(el) {
     putDown();
-    lifted = { id: el.dataset.card, from: el.dataset.from };
+    lifted = { id: el.dataset.card, from: el.dataset.from, joker: el.classList.contains("joker") };
     el.classList.add("lifted");
     el.setAttribute("aria-pressed", "true");
     board().classList.add("lifting");
@@ -59,13 +59,19 @@
     });
   }
 
+  // a hand card may go back to the hand; a table card only when it is a joker and the rules send a
+  // freed joker there (german-jokers); the server checks again either way
+  function mayGoToHand() {
+    return lifted.from !== "hand" && (lifted.id.charAt(0) === "h" || (lifted.joker && board().dataset.jokersToHand === "1"));
+  }
+
   // what a tap means depends on what is lifted and where the tap lands
   function tapCard(el) {
     if (!lifted) { lift(el); return; }
     if (lifted.id === el.dataset.card) { putDown(); return; }
     var from = el.dataset.from;
     if (from === "hand") {
-      if (lifted.from !== "hand" && lifted.id.charAt(0) === "h") { send("hand"); } else { lift(el); }
+      if (mayGoToHand()) { send("hand"); } else { lift(el); }
       return;
     }
     if (from === lifted.from) { lift(el); return; }
@@ -79,7 +85,7 @@
     var target = event.target.closest("#board [data-meld]");
     if (target && lifted) {
       var to = target.dataset.meld;
-      if (to === "hand" && (lifted.from === "hand" || lifted.id.charAt(0) !== "h")) { putDown(); return; }
+      if (to === "hand" && !mayGoToHand()) { putDown(); return; }
       if (to !== lifted.from) { send(to); }
     }
   });
@@ -135,7 +141,7 @@
     event.preventDefault();
     target.classList.remove("drop-target");
     var to = target.dataset.meld;
-    if (to === lifted.from || (to === "hand" && lifted.id.charAt(0) !== "h")) { putDown(); return; }
+    if (to === lifted.from || (to === "hand" && !mayGoToHand())) { putDown(); return; }
     send(to);
   });
   document.addEventListener("dragend", function () {
