@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import NoReturn
 
 from tqdm import tqdm
 
@@ -27,19 +26,13 @@ from generator._make import (
 from generator._methods import METHODS
 from generator._puzzle import Puzzle, PuzzleError
 from generator._runs import Plan, Tally, generate, in_order
-from puzzles import Card, Rules, RulesError
+from puzzles import Card, Rules, RulesError, argtypes
 
 PROG = "python -m generator"
 MAX_TIME_LIMIT = 600.0
 MAX_WORKERS = 64
 INTERRUPTED = 130
 """The exit status of a run stopped by Ctrl-C, as shells report it."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # one line on stderr and exit status 2, as everywhere in Tavolo
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _whole(least: int, most: int | None = None) -> Callable[[str], int]:
@@ -57,16 +50,6 @@ def _whole(least: int, most: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and {MAX_TIME_LIMIT:g} seconds")
-    return value
-
-
 def _rules(text: str) -> str:
     try:
         return Rules.named(text).name
@@ -75,7 +58,7 @@ def _rules(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Tavolo's puzzle generator.")
+    parser = argtypes.Parser(prog=PROG, description="Tavolo's puzzle generator.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     make = commands.add_parser(
         "make",
@@ -96,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("--out", metavar="FILE", help="append to this JSONL file (default stdout)")
     make.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=argtypes.seconds(MAX_TIME_LIMIT),
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help=f"for the solver in one attempt (default {DEFAULT_TIME_LIMIT:g})",
@@ -120,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=argtypes.seconds(MAX_TIME_LIMIT),
         default=REPLAY_TIME_LIMIT,
         metavar="SECONDS",
         help=f"for the solver on one puzzle (default {REPLAY_TIME_LIMIT:g})",

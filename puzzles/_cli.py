@@ -6,8 +6,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import TextIO
 
+from puzzles import argtypes
 from puzzles._answer import answer_json
 from puzzles._position import Position, PositionError
 from puzzles._solver import DEFAULT_TIME_LIMIT, Objective, analyse
@@ -16,24 +17,8 @@ EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "h
 MAX_TIME_LIMIT = 3600.0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # one line on stderr and exit status 2, as everywhere in Tavolo
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _time_limit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and {MAX_TIME_LIMIT:g} seconds")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = argtypes.Parser(
         prog="python -m puzzles",
         description="Tavolo's Machiavelli engine.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -63,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--time-limit",
-        type=_time_limit,
+        type=argtypes.seconds(MAX_TIME_LIMIT),
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help=f"for the whole analysis of one position (default {DEFAULT_TIME_LIMIT:g})",
