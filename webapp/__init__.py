@@ -22,6 +22,7 @@ from webapp import (
     errors,
     play,
     practice,
+    prefs,
     preview,
     scheduler,
     security,
@@ -54,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(preview.bp)
     app.register_blueprint(analyser.bp)
+    app.register_blueprint(prefs.bp)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app
