@@ -16,7 +16,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
-from webapp import daily, db, hints, models, records, turns
+from webapp import daily, db, hints, models, prefs, records, turns
 from webapp.board import Board, MeldState
 from webapp.clock import calendar, now
 from webapp.days import DayError, zone
@@ -128,6 +128,7 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
         template,
         page.is_today,
         tz_name,
+        prefs.deck(),  # the page opens with the visitor's deck colours
         now().replace(second=0, microsecond=0),
     )
     rendered = pages.get(key)

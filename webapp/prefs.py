@@ -1,8 +1,8 @@
 """The settings page: how the deck is drawn, kept in a cookie of its own (not in the player's record,
 so it needs no database and stays with the browser, like the light or dark theme).
 
-A page for a browser that chose four colours says so on its `<html>` (`class="four-colour"`), so the
-cards come out in their colours on the first paint, with no script."""
+A page for a browser that chose four colours says so on its `<html>` (`class="four-colour"`, in
+base.html), so the cards come out in their colours on the first paint, with no script."""
 
 from __future__ import annotations
 
@@ -23,32 +23,11 @@ COOKIE_LIFETIME = timedelta(days=365)
 SAMPLE = tuple(Card.parse(token) for token in ("7S", "7H", "7D", "7C"))
 """One card of each suit, drawn beside each choice."""
 
-HTML_TAG = b'<html lang="en">'
-"""How base.html opens every page."""
-FOUR_COLOUR_TAG = b'<html lang="en" class="four-colour">'
-
-
+@bp.app_template_global("deck")
 def deck() -> str:
     """This browser's deck: the cookie's value if it is one of `DECKS`, else two colours."""
     chosen = request.cookies.get(DECK_COOKIE, DEFAULT_DECK)
     return chosen if chosen in DECKS else DEFAULT_DECK
-
-
-@bp.after_app_request
-def mark_the_deck(response: Response) -> Response:
-    """Open a page with `FOUR_COLOUR_TAG` for a browser that chose four colours.
-
-    Done on the way out, not in base.html, because a page may be one rendering shared by every
-    visitor (`play.untouched_page` keeps an untouched puzzle's page for a minute), whatever their deck.
-    """
-    if response.mimetype != "text/html" or response.direct_passthrough or response.is_streamed:
-        return response
-    response.vary.add("Cookie")  # the same page opens differently for the other deck
-    if deck() == "four":
-        page = response.get_data()
-        if HTML_TAG in page[:64]:
-            response.set_data(page.replace(HTML_TAG, FOUR_COLOUR_TAG, 1))
-    return response
 
 
 @bp.get("/settings")
