@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from flask_compress import Compress
 
 from webapp import (
     analyser,
@@ -43,6 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
 
     db.init_app(app)
+    Compress(app)
     security.init_app(app)
     errors.init_app(app)
     daily.init_app(app)

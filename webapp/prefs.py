@@ -23,6 +23,7 @@ COOKIE_LIFETIME = timedelta(days=365)
 SAMPLE = tuple(Card.parse(token) for token in ("7S", "7H", "7D", "7C"))
 """One card of each suit, drawn beside each choice."""
 
+
 @bp.app_template_global("deck")
 def deck() -> str:
     """This browser's deck: the cookie's value if it is one of `DECKS`, else two colours."""

@@ -50,6 +50,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
         "MAX_CONTENT_LENGTH": 32 * 1024,
+        # Flask-Compress packs the files a page loads and the JSON answers, never a page: an HTML
+        # page holds the CSRF token beside text from the URL, which compression would leak (BREACH)
+        "COMPRESS_MIMETYPES": ["text/css", "text/javascript", "image/svg+xml", "application/json"],
+        "COMPRESS_ALGORITHM": ["br", "gzip"],
+        "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
         "SESSION_COOKIE_NAME": "tavolo",
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import brotli  # Flask-Compress's own dependency
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -454,3 +455,25 @@ def test_the_solution_never_reaches_a_player_who_has_not_finished(
             pytest.fail(f"the solution shows in the {name}")
     given_up = player.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
     assert "The solution" in given_up  # the same check sees it once the player has given up
+
+
+BROWSER_ENCODINGS = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+
+
+@pytest.mark.parametrize("path", ["/static/tavolo.css", "/static/play.js", "/vendor/htmx.min.js"])
+def test_the_files_a_page_loads_travel_compressed(client: FlaskClient, path: str) -> None:
+    plain = client.get(path).get_data()
+    packed = client.get(path, headers=BROWSER_ENCODINGS)
+    assert packed.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    body = packed.get_data()
+    assert len(body) < len(plain) / 2 and brotli.decompress(body) == plain
+
+
+def test_pages_never_travel_compressed(client: FlaskClient, published: int) -> None:
+    """A page holds the CSRF token beside text taken from the URL: compressed, the token could be
+    guessed from response sizes (BREACH)."""
+    for path in ("/", "/analyse?rules=classic&table=3S+4S+5S&hand=6S", "/help"):
+        answer = client.get(path, headers=BROWSER_ENCODINGS)
+        assert answer.status_code == 200 and "Content-Encoding" not in answer.headers, path
+        assert "csrf-token" in answer.get_data(as_text=True)
