@@ -174,10 +174,22 @@ def test_the_time_runs_out_in_the_browser(browser: object, site: str, clock: Fro
     context.close()
 
 
-def give_up(page: object) -> None:
+def give_up(page: object, name: str | None = None) -> None:
+    """Give up through the confirmation; with a name, check the actions' row and screenshot it open."""
     table = Table(page)
     before = table.version()
     page.click(".give-up summary")  # type: ignore[attr-defined]
+    if name:
+        # the five actions stay on one row, and the confirmation opens whole on the screen
+        tops = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            ".turn-actions > *", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(tops) == 5 and len(set(tops)) == 1, tops
+        box = page.eval_on_selector(  # type: ignore[attr-defined]
+            ".give-up .danger", "e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]"
+        )
+        assert 0 <= box[0] and box[1] <= page.viewport_size["width"], box  # type: ignore[attr-defined]
+        shot(page, name)
     page.click(".give-up .danger")  # type: ignore[attr-defined]
     table.wait_for_board(before)
 
@@ -186,7 +198,7 @@ def test_a_transfer_code_moves_a_record_to_another_browser(browser: object, site
     old_phone = browser.new_context(**VIEWPORTS["phone"])  # type: ignore[attr-defined]
     page = old_phone.new_page()
     page.goto(site + "/")
-    give_up(page)
+    give_up(page, "phone-10-give-up")
     page.goto(site + "/stats")
     page.click("text=Show a transfer code")
     code = page.inner_text("#transfer-code")
