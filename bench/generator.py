@@ -131,11 +131,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_tier: dict[str, object] = {}
     for tier in TIERS:
         alone = run(tier, args.per_tier, args.seed, workers=1)
-        solved = sum(human_solves(p.position(), p.max_played).solved for p in alone.puzzles)
-        rate = solved / len(alone.puzzles) if alone.puzzles else 0.0
+        tries = [(human_solves(p.position(), p.max_played), p.max_played) for p in alone.puzzles]
+        solved = sum(result.solved for result, _ in tries)
+        rate = solved / len(tries) if tries else 0.0
+        # partial credit: where it fails, how much of the maximum its best legal table placed
+        share = sum(result.placed / most for result, most in tries) / len(tries) if tries else 0.0
         print(
             f"  {tier:8s} {alone.per_minute():9.0f} {alone.tally.acceptance:10.1%} {alone.tally.attempts:8d}"
-            f"  solves {solved}/{len(alone.puzzles)} ({rate:.0%})",
+            f"  solves {solved}/{len(tries)} ({rate:.0%}), places {share:.0%} of the maximum",
             flush=True,
         )
         per_tier[tier] = {
@@ -143,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "acceptance": round(alone.tally.acceptance, 4),
             "attempts": alone.tally.attempts,
             "human_solve_rate": round(rate, 3),
+            "human_share_placed": round(share, 3),
         }
     figures["tiers"] = per_tier
     figures["load_at_end"] = os.getloadavg()[0]

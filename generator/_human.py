@@ -31,6 +31,8 @@ class HumanResult:
     """Whether the local moves reached a play that places `target` cards."""
     nodes: int
     """States visited."""
+    placed: int
+    """The most hand cards a legal table it reached holds: partial credit where it did not solve."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class _Search:
     budget: int
     max_breaks: int
     nodes: int = 0
+    best: int = 0
     seen: set[tuple[tuple[Cards, ...], Cards, Cards]] = field(default_factory=set)
     melds: dict[Cards, _Meld | None] = field(default_factory=dict)
 
@@ -74,8 +77,10 @@ class _Search:
         return self.melds[key]
 
     def solve(self, state: _State) -> bool:
-        if state.placed == self.target and not state.loose:
-            return True
+        if not state.loose:
+            self.best = max(self.best, state.placed)
+            if state.placed == self.target:
+                return True
         key = (state.table, state.hand, state.loose)
         if key in self.seen or self.nodes >= self.budget:
             return False
@@ -171,4 +176,4 @@ def human_solves(
     table = tuple(sorted(tuple(card.index for card in meld.cards) for meld in position.table))
     hand = tuple(sorted(card.index for card in position.hand))
     solved = search.solve(_State(table, hand, (), 0, 0))
-    return HumanResult(solved, search.nodes)
+    return HumanResult(solved, search.nodes, search.best)

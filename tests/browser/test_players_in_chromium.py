@@ -188,7 +188,7 @@ def give_up(page: object, name: str | None = None) -> None:
         box = page.eval_on_selector(  # type: ignore[attr-defined]
             ".give-up .danger", "e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]"
         )
-        assert 0 <= box[0] and box[1] <= page.viewport_size["width"], box  # type: ignore[attr-defined]
+        assert box[0] >= 0 and box[1] <= page.viewport_size["width"], box  # type: ignore[attr-defined]
         shot(page, name)
     page.click(".give-up .danger")  # type: ignore[attr-defined]
     table.wait_for_board(before)

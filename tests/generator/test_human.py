@@ -21,7 +21,8 @@ from puzzles import Position
     ],
 )
 def test_local_moves_solve_local_puzzles(text: str, target: int) -> None:
-    assert human_solves(Position.parse(text), target).solved
+    result = human_solves(Position.parse(text), target)
+    assert result.solved and result.placed == target
 
 
 @pytest.mark.parametrize(
@@ -45,3 +46,16 @@ def test_the_solver_keeps_to_its_budget() -> None:
 
 def test_a_master_puzzle_is_beyond_local_moves(master: Puzzle) -> None:
     assert not human_solves(master.position(), master.max_played).solved
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "placed"),
+    [
+        ("classic | 3S 4S 5S 6S | 6H 6D 3H 3D", 4, 2),  # 6♠ freed for a set of sixes; the threes cannot go
+        ("italian | KH KD KC / QH QD QC / JH JD JC | AC", 1, 0),
+        ("classic | 3S 4S 5S | 6S 7S 9H", 3, 2),
+    ],
+)
+def test_where_it_fails_it_says_how_far_it_got(text: str, target: int, placed: int) -> None:
+    result = human_solves(Position.parse(text), target)
+    assert not result.solved and result.placed == placed
