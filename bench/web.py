@@ -50,8 +50,12 @@ end
 function request()
   local body
   if out then body = "card=h0&to=new&from=hand" else body = "card=h0&to=hand" end
-  out = not out
   return wrk.format("POST", "%(path)s", nil, body)
+end
+-- the direction turns on an answer, not on a request: wrk builds one request up front to check
+-- the script, which would otherwise send one thread's first move the wrong way
+function response(status, headers, body)
+  out = not out
 end
 function done(summary, latency, requests)
   io.write(string.format("BENCH %%d %%d %%.1f %%.1f\\n", summary.requests,
