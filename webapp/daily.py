@@ -58,7 +58,7 @@ def publish(number: int) -> models.Daily:
             with database.write() as session:
                 row = find(session, number)
                 if row is None:
-                    candidate = pool.unused(session, rules, tier)
+                    candidate = pool.unused(session, rules, tier, exact=True)
                     if candidate is None:
                         break
                     row = _schedule(session, number, candidate)
@@ -70,10 +70,13 @@ def publish(number: int) -> models.Daily:
                 row = find(session, number)
                 if row is not None:
                     return row
-    # an empty pool: generate outside any transaction, since it takes seconds
+    # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
     for attempt in range(SEED_TRIES):
         seed = number + attempt * 1_000_000
-        made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
+        try:
+            made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
+        except pool.PoolError:
+            break
         try:
             with database.write() as session:
                 row = find(session, number)
@@ -88,6 +91,20 @@ def publish(number: int) -> models.Daily:
                 row = find(session, number)
                 if row is not None:
                     return row
+    # the generator found nothing: the pool's puzzle of the nearest tier, rather than no puzzle
+    try:
+        with database.write() as session:
+            row = find(session, number)
+            candidate = None if row is not None else pool.unused(session, rules, tier)
+            if candidate is not None:
+                row = _schedule(session, number, candidate)
+            if row is not None:
+                return row
+    except IntegrityError:  # a racing publisher won: use its row
+        with database.reader() as session:
+            row = find(session, number)
+            if row is not None:
+                return row
     raise ScheduleError(f"no puzzle could be published for #{number}")
 
 
@@ -136,11 +153,17 @@ puzzles_cli = AppGroup("puzzles", help="The puzzle pool and the daily schedule."
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 def import_command(path: Path) -> None:
     try:
-        puzzles = pool.read_file(path)
+        lines = pool.read_file(path)
+        # the solver's proofs take seconds: outside the transaction that writes
+        with db.database().reader() as session:
+            pool.check_new(session, lines, path, pool.IMPORT_TIME_LIMIT)
     except pool.PoolError as error:
         raise CommandError(str(error)) from None
-    with db.database().write() as session:
-        added, skipped = pool.import_puzzles(session, puzzles, now())
+    try:
+        with db.database().write() as session:
+            added, skipped = pool.import_puzzles(session, [puzzle for _, puzzle in lines], now())
+    except IntegrityError:
+        raise CommandError(f"{path}: another import ran at the same time: run this one again") from None
     click.echo(f"imported {added} puzzle{'s' if added != 1 else ''}, {skipped} already in the pool")
 
 

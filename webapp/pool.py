@@ -46,8 +46,13 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
     return row, True
 
 
-def read_file(path: Path) -> list[generator.Puzzle]:
-    """Every puzzle of a generator output file (JSON Lines); PoolError naming the first bad line."""
+IMPORT_TIME_LIMIT = 10.0
+"""Seconds the solver may take to prove an imported puzzle's claims: generous, as the generator had 2."""
+
+
+def read_file(path: Path) -> list[tuple[int, generator.Puzzle]]:
+    """Every puzzle of a generator output file (JSON Lines) with its line number; PoolError naming
+    the first bad line."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -56,13 +61,36 @@ def read_file(path: Path) -> list[generator.Puzzle]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        where = f"{path}: line {number}"
         try:
-            puzzles.append(generator.Puzzle.from_json(json.loads(line)))
+            data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise PoolError(f"{path}: line {number}: not JSON ({error.msg})") from None
+            raise PoolError(f"{where}: not JSON ({error.msg})") from None
+        except (ValueError, RecursionError):  # a number too long to read, or nesting too deep
+            raise PoolError(f"{where}: not JSON (nested too deeply, or a number too long)") from None
+        try:
+            puzzles.append((number, generator.Puzzle.from_json(data)))
         except PuzzleError as error:
-            raise PoolError(f"{path}: line {number}: {error}") from None
+            raise PoolError(f"{where}: {error}") from None
     return puzzles
+
+
+def check_new(
+    session: Session, lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit: float
+) -> None:
+    """PoolError naming the first line whose puzzle is new to the pool and either takes an id another
+    puzzle has or makes a claim (maximum, uniqueness, played cards, depth, tier) the solver refutes:
+    a file from elsewhere is checked as the generator's own output was."""
+    ids: dict[str, str] = {}
+    for number, puzzle in lines:
+        if stored(session, puzzle) is not None:
+            continue
+        taken = session.scalar(select(models.Puzzle.canonical).where(models.Puzzle.code == puzzle.id))
+        if taken is not None or ids.setdefault(puzzle.id, puzzle.canonical) != puzzle.canonical:
+            raise PoolError(f"{path}: line {number}: id {puzzle.id} belongs to another puzzle")
+        problems = generator.verify(puzzle, time_limit)
+        if problems:
+            raise PoolError(f"{path}: line {number}: {problems[0]}")
 
 
 def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: datetime) -> tuple[int, int]:
@@ -81,11 +109,12 @@ def tier_preference(tier: str) -> list[str]:
     return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
 
 
-def unused(session: Session, rules: str, tier: str) -> models.Puzzle | None:
-    """The oldest pool puzzle of these rules never yet a daily, of the nearest tier to the one asked.
+def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.Puzzle | None:
+    """The oldest pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else
+    of the nearest tier to it.
 
     Practice puzzles never become daily ones: players may have played them already."""
-    for candidate_tier in tier_preference(tier):
+    for candidate_tier in [tier] if exact else tier_preference(tier):
         row = session.scalar(
             select(models.Puzzle)
             .outerjoin(models.Daily, models.Daily.puzzle_id == models.Puzzle.id)

@@ -73,14 +73,27 @@ def test_days_take_the_weekly_tier_from_the_pool(app: Flask, known_puzzle: gener
     assert tiers == {1: "easy", 2: "medium", 3: "hard", 5: "expert", 7: "master"}
 
 
-def test_without_the_days_tier_the_nearest_easier_one_is_used(
-    app: Flask, known_puzzle: generator.Puzzle
+def test_without_the_days_tier_in_the_pool_one_is_made_rather_than_another_tier_taken(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
 ) -> None:
+    store(app, variant(known_puzzle, "2H", "master", "cx1"))
+    with app.app_context():
+        daily.publish(1)  # Monday: easy, though the pool holds a master
+    assert schedule(app)[1] == ("easy", "cy1") and fake_generator == [("easy", 1)]
+
+
+def test_when_the_generator_fails_the_pools_nearest_easier_tier_is_used(
+    app: Flask, known_puzzle: generator.Puzzle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*args: object, **kwargs: object) -> generator.Puzzle:
+        raise generator.PuzzleError("nothing found")
+
+    monkeypatch.setattr("webapp.pool.make_puzzle", fail)
     store(app, variant(known_puzzle, "2H", "easy", "cx1"))
     store(app, variant(known_puzzle, "3H", "medium", "cx2"))
     with app.app_context():
         daily.publish(7)  # Sunday: no master, no expert, no hard
-    assert schedule(app)[7][0] == "medium"
+    assert schedule(app)[7] == ("medium", "cx2")
 
 
 def test_the_pool_is_used_before_generating(
@@ -177,6 +190,8 @@ def test_import_adds_each_puzzle_once(
     [
         ("{not json\n", "line 1: not JSON"),
         ('{"id": "cz1"}\n', "line 1: missing field 'rules'"),
+        ("[" * 10_000 + "]" * 10_000 + "\n", "line 1: not JSON (nested too deeply"),
+        ('{"id": ' + "9" * 5000 + "}\n", "line 1: not JSON (nested too deeply, or a number too long)"),
         (None, "cannot read it"),
     ],
 )
@@ -197,6 +212,47 @@ def test_import_refuses_a_bad_file_with_one_line_and_status_2(
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert pool_size(app) == 0  # nothing imported from a bad file
+
+
+FORGED = {
+    "id": "cb4dbls", "rules": "classic",
+    "table": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
+              ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C"]],
+    "hand": ["8D", "AC", "3C", "10C"], "max_played": 1, "played": ["10C"],
+    "solution": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
+                 ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C", "10C"]],
+    "depth": 1, "tier": "easy", "hand_size": 4, "decoys": 3,
+}  # fmt: skip
+"""A line that holds together on its own (its solution is a legal play placing what it says) but
+claims a maximum of 1 where the solver finds more."""
+
+
+def test_import_refuses_claims_the_solver_refutes(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    path = tmp_path / "forged.jsonl"
+    path.write_text(json.dumps(known_puzzle.to_json()) + "\n" + json.dumps(FORGED) + "\n")
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "line 2: max_played is 1, but the maximum is" in result.output
+    assert pool_size(app) == 0  # all or nothing: the good first line is not imported either
+
+
+def test_import_refuses_an_id_that_another_puzzle_has(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    other = variant(known_puzzle, "3H", known_puzzle.tier, known_puzzle.id)
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, other])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2
+    assert f"line 2: id {known_puzzle.id} belongs to another puzzle" in result.output
+    assert pool_size(app) == 0  # all or nothing
+    write_pool(path, [known_puzzle])
+    assert runner.invoke(args=["puzzles", "import", str(path)]).exit_code == 0
+    write_pool(path, [other])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2 and "line 1: id" in result.output and "Traceback" not in result.output
+    assert pool_size(app) == 1
 
 
 def test_ensure_publishes_today_and_the_next_days(

@@ -196,8 +196,9 @@ def test_with_the_clock_stopped_across_midnight_the_new_day_still_has_its_puzzle
     known_puzzle: generator.Puzzle,
     fake_generator: list[tuple[str, int]],
 ) -> None:
-    for n, pair in enumerate(DECOY_PAIRS[:4]):
-        store(app, variant(known_puzzle, " ".join(pair), "hard", f"cp{n}"))
+    # the tiers of #7 (a Sunday), #8 and #9, and one more
+    for n, (pair, tier) in enumerate(zip(DECOY_PAIRS, ["master", "easy", "medium", "hard"], strict=False)):
+        store(app, variant(known_puzzle, " ".join(pair), tier, f"cp{n}"))
     app.config["PUBLISH_AHEAD_DAYS"] = 1
     clock.moment = NOON.replace(hour=23, minute=30)
     assert publish_job(app) == [7, 8]  # the clock's last run: #8 is open in Kiribati already
