@@ -20,7 +20,6 @@ from flask.blueprints import BlueprintSetupState
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from generator import canonical_form
 from puzzles import (
     JOKER,
     PRESETS,
@@ -92,14 +91,20 @@ def solve(position: Position, objective: Objective, time_limit: float) -> Analys
 
 
 def unfinished_daily(position: Position) -> int | None:
-    """The number of a daily puzzle still open somewhere with exactly this table and hand that this
-    caller has not finished: its answer must not reach them before they solve it or give up."""
+    """The number of a daily puzzle still open somewhere whose whole table this position's table holds
+    (whatever the hand, and whatever melds were added), and that this caller has not finished: its
+    answer must not reach them before they solve it or give up."""
     numbers = list(calendar().open_numbers(now()))
     reader = read_session()
-    number = reader.scalar(
-        select(models.Daily.number)
+    rows = reader.execute(
+        select(models.Daily.number, models.Puzzle.table)
         .join(models.Puzzle, models.Daily.puzzle_id == models.Puzzle.id)
-        .where(models.Puzzle.canonical == canonical_form(position), models.Daily.number.in_(numbers))
+        .where(models.Puzzle.rules == position.rules.name, models.Daily.number.in_(numbers))
+    )
+    table = Counter(str(card) for meld in position.table for card in meld.cards)
+    number = next(
+        (number for number, daily in rows if not Counter(card for meld in daily for card in meld) - table),
+        None,
     )
     if number is None:
         return None

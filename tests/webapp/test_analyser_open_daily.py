@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -29,6 +30,36 @@ def test_the_api_refuses_todays_puzzle(
     assert refused.status_code == 403
     assert f"daily puzzle #{TODAY}, still open" in refused.get_data(as_text=True)
     assert "solution" not in refused.get_json() and "table" not in refused.get_json()
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["a decoy dropped from the hand", "a hand card added", "a meld added to the table", "melds reordered"],
+)
+def test_the_api_refuses_todays_table_with_any_hand_or_more_melds(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, change: str
+) -> None:
+    table = [list(meld) for meld in known_puzzle.table]
+    hand = list(known_puzzle.hand)
+    if change == "a decoy dropped from the hand":
+        hand.remove(next(card for card in hand if card not in known_puzzle.played))
+    elif change == "a hand card added":
+        hand.append("2C")
+    elif change == "a meld added to the table":
+        table.append(["KS", "KH", "KD"])
+    else:
+        table.reverse()
+    body = json.dumps({"rules": known_puzzle.rules, "table": table, "hand": hand})
+    refused = client.post("/api/solve", data=body, content_type="application/json")
+    assert refused.status_code == 403, refused.get_data(as_text=True)
+
+
+def test_the_api_answers_a_table_that_lacks_part_of_todays(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    table = [list(meld) for meld in known_puzzle.table[1:]]
+    body = json.dumps({"rules": known_puzzle.rules, "table": table, "hand": list(known_puzzle.hand)})
+    assert client.post("/api/solve", data=body, content_type="application/json").status_code == 200
 
 
 def test_the_api_answers_the_same_puzzle_once_its_day_has_closed(
