@@ -79,6 +79,9 @@ class Puzzle(Base):
     tier: Mapped[str] = mapped_column(String(10), index=True)
     depth: Mapped[int]
     max_played: Mapped[int]
+    hand_size: Mapped[int] = mapped_column(server_default="0")
+    decoys: Mapped[int] = mapped_column(server_default="0")
+    """Hand cards that no maximal play places."""
     table: Mapped[list[list[str]]] = mapped_column(JSON)
     hand: Mapped[list[str]] = mapped_column(JSON)
     solution: Mapped[list[list[str]]] = mapped_column(JSON)

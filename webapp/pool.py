@@ -36,6 +36,8 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         tier=puzzle.tier,
         depth=puzzle.depth,
         max_played=puzzle.max_played,
+        hand_size=puzzle.hand_size,
+        decoys=puzzle.decoys,
         table=[list(meld) for meld in puzzle.table],
         hand=list(puzzle.hand),
         solution=[list(meld) for meld in puzzle.solution],

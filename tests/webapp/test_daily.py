@@ -183,6 +183,9 @@ def test_import_adds_each_puzzle_once(
     again = runner.invoke(args=["puzzles", "import", str(path)])
     assert "imported 0 puzzles, 3 already in the pool" in again.output
     assert pool_size(app) == 2
+    with app.app_context(), database().reader() as session:
+        row = session.scalars(select(models.Puzzle).where(models.Puzzle.code == known_puzzle.id)).one()
+        assert (row.hand_size, row.decoys) == (known_puzzle.hand_size, known_puzzle.decoys)
 
 
 @pytest.mark.parametrize(

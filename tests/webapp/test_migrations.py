@@ -103,3 +103,21 @@ _TABLES = {
     True: "SELECT name FROM sqlite_master WHERE type = 'table'",
     False: "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
 }
+
+
+def test_the_sizes_revision_counts_the_hand_and_its_decoys(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0002")
+        with database().write_engine.begin() as connection:
+            connection.execute(
+                text(
+                    'INSERT INTO puzzle (id, code, canonical, rules, tier, depth, max_played, "table", hand,'
+                    " solution, added) VALUES (1, 'cm1', 'x', 'classic', 'easy', 1, 1,"
+                    ' \'[["3S", "4S", "5S"]]\', \'["6S", "KD", "2C"]\', \'[["3S", "4S", "5S", "6S"]]\','
+                    " '2026-11-29 12:00:00+00:00')"
+                )
+            )
+        migrate("head")
+        assert rows("SELECT hand_size, decoys FROM puzzle") == [(3, 2)]
+        migrate("0002", down=True)
+        assert rows("SELECT max_played FROM puzzle") == [(1,)]
