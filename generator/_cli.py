@@ -95,7 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="re-verify every puzzle in a JSONL file with the solver",
-        description="Exit status 0 when every puzzle holds, 1 when some fail, 2 for a bad file.",
+        description=(
+            "Exit status 0 when every puzzle holds, 1 when some fail, 2 for a file that cannot be "
+            "read or has lines that are not JSON (each is reported on stderr, and the other lines "
+            "are still checked)."
+        ),
     )
     check.add_argument("file", help="a JSONL file of puzzles")
     check.add_argument(
@@ -203,8 +207,11 @@ def _canonical_forms(path: str) -> set[str]:
     """The canonical forms of the puzzles already in an output file (none if it does not exist)."""
     if not os.path.exists(path):
         return set()
+    lines, unreadable = _read_json_lines(path)
+    if unreadable:
+        raise _BadInput(unreadable[0])
     forms = set()
-    for number, data in _read_json_lines(path):
+    for number, data in lines:
         try:
             forms.add(Puzzle.from_json(data).canonical)
         except PuzzleError as error:
@@ -310,7 +317,9 @@ def pretty_text(puzzle: Puzzle) -> str:
 
 
 def _check(path: str, time_limit: float, workers: int) -> int:
-    lines = _read_json_lines(path)
+    lines, unreadable = _read_json_lines(path)
+    for message in unreadable:  # reported, and the other lines are still checked
+        print(f"{PROG}: error: {message}", file=sys.stderr)
     failed: list[str] = []
     seen: dict[str, int] = {}
     jobs = [(number, data, time_limit) for number, data in lines]
@@ -330,7 +339,12 @@ def _check(path: str, time_limit: float, workers: int) -> int:
             return INTERRUPTED
     for failure in failed:
         print(failure)
-    print(f"checked {len(lines)} puzzles in {path}: {len(lines) - len(failed)} hold, {len(failed)} fail")
+    summary = f"checked {len(lines)} puzzles in {path}: {len(lines) - len(failed)} hold, {len(failed)} fail"
+    if unreadable:
+        summary += f"; {len(unreadable)} line{'s' if len(unreadable) != 1 else ''} not JSON"
+    print(summary)
+    if unreadable:
+        return 2
     return 1 if failed else 0
 
 
@@ -344,22 +358,21 @@ def _check_line(job: tuple[int, object, float]) -> list[tuple[int, str | None, s
     return [(number, puzzle.id, puzzle.canonical, verify(puzzle, time_limit))]
 
 
-def _read_json_lines(path: str) -> list[tuple[int, object]]:
-    """The JSON value of each non-blank line, numbered from 1; _BadInput for a file that is not
-    JSON Lines."""
+def _read_json_lines(path: str) -> tuple[list[tuple[int, object]], list[str]]:
+    """The JSON value of each non-blank line, numbered from 1, and a message for each line that is
+    not JSON (`PATH line N: not JSON (why)`); _BadInput for a file that cannot be read."""
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as error:
         raise _BadInput(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise _BadInput(f"{path} is not UTF-8 text") from None
     values: list[tuple[int, object]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    unreadable: list[str] = []
+    for number, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            values.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
-            raise _BadInput(f"{path} line {number}: not JSON ({error.msg} at column {error.colno})") from None
-    return values
+            values.append((number, argtypes.load_json(line)))
+        except argtypes.NotJSON as error:
+            unreadable.append(f"{path} line {number}: not JSON ({error})")
+    return values, unreadable

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 from puzzles import argtypes
 from puzzles._answer import answer_json
@@ -17,10 +18,31 @@ EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "h
 MAX_TIME_LIMIT = 3600.0
 
 
+SOLVE_HELP = f"""\
+Read one position as a JSON object (on one line, or pretty-printed over many), or many as
+JSON Lines, from stdin; each line is answered as soon as it arrives:
+
+  {EXAMPLE}
+
+rules is a preset (classic, italian, jokers, german-jokers, three-decks; default classic);
+table and hand are required; cards read 10H, TH, 10♥, A♠ or JK. Other fields are ignored
+(id is echoed), so the generator's own lines can be piped in.
+
+For each position one JSON object is written to stdout: line (where the position starts),
+id (when given), rules, objective, max_played, played, freed, points_left, table (a best
+play that breaks the fewest melds), optimal, unique, witness, depth, depth_optimal, broken,
+steps (from the table to that play), ms.
+
+A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
+decks hold) is one line on stderr naming its line; the others are still answered.
+Exit status: 0 all answered, 2 some input was bad (or none given), 130 interrupted."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argtypes.Parser(
         prog="python -m puzzles",
         description="Tavolo's Machiavelli engine.",
+        epilog=f"python -m puzzles solve:\n{SOLVE_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -28,17 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         "solve",
         help="solve positions read as JSON from stdin",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "Read one position as a JSON object, or many as JSON Lines, from stdin:\n\n"
-            f"  {EXAMPLE}\n\n"
-            "rules is a preset (classic, italian, jokers, german-jokers, three-decks; default\n"
-            "classic); cards read 10H, TH, 10♥, A♠ or JK. For each position one JSON object is\n"
-            "written to stdout: max_played, played, freed, points_left, table (a best play that\n"
-            "breaks the fewest melds), optimal, unique, witness, depth, depth_optimal, broken,\n"
-            "steps (from the table to that play), ms,\n"
-            "and line (its line number in JSON Lines mode). A bad position is reported on stderr\n"
-            "with its line number; the others are still answered, and the exit status is 2."
-        ),
+        description=SOLVE_HELP,
     )
     solve.add_argument(
         "--objective",
@@ -67,52 +79,81 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         # every answer already written is a whole line; say where we stopped, no traceback
         print("python -m puzzles: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
-    raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
-    documents = _documents(raw)
-    if not documents:
-        print("python -m puzzles: error: no position on stdin", file=sys.stderr)
-        return 2
     failed = False
-    lines_mode = len(documents) > 1 or documents[0][0] is not None
-    for number, text in documents:
-        label = f"line {number}" if number is not None else "position"
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            failed |= _fail(label, f"not JSON ({_json_reason(error)})")
+    answered = False
+    for number, data in _documents(_lines(stdin)):
+        answered = True
+        label = f"line {number}"
+        if isinstance(data, argtypes.NotJSON):
+            failed |= _fail(label, f"not JSON ({data})")
             continue
         try:
             position = Position.from_json(data)
         except PositionError as error:
             failed |= _fail(label, str(error))
             continue
-        answer = answer_json(analyse(position, objective, time_limit))
-        if lines_mode:
-            answer = {"line": number, **answer}
+        answer = {"line": number, **answer_json(analyse(position, objective, time_limit))}
         if isinstance(data, dict) and "id" in data:
             answer = {"id": data["id"], **answer}
         print(json.dumps(answer), flush=True)
+    if not answered:
+        print("python -m puzzles: error: no position on stdin", file=sys.stderr)
+        return 2
     return 2 if failed else 0
 
 
-def _documents(raw: bytes) -> list[tuple[int | None, bytes]]:
-    """One whole JSON document, or else numbered JSON Lines (blank lines skipped)."""
+def _lines(stdin: TextIO) -> Iterator[bytes]:
+    """The lines of stdin as they arrive, undecoded: a line that is not UTF-8 is that line's error."""
+    if hasattr(stdin, "buffer"):
+        yield from stdin.buffer
+    else:
+        yield from (line.encode() for line in stdin)
+
+
+def _documents(lines: Iterable[bytes]) -> Iterator[tuple[int, Any]]:
+    """Each position's first line number and its JSON value, or the NotJSON error saying why not.
+
+    JSON Lines are read and answered one by one as they arrive, so a program can write a line and
+    wait for its answer. Only when the first line breaks off mid-value is the rest read, as one
+    document over many lines; if that is not JSON either, every line stands for itself. Blank lines
+    are skipped.
+    """
+    numbered: Iterator[tuple[int, bytes]] = (
+        (number, line) for number, line in enumerate(lines, start=1) if line.strip()
+    )
+    first = next(numbered, None)
+    if first is None:
+        return
+    value = _load_line(first[1])
+    if isinstance(value, argtypes.NotJSON) and value.unfinished:
+        rest = [first, *numbered]
+        whole = _load(b"".join(line for _, line in rest))
+        if not isinstance(whole, argtypes.NotJSON):
+            yield first[0], whole
+            return
+        numbered = iter(rest[1:])
+    yield first[0], value
+    yield from ((number, _load_line(line)) for number, line in numbered)
+
+
+def _load_line(line: bytes) -> Any:
+    """The JSON value of one line, or the NotJSON error saying why it has none. The line break is
+    left out so that errors count columns on the line itself."""
+    return _load(line.rstrip(b"\r\n"))
+
+
+def _load(raw: bytes) -> Any:
     try:
-        json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return [(n, line) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
-    return [(None, raw)] if raw.strip() else []
-
-
-def _json_reason(error: ValueError) -> str:
-    if isinstance(error, UnicodeDecodeError):
-        return "not UTF-8"
-    if isinstance(error, json.JSONDecodeError):
-        return f"{error.msg} at column {error.colno}"
-    return str(error)
+        return argtypes.load_json(raw)
+    except argtypes.NotJSON as error:
+        return error
 
 
 def _fail(label: str, message: str) -> bool:

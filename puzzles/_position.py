@@ -42,10 +42,13 @@ class Position:
         for card, count in sorted(total.items(), key=lambda item: item[0].sort_key()):
             allowed = self.rules.copies(card)
             if count > allowed:
-                what = "jokers" if card.is_joker else f"copies of {card.pretty()}"
+                if card.is_joker:
+                    what = f"{count} joker{'s' if count != 1 else ''}"
+                else:
+                    what = f"{count} cop{'ies' if count != 1 else 'y'} of {card.pretty()}"
                 raise PositionError(
-                    f"{count} {what} on the table and in the hand, "
-                    f"but the {self.rules.name} rules have {allowed}"
+                    f"{what} on the table and in the hand, "
+                    f"but the {self.rules.name} rules have {allowed or 'none'}"
                 )
 
     @classmethod
@@ -79,24 +82,27 @@ class Position:
 
     @classmethod
     def from_json(cls, data: Any) -> Position:
-        """Read `{"rules": "classic", "table": [["3S","4S","5S"]], "hand": ["6S"]}`."""
+        """Read `{"rules": "classic", "table": [["3S","4S","5S"]], "hand": ["6S"]}`.
+
+        `table` and `hand` are required (each may also be text: `"3S 4S 5S / 7H 7D 7C"`, `"6S"`),
+        `rules` defaults to classic, and any other field is ignored, so a generator line (`id`,
+        `solution`, `tier`...) reads as its position.
+        """
         if not isinstance(data, Mapping):
             raise PositionError("a position must be a JSON object with table and hand")
-        unknown = set(data) - {"rules", "table", "hand", "id"}
-        if unknown:
-            raise PositionError(f"unknown field {sorted(unknown)[0]!r}")
         rules = data.get("rules", DEFAULT_RULES.name)
         if not isinstance(rules, str):
             raise PositionError("rules must be a preset name")
-        table = data.get("table")
+        if "table" not in data:
+            raise PositionError("table is missing")
+        table = data["table"]
         if not isinstance(table, (list, str)):
             raise PositionError("table must be a list of melds")
         if isinstance(table, str):
             table = [meld for meld in table.split("/") if meld.strip()]
-        hand = data.get("hand")
-        if hand is None:
+        if "hand" not in data:
             raise PositionError("hand is missing")
-        return cls.build(rules, table, hand)
+        return cls.build(rules, table, data["hand"])
 
     @classmethod
     def parse(cls, text: str) -> Position:

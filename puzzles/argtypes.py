@@ -1,10 +1,13 @@
-"""What the command lines of `puzzles` and `generator` share: one-line errors and argument types."""
+"""What the command lines of `puzzles` and `generator` share: one-line errors, argument types and
+reading JSON input without a traceback."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class Parser(argparse.ArgumentParser):
@@ -28,3 +31,56 @@ def seconds(most: float) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+class NotJSON(ValueError):
+    """Input that does not read as one JSON value; the message says why in a few words."""
+
+    def __init__(self, reason: str, unfinished: bool = False) -> None:
+        super().__init__(reason)
+        self.unfinished = unfinished
+        """It broke off at its end in the middle of a value: it may be the first line of a value
+        written over many lines."""
+
+
+MAX_NESTING = 100
+"""How deep arrays and objects may nest in JSON input (a position needs 3): deeper values are
+refused whole, so nothing downstream (copying to a worker process, writing an `id` back, an error
+message) runs into Python's recursion limit."""
+_TOO_DEEP = f"nested more than {MAX_NESTING} deep"
+
+
+def load_json(raw: bytes | str) -> Any:
+    """`json.loads`, with every way it fails raised as NotJSON: bad syntax, bytes that are not
+    UTF-8, arrays and objects nested more than MAX_NESTING deep (RecursionError, at around a
+    thousand) and an integer too long for Python to convert (ValueError past
+    `sys.get_int_max_str_digits()`)."""
+    try:
+        value = json.loads(raw)
+    except UnicodeDecodeError:
+        raise NotJSON("not UTF-8") from None
+    except json.JSONDecodeError as error:
+        unfinished = error.pos >= len(error.doc.rstrip())
+        raise NotJSON(f"{error.msg} at column {error.colno}", unfinished) from None
+    except RecursionError:
+        raise NotJSON(_TOO_DEEP) from None
+    except ValueError:  # the one other way json.loads fails
+        raise NotJSON(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
+    if _nesting(value) > MAX_NESTING:
+        raise NotJSON(_TOO_DEEP)
+    return value
+
+
+def _nesting(value: Any) -> int:
+    """How deep arrays and objects nest in a JSON value (0 for a string or a number), without
+    recursion; stops counting past MAX_NESTING."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending and deepest <= MAX_NESTING:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in item)
+    return deepest

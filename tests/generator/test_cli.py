@@ -164,6 +164,62 @@ def test_bad_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "broken.jsonl line 1: missing field 'rules'" in capsys.readouterr().err
 
 
+def test_check_reports_every_line_that_is_not_json_and_checks_the_rest(
+    tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = made.read_text().splitlines()
+    bad = [
+        "not json",
+        "[" * 10_000 + "]" * 10_000,  # beyond Python's recursion limit
+        '{"id": ' + "9" * 5000 + "}",
+        '{"id": ' + "[" * 900 + "]" * 900 + "}",  # within it, but too deep to hand to a worker
+    ]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("\n".join([good[0], bad[0], good[1], bad[1], bad[2], good[2], bad[3], good[3]]) + "\n")
+    assert main(["check", str(mixed)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"python -m generator: error: {mixed} line 2: not JSON (Expecting value at column 1)",
+        f"python -m generator: error: {mixed} line 4: not JSON (nested more than 100 deep)",
+        f"python -m generator: error: {mixed} line 5: not JSON (a number of more than "
+        f"{sys.get_int_max_str_digits()} digits)",
+        f"python -m generator: error: {mixed} line 7: not JSON (nested more than 100 deep)",
+    ]
+    assert captured.out.splitlines() == [f"checked 4 puzzles in {mixed}: 4 hold, 0 fail; 4 lines not JSON"]
+
+
+def test_make_refuses_an_out_file_python_cannot_read(
+    tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(made.read_text() + "[" * 10_000 + "]" * 10_000 + "\n")
+    assert make(deep) == 2
+    [error] = capsys.readouterr().err.splitlines()
+    assert error == f"python -m generator: error: {deep} line 5: not JSON (nested more than 100 deep)"
+
+
+def test_its_output_pipes_into_the_solver(made: Path) -> None:
+    """`python -m generator make | python -m puzzles solve`: the puzzle's fields beyond the position
+    are ignored, its id comes back, and the solver agrees with the generator."""
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzles", "solve"],
+        input=made.read_bytes(),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    puzzles = puzzles_in(made)
+    assert [answer["line"] for answer in answers] == [1, 2, 3, 4]
+    assert [answer["id"] for answer in answers] == [puzzle.id for puzzle in puzzles]
+    for answer, puzzle in zip(answers, puzzles, strict=True):
+        assert (answer["max_played"], answer["depth"]) == (puzzle.max_played, puzzle.depth)
+        assert sorted(answer["played"]) == sorted(puzzle.played)
+        assert answer["optimal"] and answer["unique"]
+
+
 def run_and_stop(out: Path, stop: signal.Signals, workers: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "generator", "make", "--count", "100000", "--out", str(out)]
     process = subprocess.Popen([*command, "--workers", workers], cwd=ROOT, stderr=subprocess.PIPE, text=True)

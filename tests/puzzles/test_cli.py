@@ -6,13 +6,14 @@ import json
 import signal
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
-from puzzles import Position, parse_cards, play_problems
+from puzzles import Position, argtypes, parse_cards, play_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
@@ -70,7 +71,7 @@ def test_good_input() -> None:
     assert (answer["optimal"], answer["unique"], answer["witness"]) == (True, True, None)
     assert (answer["depth"], answer["depth_optimal"], answer["broken"]) == (0, True, [])
     assert isinstance(answer["ms"], float)
-    assert "line" not in answer and "id" not in answer
+    assert answer["line"] == 1 and "id" not in answer
 
 
 def test_points_objective() -> None:
@@ -96,32 +97,157 @@ def test_json_lines_with_a_bad_line_in_the_middle() -> None:
     assert "id" not in fourth
 
 
+def test_a_line_python_cannot_read_is_a_bad_line_like_any_other() -> None:
+    lines = [
+        json.dumps({**GOOD, "id": "before"}),
+        "[" * 10_000 + "]" * 10_000,
+        '{"table": [], "hand": ["6S"], "id": ' + "9" * 5000 + "}",
+        json.dumps({**GOOD, "id": "after"}),
+    ]
+    result = run("\n".join(lines) + "\n", "solve")
+    assert result.status == 2
+    digits = sys.get_int_max_str_digits()
+    assert result.error_lines() == [
+        "python -m puzzles: error: line 2: not JSON (nested more than 100 deep)",
+        f"python -m puzzles: error: line 3: not JSON (a number of more than {digits} digits)",
+    ]
+    assert [(answer["id"], answer["line"]) for answer in result.answers()] == [("before", 1), ("after", 4)]
+
+
+@pytest.mark.parametrize(
+    ("text", "readable"),
+    [
+        ("7", True),
+        ('"[[["', True),
+        ('{"a": [{}]}', True),
+        ("[" * 100 + "]" * 100, True),
+        ("[" * 101 + "]" * 101, False),
+        ('{"a": ' + "[" * 100 + "]" * 100 + "}", False),
+    ],
+)
+def test_json_input_may_nest_100_deep(text: str, readable: bool) -> None:
+    assert argtypes.MAX_NESTING == 100
+    if readable:
+        assert argtypes.load_json(text) == json.loads(text)
+    else:
+        with pytest.raises(argtypes.NotJSON, match="nested more than 100 deep"):
+            argtypes.load_json(text)
+
+
+def test_other_fields_are_ignored() -> None:
+    line = {**GOOD, "id": 7, "tier": "easy", "solution": [["3S", "4S", "5S", "6S", "7S"]], "decoys": 1}
+    result = run(json.dumps(line), "solve")
+    assert result.status == 0, result.stderr
+    [answer] = result.answers()
+    assert (answer["id"], answer["line"], answer["max_played"]) == (7, 1, 2)
+    assert "tier" not in answer and "decoys" not in answer
+
+
+@pytest.mark.parametrize("blank_lines", [0, 2])
+def test_one_pretty_printed_object(blank_lines: int) -> None:
+    result = run("\n" * blank_lines + json.dumps({**GOOD, "id": "pretty"}, indent=2) + "\n", "solve")
+    assert result.status == 0, result.stderr
+    [answer] = result.answers()
+    assert (answer["id"], answer["line"], answer["max_played"]) == ("pretty", 1 + blank_lines, 2)
+
+
+def spawn() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "puzzles", "solve"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+@pytest.mark.parametrize("first", [json.dumps(GOOD), "not json"], ids=["good-first", "bad-first"])
+def test_each_line_is_answered_as_it_arrives(first: str) -> None:
+    """A program writes a line and waits for its answer before it writes the next."""
+    reader = ThreadPoolExecutor(max_workers=1)
+    with spawn() as process:
+        assert process.stdin and process.stdout and process.stderr
+        stdin = process.stdin
+
+        def send(line: str, answers: IO[bytes]) -> str:
+            stdin.write(line.encode() + b"\n")
+            stdin.flush()
+            return reader.submit(answers.readline).result(timeout=60).decode()
+
+        try:
+            if first == "not json":
+                error = send(first, process.stderr)
+                assert error == "python -m puzzles: error: line 1: not JSON (Expecting value at column 1)\n"
+            else:
+                assert json.loads(send(first, process.stdout))["line"] == 1
+            second = json.loads(send(json.dumps({**GOOD, "id": "second"}), process.stdout))
+            assert (second["id"], second["line"], second["max_played"]) == ("second", 2, 2)
+            stdin.close()
+            assert process.wait(timeout=60) == (2 if first == "not json" else 0)
+        finally:
+            process.kill()  # a reader still waiting for a line gets end of file
+            reader.shutdown()
+
+
+def test_a_reader_that_goes_away_stops_it_quietly() -> None:
+    with spawn() as process:
+        assert process.stdin and process.stdout and process.stderr
+        process.stdin.write((json.dumps(GOOD) + "\n").encode())
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["line"] == 1
+        process.stdout.close()  # like `| head -1`
+        process.stdin.write((json.dumps(GOOD) + "\n").encode() * 3)
+        process.stdin.close()
+        assert process.wait(timeout=60) == 1
+        assert process.stderr.read() == b""
+
+
 @pytest.mark.parametrize(
     ("stdin", "error"),
     [
         (b"not json at all", "line 1: not JSON (Expecting value at column 1)"),
         (b'{"table": [], "hand": ["\xff"]}', "line 1: not JSON (not UTF-8)"),
-        (b'{"rules": "poker", "table": [], "hand": ["3S"]}', "position: unknown rules 'poker'"),
-        (b'{"table": [["3S", "4S", "5S"]], "hand": ["3X"]}', "position: hand: '3X' is not a card"),
+        (b"[" * 10_000 + b"]" * 10_000, "line 1: not JSON (nested more than 100 deep)"),
+        (
+            b'{"table": [], "hand": [], "id": ' + b"[" * 100 + b"]" * 100 + b"}",
+            "line 1: not JSON (nested more",
+        ),
+        (b'{"table": [], "hand": [], "n": ' + b"7" * 5000 + b"}", "line 1: not JSON (a number of more than"),
+        (b'{"rules": "poker", "table": [], "hand": ["3S"]}', "line 1: unknown rules 'poker'"),
+        (b'{"table": [["3S", "4S", "5S"]], "hand": ["3X"]}', "line 1: hand: '3X' is not a card"),
         (
             b'{"table": [["3S", "4S", "5S"], ["8H", "8H", "8C"]], "hand": ["6S"]}',
-            "position: table meld 2 (8H 8H 8C): 8\u2665 twice in a set",
+            "line 1: table meld 2 (8H 8H 8C): 8\u2665 twice in a set",
         ),
         (
             b'{"table": [["3S", "4S", "5S"], ["3S", "4S", "5S"]], "hand": ["3S"]}',
-            "position: 3 copies of 3\u2660 on the table and in the hand, but the classic rules have 2",
+            "line 1: 3 copies of 3\u2660 on the table and in the hand, but the classic rules have 2",
         ),
-        (b"[1, 2]", "position: a position must be a JSON object with table and hand"),
+        (
+            b'{"table": [], "hand": ["JK"]}',
+            "line 1: 1 joker on the table and in the hand, but the classic rules have none",
+        ),
+        (b'{"hand": ["6S"]}', "line 1: table is missing"),
+        (b'\n  \n{"table": [], "hand": ["3X"]}', "line 3: hand: '3X' is not a card"),
+        (b'\n\n{\n  "rules": "nope",\n  "table": [], "hand": []\n}\n', "line 3: unknown rules 'nope'"),
+        (b"[1, 2]", "line 1: a position must be a JSON object with table and hand"),
         (b"", "no position on stdin"),
         (b"\n  \n", "no position on stdin"),
     ],
     ids=[
         "not-json",
         "not-utf8",
+        "too-deep",
+        "too-deep-an-id",
+        "too-long-a-number",
         "unknown-preset",
         "bad-card",
         "invalid-meld",
         "too-many",
+        "joker-in-classic",
+        "no-table",
+        "after-a-blank-line",
+        "pretty-printed",
         "array",
         "empty",
         "blank",
@@ -150,6 +276,8 @@ def test_help() -> None:
     assert result.status == 0
     assert result.stdout.startswith("usage: python -m puzzles")
     assert "solve" in result.stdout and "demo" in result.stdout
+    for word in ("JSON Lines", "pretty-printed", "max_played", "Exit status", "130"):
+        assert word in result.stdout, word  # the epilog sums up solve
     solve = run("", "solve", "--help")
     assert solve.status == 0
     for word in ("--objective", "--time-limit", "JSON Lines", "german-jokers", "max_played"):

@@ -61,6 +61,20 @@ def test_json_accepts_a_table_string_and_an_id() -> None:
     assert Position.from_json(data) == Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S")
 
 
+def test_json_ignores_other_fields() -> None:
+    """A generator line reads as its position."""
+    data = {
+        "id": "cb2",
+        "rules": "italian",
+        "table": [["KH", "KD", "KC"], ["QH", "QD", "QC"], ["JH", "JD", "JC"]],
+        "hand": ["AC"],
+        "solution": [["JH", "QH", "KH"], ["JD", "QD", "KD"], ["JC", "QC", "KC", "AC"]],
+        "tier": "hard",
+        "colour": "red",
+    }
+    assert Position.from_json(data) == Position.parse("italian | KH KD KC / QH QD QC / JH JD JC | AC")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -71,6 +85,11 @@ def test_json_accepts_a_table_string_and_an_id() -> None:
         (
             "three-decks | 7H 7D 7C / 7H 8H 9H / 7H 7S 7C | 7H",
             "4 copies of 7♥ on the table and in the hand, but the three-decks rules have 3",
+        ),
+        ("classic | 3S 4S 5S | JK", "1 joker on the table and in the hand, but the classic rules have none"),
+        (
+            "italian | 3S 4S 5S | JK JK",
+            "2 jokers on the table and in the hand, but the italian rules have none",
         ),
         (
             "german-jokers | 3S JK 5S / 7H 7D JK | JK",
@@ -102,7 +121,8 @@ def test_impossible_positions_say_why(text: str, message: str) -> None:
     ("data", "message"),
     [
         ([["3S", "4S", "5S"]], "a position must be a JSON object with table and hand"),
-        ({"table": [], "hand": [], "colour": "red"}, "unknown field 'colour'"),
+        ({"hand": ["6S"], "tier": "easy"}, "table is missing"),
+        ({"table": None, "hand": []}, "table must be a list of melds"),
         ({"rules": 2, "table": [], "hand": []}, "rules must be a preset name"),
         ({"table": 5, "hand": []}, "table must be a list of melds"),
         ({"table": []}, "hand is missing"),
