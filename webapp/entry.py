@@ -172,11 +172,14 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Prob
     for card, count in sorted(counts.items(), key=lambda item: item[0].sort_key()):
         allowed = rules.copies(card)
         if count > allowed:
-            what = "jokers" if card.is_joker else f"copies of {card.pretty()}"
+            if card.is_joker:
+                what, have = ("joker" if count == 1 else "jokers"), (str(allowed) if allowed else "none")
+            else:
+                what, have = f"copies of {card.pretty()}", str(allowed)
             problems.append(
                 Problem(
                     "position",
-                    f"{count} {what} on the table and in the hand, but the {rules.name} rules have {allowed}",
+                    f"{count} {what} on the table and in the hand, but the {rules.name} rules have {have}",
                 )
             )
     return problems

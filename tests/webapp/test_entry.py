@@ -42,3 +42,10 @@ def test_too_many_jokers_is_a_position_problem() -> None:
     assert [problem.message for problem in entry.problems_of("position")] == [
         "3 jokers on the table and in the hand, but the german-jokers rules have 2"
     ]
+
+
+def test_a_joker_where_the_rules_have_none_is_named_in_the_singular() -> None:
+    entry = read_entry("classic", "3S 4S 5S", "JK")
+    assert "1 joker on the table and in the hand, but the classic rules have none" in [
+        problem.message for problem in entry.problems
+    ]
