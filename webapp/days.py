@@ -49,7 +49,11 @@ class Calendar:
         return (day - self.launch).days + 1
 
     def day(self, number: int) -> date:
-        return self.launch + timedelta(days=number - 1)
+        """The day of puzzle `number`; DayError when it would fall outside the years 1 to 9999."""
+        try:
+            return self.launch + timedelta(days=number - 1)
+        except OverflowError:
+            raise DayError(f"puzzle #{number} has no day in the years 1 to 9999") from None
 
     def opens(self, number: int) -> datetime:
         """When the day of this puzzle begins in the first time zone."""
@@ -59,14 +63,20 @@ class Calendar:
         """When the day of this puzzle ends in the last time zone."""
         return datetime.combine(self.day(number) + timedelta(days=1), time(), UTC) + LAST_ZONE_BEHIND
 
+    # is_open and is_future compare numbers and never compute the day of `number`: a number from a
+    # URL may be far beyond any date (puzzle #99999999999), and it is simply not out yet
+
     def is_open(self, number: int, now: datetime) -> bool:
-        return number >= 1 and self.opens(number) <= now < self.closes(number)
+        """Whether `opens(number) <= now < closes(number)`."""
+        return number in self.open_numbers(now)
 
     def is_future(self, number: int, now: datetime) -> bool:
-        return number < 1 or now < self.opens(number)
+        """Whether `now < opens(number)`, or `number` is before the launch."""
+        return number < 1 or number >= self.open_numbers(now).stop
 
     def open_numbers(self, now: datetime) -> range:
         """Every puzzle playable somewhere right now: two or three consecutive numbers."""
+        now = now.astimezone(UTC)
         first = max(self.number((now - LAST_ZONE_BEHIND).date()), 1)
         last = self.number((now + FIRST_ZONE_AHEAD).date())
         return range(first, last + 1)

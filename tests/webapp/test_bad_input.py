@@ -91,6 +91,11 @@ MOVES: dict[str, tuple[Callable[[Player, bool], Any], int, str]] = {
         404,
         "not out yet",
     ),
+    "a puzzle number beyond every date": (
+        lambda p, htmx: post_move(p, htmx, {"card": "h1", "to": "new"}, number=99_999_999_999),
+        404,
+        "Puzzle #99999999999 is not out yet.",
+    ),
     "a closed puzzle": (
         lambda p, htmx: post_move(p, htmx, {"card": "h1", "to": "new"}, number=5),
         410,
@@ -176,6 +181,45 @@ def test_a_bad_check_is_a_4xx_with_a_message_and_changes_nothing(
 def test_a_check_of_a_future_puzzle_is_a_404(app: Flask, client: FlaskClient, published: int) -> None:
     response = client.post("/api/puzzles/9/check", json={"table": []})
     assert response.status_code == 404 and "not out yet" in response.get_json()["error"]
+
+
+def numbered_routes(app: Flask) -> list[tuple[str, str]]:
+    """(method, rule) of every route that takes a puzzle number."""
+    return sorted(
+        (method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        if "<int:number>" in rule.rule
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}
+    )
+
+
+@pytest.mark.parametrize("number", [0, 9, 2_932_897, 3_000_000, 99_999_999_999, 10**30])
+def test_a_puzzle_number_beyond_every_date_is_not_out_yet_on_every_route(
+    app: Flask, player: Player, published: int, number: int
+) -> None:
+    """Puzzle #2932897 would fall after the year 9999: no date is computed for a number not out yet."""
+    assert player.move(TODAY, "h0", "new").status_code == 200
+    before = everything(app)
+    routes = numbered_routes(app)
+    assert len(routes) >= 2 * 9 + 3  # the play and archive pages and their turns, the API, the preview
+    for method, rule in routes:
+        url = rule.replace("<int:number>", str(number))
+        if method == "GET":
+            response = player.client.get(url)
+        elif url.startswith("/api/"):
+            response = player.client.post(url, json={"table": []})
+        else:
+            response = player.post(url, card="h1", to="new")
+        assert response.status_code == 404, (method, url)
+        assert f"Puzzle #{number} is not out yet." in message(response), (method, url)
+    assert everything(app) == before
+
+
+def test_a_negative_puzzle_number_is_no_route(client: FlaskClient, published: int) -> None:
+    for url in ("/puzzles/-1", "/archive/-1", "/api/puzzles/-1", "/puzzles/-1/preview.svg"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "not found" in message(response)
 
 
 def test_a_table_with_a_card_twice_or_a_lost_table_card_is_judged_invalid(

@@ -1,6 +1,8 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from webapp.days import Calendar, DayError, weekly_tier, zone
 
@@ -39,6 +41,29 @@ def test_a_puzzle_closes_when_its_day_ends_at_utc_minus_12() -> None:
 def test_puzzles_before_the_launch_never_open() -> None:
     assert not CALENDAR.is_open(0, at("2026-11-22T12:00"))
     assert CALENDAR.is_future(0, at("2026-12-22T12:00"))
+
+
+@given(
+    number=st.integers(min_value=-3, max_value=12),
+    now=st.datetimes(
+        min_value=datetime(2026, 11, 20), max_value=datetime(2026, 12, 5), timezones=st.just(UTC)
+    ),
+)
+def test_open_and_future_agree_with_the_opening_and_closing_times(number: int, now: datetime) -> None:
+    """They compare numbers, never dates: the same answers as the times a puzzle opens and closes."""
+    assert CALENDAR.is_open(number, now) == (
+        number >= 1 and CALENDAR.opens(number) <= now < CALENDAR.closes(number)
+    )
+    assert CALENDAR.is_future(number, now) == (number < 1 or now < CALENDAR.opens(number))
+
+
+@pytest.mark.parametrize("number", [3_000_000, 99_999_999_999, 10**40])
+def test_a_number_beyond_every_date_is_not_out_yet(number: int) -> None:
+    now = at("2026-11-29T12:00")
+    assert CALENDAR.is_future(number, now)
+    assert not CALENDAR.is_open(number, now)
+    with pytest.raises(DayError, match=f"puzzle #{number} has no day"):
+        CALENDAR.day(number)
 
 
 @pytest.mark.parametrize(
