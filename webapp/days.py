@@ -33,7 +33,8 @@ def zone(name: str | None) -> ZoneInfo:
         raise DayError(f"unknown time zone {name[:64]!r}")
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        # OSError: a folder of the time zone database (`Europe`), or a name the file system refuses
         raise DayError(f"unknown time zone {name!r}") from None
 
 

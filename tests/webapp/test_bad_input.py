@@ -253,6 +253,41 @@ def test_a_bad_solve_is_a_4xx_with_a_message_and_changes_nothing(
     assert everything(app) == before
 
 
+# -- time zones
+
+BAD_ZONES = [
+    "Moon/Base",
+    "Europe",  # folders of the time zone database
+    "America",
+    "Etc",
+    "Europe/",
+    "Europe/Rome/x",
+    "tzdata.zi",  # a file of the database that is not a zone
+    "../etc/passwd",
+    "/etc/localtime",
+    ".",
+    "UTC\x00",
+    "x" * 300,
+]
+ZONE_PAGES = ["/api/daily", "/", f"/puzzles/{TODAY}", "/stats"]
+
+
+@pytest.mark.parametrize("name", BAD_ZONES)
+def test_a_bad_time_zone_asked_for_is_a_400_naming_it(client: FlaskClient, published: int, name: str) -> None:
+    for path in ZONE_PAGES:
+        response = client.get(path, query_string={"tz": name})
+        assert response.status_code == 400, path
+        assert f"unknown time zone {name[:64]!r}" in message(response), path
+
+
+@pytest.mark.parametrize("name", BAD_ZONES)
+def test_a_bad_time_zone_cookie_is_ignored(client: FlaskClient, published: int, name: str) -> None:
+    client.set_cookie("tz", name)
+    for path in ZONE_PAGES:
+        assert client.get(path).status_code == 200, path
+    assert f"Tavolo #{TODAY}" in client.get("/").get_data(as_text=True)  # UTC's day
+
+
 # -- whole sequences of steps
 
 HAND = [f"h{i}" for i in range(6)]

@@ -123,7 +123,12 @@ def test_the_week_ramps_from_easy_on_monday_to_master_on_sunday() -> None:
     assert week == ["easy", "medium", "hard", "hard", "expert", "expert", "master"]
 
 
-@pytest.mark.parametrize("name", ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "x" * 100, "Europe/"])
+UNKNOWN_ZONES = ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "x" * 100, "Europe/", ".", "UTC\x00"]
+NOT_ZONES = ["Europe", "America", "Etc", "Europe/Rome/x", "tzdata.zi"]
+"""Folders and files of the time zone database that are no zone."""
+
+
+@pytest.mark.parametrize("name", UNKNOWN_ZONES + NOT_ZONES)
 def test_unknown_time_zones_are_refused_with_their_name(name: str) -> None:
     with pytest.raises(DayError, match="unknown time zone"):
         zone(name)
