@@ -14,6 +14,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from webapp import daily, db, models
+from webapp.client_input import small_number
 from webapp.clock import calendar, now
 from webapp.play import PuzzlePage, add_turn_views, render_turn
 from webapp.players import current_player_id
@@ -79,8 +80,8 @@ def archive_page(number: int) -> PuzzlePage:
 def archive_list() -> str:
     dates, moment = calendar(), now()
     newest = dates.open_numbers(moment).stop - 1
-    before = request.args.get("before", "")
-    last = min(int(before), newest) if before.isdigit() and len(before) < 7 else newest
+    before = small_number(request.args.get("before", ""), 6)
+    last = newest if before is None else min(before, newest)
     reader = db.session()
     rows = reader.execute(
         select(

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from puzzles import JOKER, Card, FreedJoker, Meld, MeldError, Position, Rules, meld_problem, play_problems
+from webapp.client_input import small_number
 
 NEW_MELD = "new"
 HAND = "hand"
@@ -230,9 +231,9 @@ def _arranged(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
 
 
 def _meld_index(target: str, count: int) -> int:
-    if not target.isdigit() or len(target) > 4:
+    index = small_number(target, 4)
+    if index is None:
         raise MoveError(f"{target[:20]!r} is not a meld: expected a meld number, 'new' or 'hand'")
-    index = int(target)
     if index >= count:
         raise MoveError(f"there is no meld {index + 1} on the table")
     return index

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from puzzles import Card, parse_cards
 from webapp import daily, db, hints, models, prefs, records, turns
 from webapp.board import Board, MeldState
+from webapp.client_input import small_number
 from webapp.clock import calendar, now
 from webapp.days import DayError, zone
 from webapp.hints import RUNGS, Hint
@@ -205,8 +206,7 @@ def _challenge(page: PuzzlePage, attempt: models.Attempt) -> str:
 
 def _beat() -> int | None:
     """The moves a friend's challenge link asks to beat (`?beat=9`), if any."""
-    beat = request.args.get("beat", "")
-    return int(beat) if beat.isdigit() and len(beat) < 4 else None
+    return small_number(request.args.get("beat", ""), 3)
 
 
 def _elapsed(attempt: models.Attempt | None) -> str | None:

@@ -1,6 +1,6 @@
-"""Bad input, every kind the issue lists, on the step, check and solve endpoints: each gets a 4xx with
-a message, never a 500, and leaves every table of the database as it was. Then Hypothesis plays whole
-sequences of steps, good and bad."""
+"""Bad input, every kind the issue lists, on the step, check and solve endpoints, and in puzzle numbers,
+time zones and numbers in the query: each gets a 4xx with a message, never a 500, and leaves every
+table of the database as it was. Then Hypothesis plays whole sequences of steps, good and bad."""
 
 from __future__ import annotations
 
@@ -85,6 +85,11 @@ MOVES: dict[str, tuple[Callable[[Player, bool], Any], int, str]] = {
         lambda p, htmx: post_move(p, htmx, {"card": "h1", "to": "40"}),
         422,
         "no meld 41",
+    ),
+    "a meld number in digits that are not ASCII": (
+        lambda p, htmx: post_move(p, htmx, {"card": "h1", "to": "²"}),
+        422,
+        "'²' is not a meld",
     ),
     "a future puzzle": (
         lambda p, htmx: post_move(p, htmx, {"card": "h1", "to": "new"}, number=9),
@@ -253,7 +258,7 @@ def test_a_bad_solve_is_a_4xx_with_a_message_and_changes_nothing(
     assert everything(app) == before
 
 
-# -- time zones
+# -- time zones, and numbers in the query
 
 BAD_ZONES = [
     "Moon/Base",
@@ -286,6 +291,25 @@ def test_a_bad_time_zone_cookie_is_ignored(client: FlaskClient, published: int, 
     for path in ZONE_PAGES:
         assert client.get(path).status_code == 200, path
     assert f"Tavolo #{TODAY}" in client.get("/").get_data(as_text=True)  # UTC's day
+
+
+@pytest.mark.parametrize("digits", ["²", "١", "１", "5²"])
+def test_digits_int_cannot_read_or_that_are_not_ascii_are_not_numbers(
+    client: FlaskClient, published: int, digits: str
+) -> None:
+    """`?beat=` and `?before=` are read leniently, as any other text that is not a number: ignored."""
+    challenge = client.get(f"/puzzles/{TODAY}", query_string={"beat": digits})
+    assert challenge.status_code == 200
+    assert "challenge-banner" not in challenge.get_data(as_text=True)
+    archive = client.get("/archive", query_string={"before": digits})  # from the newest puzzle, #7
+    assert archive.status_code == 200
+    assert f'href="/puzzles/{TODAY}"' in archive.get_data(as_text=True)
+    played = client.get(
+        "/analyse/play",
+        query_string={"rules": "classic", "table": "3S 4S 5S", "hand": "6S", "moves": f"h0-{digits}"},
+    )
+    assert played.status_code == 400
+    assert f"move 1 (h0-{digits}): {digits!r} is not a meld" in message(played)
 
 
 # -- whole sequences of steps
