@@ -8,7 +8,6 @@ is stored; `POST /api/solve` answers the JSON of `python -m puzzles solve`. Ever
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -37,6 +36,7 @@ from puzzles import (
     analyse,
     answer_json,
     apply_steps,
+    argtypes,
     maximum,
     plan_steps,
 )
@@ -422,11 +422,11 @@ csrf.exempt("webapp.analyser.solve_api")
 
 def _read_json(body: bytes) -> Any:
     try:
-        return json.loads(body.decode("utf-8"))
+        return argtypes.load_json(body.decode("utf-8"))
     except UnicodeDecodeError:
         abort(400, description="the body is not UTF-8")
-    except json.JSONDecodeError as error:
-        abort(400, description=f"the body is not one JSON position: {error.msg} at column {error.colno}")
+    except argtypes.NotJSON as error:
+        abort(400, description=f"the body is not one JSON position: {error}")
 
 
 def _objective(text: str) -> Objective:

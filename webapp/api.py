@@ -5,13 +5,12 @@ No answer ever holds the solution. The check stores nothing, so it needs no cook
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card, CardError, play_problems
+from puzzles import Card, CardError, argtypes, play_problems
 from webapp import daily, db, models
 from webapp.board import placed_count
 from webapp.clock import calendar, now
@@ -105,11 +104,11 @@ csrf.exempt("webapp.api.check")
 def read_table(body: bytes) -> list[list[Card]]:
     """`{"table": [["3S", "4S", "5S"], ...]}` as cards; 400 with the reason for anything else."""
     try:
-        document = json.loads(body.decode("utf-8"))
+        document = argtypes.load_json(body.decode("utf-8"))
     except UnicodeDecodeError:
         abort(400, description="the body is not UTF-8")
-    except json.JSONDecodeError as error:
-        abort(400, description=f"the body is not JSON: {error.msg} at column {error.colno}")
+    except argtypes.NotJSON as error:
+        abort(400, description=f"the body is not JSON: {error}")
     if not isinstance(document, dict) or "table" not in document:
         abort(400, description='the body must be a JSON object like {"table": [["3S", "4S", "5S"]]}')
     unknown = sorted(set(document) - {"table"})

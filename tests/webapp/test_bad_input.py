@@ -167,6 +167,21 @@ CHECKS: dict[str, tuple[bytes, int, str]] = {
     "an unknown card": (b'{"table": [["3S", "4S", "XX"]]}', 400, "meld 1: 'XX' is not a card"),
     "invalid UTF-8": (b'{"table": [["3S\xff"]]}', 400, "not UTF-8"),
     "not JSON": (b"table=3S", 400, "not JSON"),
+    "10,000 arrays nested": (
+        b"[" * 10_000 + b"]" * 10_000,
+        400,
+        "the body is not JSON: nested more than 100",
+    ),
+    "a table nested 150 deep": (
+        b'{"table": ' + b"[" * 150 + b"]" * 150 + b"}",
+        400,
+        "the body is not JSON: nested more than 100 deep",
+    ),
+    "a 5,000-digit number": (
+        b'{"table": ' + b"1" * 5_000 + b"}",
+        400,
+        "the body is not JSON: a number of more than",
+    ),
     "an oversized body": (json.dumps({"table": [["2D"] * 30] * 200}).encode(), 413, "too large"),
 }
 
@@ -242,6 +257,22 @@ def test_a_table_with_a_card_twice_or_a_lost_table_card_is_judged_invalid(
 SOLVES: dict[str, tuple[bytes, int, str]] = {
     "an unknown card": (b'{"table": [["3S", "4S", "XX"]], "hand": ["6S"]}', 400, "XX"),
     "invalid UTF-8": (b'{"hand": ["6S\xff"]}', 400, "UTF-8"),
+    "10,000 arrays nested": (
+        b"[" * 10_000 + b"]" * 10_000,
+        400,
+        "not one JSON position: nested more than 100",
+    ),
+    # json.loads reads it, but the answer would fail to write the id back
+    "an id nested 980 deep": (
+        b'{"id": ' + b"[" * 980 + b"]" * 980 + b', "table": [["3S", "4S", "5S"]], "hand": ["6S"]}',
+        400,
+        "not one JSON position: nested more than 100 deep",
+    ),
+    "a 5,000-digit number": (
+        b'{"table": [["3S", "4S", "5S"]], "hand": ["6S"], "id": -' + b"9" * 5_000 + b"}",
+        400,
+        "not one JSON position: a number of more than",
+    ),
     "an oversized body": (json.dumps({"hand": ["2D"] * 20_000}).encode(), 413, "too large"),
 }
 
