@@ -51,12 +51,13 @@ _TOO_DEEP = f"nested more than {MAX_NESTING} deep"
 
 
 def load_json(raw: bytes | str) -> Any:
-    """`json.loads`, with every way it fails raised as NotJSON: bad syntax, bytes that are not
+    """`json.loads`, with every way it fails raised as NotJSON: bad syntax (NaN and Infinity too,
+    which Python reads but JSON has not), bytes that are not
     UTF-8, arrays and objects nested more than MAX_NESTING deep (RecursionError, at around a
     thousand) and an integer too long for Python to convert (ValueError past
     `sys.get_int_max_str_digits()`)."""
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise NotJSON("not UTF-8") from None
     except json.JSONDecodeError as error:
@@ -64,11 +65,19 @@ def load_json(raw: bytes | str) -> Any:
         raise NotJSON(f"{error.msg} at column {error.colno}", unfinished) from None
     except RecursionError:
         raise NotJSON(_TOO_DEEP) from None
+    except NotJSON:
+        raise
     except ValueError:  # the one other way json.loads fails
         raise NotJSON(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
     if _nesting(value) > MAX_NESTING:
         raise NotJSON(_TOO_DEEP)
     return value
+
+
+def _no_constant(name: str) -> Any:
+    # Python reads NaN and Infinity, which JSON has not: echoed back in an `id`, they would make
+    # the answer itself not JSON
+    raise NotJSON(f"{name} is not a JSON value")
 
 
 def _nesting(value: Any) -> int:

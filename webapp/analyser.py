@@ -403,6 +403,13 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
     document = _read_json(request.get_data(cache=False))
+    # the CLI reads these as options, here they are query parameters: in the body they would be
+    # ignored with the position's other unknown fields, and the caller get an answer it did not ask for
+    fields = set(document) if isinstance(document, dict) else set()
+    misplaced = sorted(fields & {"objective", "time_limit", "time-limit"})
+    if misplaced:
+        name = misplaced[0].replace("-", "_")
+        abort(400, description=f"{misplaced[0]} goes in the query (?{name}=...), not in the body")
     try:
         position = Position.from_json(document)
     except PositionError as error:

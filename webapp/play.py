@@ -125,7 +125,7 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
         request.host,  # the page's link preview names the site by its host
         page.blueprint,
         page.key,
-        request.args.get("beat", ""),
+        _beat(),  # parsed: random text in the link must not fill the cache with copies
         template,
         page.is_today,
         tz_name,

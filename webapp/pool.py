@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -12,6 +11,7 @@ from sqlalchemy.orm import Session
 
 import generator
 from generator import TIERS, PuzzleError, make_puzzle
+from puzzles import argtypes
 from webapp import models
 
 
@@ -65,11 +65,9 @@ def read_file(path: Path) -> list[tuple[int, generator.Puzzle]]:
             continue
         where = f"{path}: line {number}"
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise PoolError(f"{where}: not JSON ({error.msg})") from None
-        except (ValueError, RecursionError):  # a number too long to read, or nesting too deep
-            raise PoolError(f"{where}: not JSON (nested too deeply, or a number too long)") from None
+            data = argtypes.load_json(line)
+        except argtypes.NotJSON as error:
+            raise PoolError(f"{where}: not JSON ({error})") from None
         try:
             puzzles.append((number, generator.Puzzle.from_json(data)))
         except PuzzleError as error:

@@ -134,6 +134,12 @@ def test_json_input_may_nest_100_deep(text: str, readable: bool) -> None:
             argtypes.load_json(text)
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_input_has_no_nan_or_infinity(constant: str) -> None:
+    with pytest.raises(argtypes.NotJSON, match=f"{constant} is not a JSON value"):
+        argtypes.load_json('{"id": ' + constant + "}")
+
+
 def test_other_fields_are_ignored() -> None:
     line = {**GOOD, "id": 7, "tier": "easy", "solution": [["3S", "4S", "5S", "6S", "7S"]], "decoys": 1}
     result = run(json.dumps(line), "solve")

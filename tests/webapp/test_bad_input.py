@@ -274,6 +274,22 @@ SOLVES: dict[str, tuple[bytes, int, str]] = {
         "not one JSON position: a number of more than",
     ),
     "an oversized body": (json.dumps({"hand": ["2D"] * 20_000}).encode(), 413, "too large"),
+    # Python reads NaN; written back in the id it would make the answer not JSON
+    "a NaN id": (
+        b'{"id": NaN, "table": [["3S", "4S", "5S"]], "hand": ["6S"]}',
+        400,
+        "NaN is not a JSON value",
+    ),
+    "the objective in the body": (
+        b'{"objective": "points", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}',
+        400,
+        "objective goes in the query (?objective=...), not in the body",
+    ),
+    "the time limit in the body": (
+        b'{"time_limit": 5, "table": [["3S", "4S", "5S"]], "hand": ["6S"]}',
+        400,
+        "time_limit goes in the query",
+    ),
 }
 
 
