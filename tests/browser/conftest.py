@@ -12,9 +12,20 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from tests.webapp.conftest import clock, database_url, known_puzzle
+import generator
+from tests.webapp.conftest import FrozenClock, clock, database_url, known_puzzle, make_app, store
 
-__all__ = ["ARGS", "ARTIFACTS", "CHROMIUM", "browser", "clock", "database_url", "known_puzzle", "served"]
+__all__ = [
+    "ARGS",
+    "ARTIFACTS",
+    "CHROMIUM",
+    "browser",
+    "clock",
+    "database_url",
+    "known_puzzle",
+    "served",
+    "site",
+]
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium: Playwright's own browser download does not work here."""
@@ -50,3 +61,12 @@ def browser() -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[str]:
+    """The app with the known puzzle as today's (#7), served; a module that needs more overrides it."""
+    app: Flask = make_app(database_url, clock)
+    store(app, known_puzzle, 7)
+    with served(app) as url:
+        yield url

@@ -6,14 +6,11 @@ Screenshots go to artifacts/ for a person to look at.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from flask import Flask
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
-from tests.webapp.conftest import FrozenClock, make_app, store
+from tests.browser.conftest import ARTIFACTS, CHROMIUM
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -22,15 +19,6 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
 )
-
-
-@pytest.fixture
-def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[str]:
-    """The app with the known puzzle as today's, served on a free loopback port."""
-    app: Flask = make_app(database_url, clock)
-    store(app, known_puzzle, 7)
-    with served(app) as url:
-        yield url
 
 
 class Table:

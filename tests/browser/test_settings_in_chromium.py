@@ -7,14 +7,9 @@ Screenshots go to artifacts/settings-*.png for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from flask import Flask
 
-import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
-from tests.webapp.conftest import FrozenClock, make_app, store
+from tests.browser.conftest import ARTIFACTS, CHROMIUM
 from webapp.prefs import DECK_COOKIE
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -36,15 +31,6 @@ DEVICES = {
     "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
 }
 ANALYSED = "/analyse?rules=classic&table=3S+4S+5S+/+7H+7D+7C&hand=6S+7S+KD+8C"
-
-
-@pytest.fixture
-def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[str]:
-    """Today's puzzle (#7) has diamonds and clubs on the table and in the hand."""
-    app: Flask = make_app(database_url, clock)
-    store(app, known_puzzle, 7)
-    with served(app) as url:
-        yield url
 
 
 def shot(page: object, name: str) -> None:
