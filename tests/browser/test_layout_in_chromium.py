@@ -1,0 +1,106 @@
+"""The play screen's layout in headless Chromium, on a 360 px phone and a desktop, light and dark: the
+table never moves during play, every action is a comfortable target, and the give-up confirmation
+covers no card and can be taken back.
+
+Screenshots go to artifacts/layout-*.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, CHROMIUM
+from tests.browser.test_play_in_chromium import Table
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
+)
+
+DEVICES = {
+    "phone": {
+        "viewport": {"width": 360, "height": 740},
+        "device_scale_factor": 2,
+        "has_touch": True,
+        "timezone_id": "Europe/Rome",
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
+}
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"layout-{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def table_top(page: object) -> float:
+    return float(page.eval_on_selector("#board .table", "e => e.getBoundingClientRect().top + scrollY"))  # type: ignore[attr-defined]
+
+
+def boxes(page: object, selector: str) -> list[list[float]]:
+    return page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
+        selector,
+        "els => els.filter(e => e.offsetParent).map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })",
+    )
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_table_stays_put_and_the_actions_fit(browser: object, site: str, device: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme, **DEVICES[device])  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(site + "/")
+    table = Table(page)
+    width = DEVICES[device]["viewport"]["width"]  # type: ignore[index]
+    start = table_top(page)
+    assert page.locator("#timed-start").count() == 1
+    shot(page, f"{device}-{scheme}-1-start")
+
+    # a card that belongs nowhere: the status turns to a dead end (two lines on a phone), the timed
+    # turn's offer goes, and the table has not moved
+    decoy = next(card_id for card_id, label in table.cards() if label.startswith("2♦"))
+    table.move(decoy, "new")
+    assert "dead end" in table.track()
+    assert page.locator("#timed-start").count() == 0
+    assert table_top(page) == start
+    shot(page, f"{device}-{scheme}-2-dead-end")
+
+    # every action at least 40 by 40, none touching another, all on one row
+    actions = boxes(page, ".turn-actions > * > .button, .turn-actions > .give-up > summary")
+    assert len(actions) == 5
+    for left, top, right, bottom in actions:
+        assert right - left >= 40 and bottom - top >= 40, actions
+    assert len({round(top) for _, top, _, _ in actions}) == 1, actions
+    for before, after in zip(actions, actions[1:], strict=False):
+        assert after[0] - before[2] >= 6, actions
+    if device == "phone":
+        # Undo and Reset are icon circles, still named for a screen reader
+        assert page.get_attribute("#undo", "aria-label") == "Undo"
+        assert round(actions[0][2] - actions[0][0]) == 44
+
+    # giving up asks first, says what it costs, covers no card, and can be taken back
+    page.click(".give-up summary")
+    assert "counts as not solved" in page.inner_text(".give-up-cost")
+    assert page.inner_text(".give-up summary").strip() == "Keep playing"
+    confirm = boxes(page, ".give-up")[0]
+    assert confirm[0] >= 0 and confirm[2] <= width, confirm
+    for card in boxes(page, "#board .card"):
+        assert not overlaps(card, confirm), (card, confirm)
+    danger = boxes(page, ".give-up .danger")[0]
+    assert danger[2] - danger[0] >= 40 and danger[3] - danger[1] >= 40
+    assert table_top(page) == start
+    shot(page, f"{device}-{scheme}-3-give-up")
+    page.click(".give-up summary")
+    assert page.get_attribute(".give-up", "open") is None
+    assert page.inner_text(".give-up summary").strip() == "Give up"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert errors == []
+    context.close()
