@@ -10,7 +10,7 @@ import enum
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
@@ -187,6 +187,11 @@ def analyse(
     best = _maximum(model, time_limit, started)
     unique = _uniqueness(model, best, _left(deadline), time.perf_counter())
     depth = chain_depth(position, best, _left(deadline))
+    shown, witness = depth.play, unique.witness
+    if shown is not None and witness is not None and shown.hand_after(position) == witness.hand_after(position):
+        # the witness differs from the first best play, but an answer shows the depth play, which
+        # may be the witness's twin: then the first best play is the one that differs from it
+        unique = replace(unique, witness=best.play)
     return Analysis(position, best, unique, depth, _ms(started))
 
 

@@ -20,6 +20,7 @@ from puzzles import (
     Play,
     Position,
     Rules,
+    analyse,
     chain_depth,
     maximum,
     meld_problem,
@@ -93,6 +94,29 @@ def test_points_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) ->
     assert_legal(position, best.play)
     unique = uniqueness(position, best, time_limit=TIME_LIMIT)
     assert unique.unique is oracle.is_unique(position, "points")
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_the_analysis_witness_differs_from_the_play_it_shows(rules: Rules, data: st.DataObject) -> None:
+    """An answer shows the depth play, not the first best play: its witness must differ from that one."""
+    position = draw_position(data, rules)
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    witness, shown = analysis.uniqueness.witness, analysis.depth.play
+    if analysis.uniqueness.unique is False:
+        assert witness is not None and shown is not None
+        assert_legal(position, witness)
+        assert hand_after(position, witness) != hand_after(position, shown)
+
+
+def test_a_witness_twin_of_the_shown_play_is_replaced() -> None:
+    position = Position.parse("german-jokers | JS JH JD JC / 5H 5D 5C / 10S 10H 10D 10C | 9S AH 7H QH 3C")
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.uniqueness.unique is False
+    witness, shown = analysis.uniqueness.witness, analysis.depth.play
+    assert witness is not None and shown is not None
+    assert hand_after(position, witness) != hand_after(position, shown)
 
 
 @each_preset
