@@ -36,7 +36,14 @@ class Suit(enum.Enum):
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
-_SUIT_TOKENS: dict[str, Suit] = {s.value: s for s in SUITS} | {sym: s for s, sym in _SUIT_SYMBOLS.items()}
+_OUTLINE_SYMBOLS = {Suit.SPADES: "♤", Suit.HEARTS: "♡", Suit.DIAMONDS: "♢", Suit.CLUBS: "♧"}
+_SUIT_TOKENS: dict[str, Suit] = (
+    {s.value: s for s in SUITS}
+    | {sym: s for s, sym in _SUIT_SYMBOLS.items()}
+    | {sym: s for s, sym in _OUTLINE_SYMBOLS.items()}
+)
+_PRESENTATION = str.maketrans("", "", "\ufe0e\ufe0f")
+"""The variation selectors a phone's emoji keyboard puts after a suit symbol (♠️): invisible, dropped."""
 
 RANK_NAMES: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {n: str(n) for n in range(2, 11)}
 _RANK_TOKENS: dict[str, int] = {name: n for n, name in RANK_NAMES.items()} | {"T": 10}
@@ -70,10 +77,11 @@ class Card:
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        """Read `10H`, `th`, `10♥`, `A♠` or `JK`; raise CardError naming the token."""
+        """Read `10H`, `th`, `10♥`, `10♡`, `A♠️` (from an emoji keyboard) or `JK`; raise CardError
+        naming the token."""
         if not isinstance(token, str):
             raise CardError(f"{token!r} is not a card: expected a string like '10H'")
-        text = token.strip().upper()
+        text = token.translate(_PRESENTATION).strip().upper()
         if not text:
             raise CardError("'' is not a card: empty token")
         if text in _JOKER_TOKENS:
@@ -81,7 +89,8 @@ class Card:
         rank_text, suit_text = text[:-1], text[-1]
         suit = _SUIT_TOKENS.get(suit_text)
         if suit is None:
-            raise CardError(f"{token!r} is not a card: unknown suit {suit_text!r}")
+            shown = suit_text if suit_text.isprintable() else f"U+{ord(suit_text):04X}"
+            raise CardError(f"{token!r} is not a card: unknown suit {shown!r}")
         rank = _RANK_TOKENS.get(rank_text)
         if rank is None:
             what = f"unknown rank {rank_text!r}" if rank_text else "missing rank"

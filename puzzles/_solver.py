@@ -188,7 +188,11 @@ def analyse(
     unique = _uniqueness(model, best, _left(deadline), time.perf_counter())
     depth = chain_depth(position, best, _left(deadline))
     shown, witness = depth.play, unique.witness
-    if shown is not None and witness is not None and shown.hand_after(position) == witness.hand_after(position):
+    if (
+        shown is not None
+        and witness is not None
+        and shown.hand_after(position) == witness.hand_after(position)
+    ):
         # the witness differs from the first best play, but an answer shows the depth play, which
         # may be the witness's twin: then the first best play is the one that differs from it
         unique = replace(unique, witness=best.play)

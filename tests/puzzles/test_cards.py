@@ -43,6 +43,11 @@ def test_pretty_form_reads_back(card: Card) -> None:
         (" 7s ", "7S", "7♠"),
         ("JK", "JK", "🃏"),
         ("jk", "JK", "🃏"),
+        ("3\u2660\ufe0f", "3S", "3♠"),  # 3♠️ from a phone's emoji keyboard
+        ("K♡", "KH", "K♥"),
+        ("10♢", "10D", "10♦"),
+        ("a♧", "AC", "A♣"),
+        ("5♤\ufe0e", "5S", "5♠"),
     ],
 )
 def test_notation(token: str, text: str, pretty: str) -> None:
@@ -70,6 +75,7 @@ def test_card_fields() -> None:
         ("H", "'H' is not a card: missing rank"),
         ("", "'' is not a card: empty token"),
         ("   ", "'' is not a card: empty token"),
+        ("5\u200b", "'5\\u200b' is not a card: unknown suit 'U+200B'"),  # an invisible suit is named
     ],
 )
 def test_bad_tokens_are_named(token: str, message: str) -> None:
