@@ -30,7 +30,7 @@ MAX_PROBLEMS = 12
 """Beyond this many, the page says how many more rather than listing them."""
 
 _MELD_BREAK = re.compile(r"[/\n;]")
-_TOKEN_BREAK = re.compile(r"[\s,]+")
+_TOKEN_BREAK = re.compile(r"[\s,;]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +100,13 @@ def read_entry(rules_name: str, table_text: str, hand_text: str, objective_name:
         problems.append(Problem("hand", f"the hand is too long: at most {MAX_HAND_TEXT} characters"))
     melds: list[TypedMeld] = []
     hand: list[Card] = []
-    if not problems:
+    readable = not problems
+    if readable:
         melds = _read_table(table_text, rules, problems)
         hand = _read_hand(hand_text, problems)
     if not problems and not hand:
         problems.append(Problem("hand", "the hand is empty: type the cards you held"))
-    if not problems:
+    if readable:  # every problem at once: too many copies among the cards that did read, too
         problems += _copies(rules, melds, hand)
     position = None
     if not problems:

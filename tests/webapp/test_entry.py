@@ -49,3 +49,15 @@ def test_a_joker_where_the_rules_have_none_is_named_in_the_singular() -> None:
     assert "1 joker on the table and in the hand, but the classic rules have none" in [
         problem.message for problem in entry.problems
     ]
+
+
+def test_a_semicolon_separates_hand_cards_as_it_does_melds() -> None:
+    entry = read_entry("classic", "3S 4S 5S; 7H 7D 7C", "6S; 8S")
+    assert entry.problems == () and [str(card) for card in entry.hand] == ["6S", "8S"]
+
+
+def test_too_many_copies_are_reported_beside_a_bad_meld() -> None:
+    entry = read_entry("jokers", "JK JK JK / JK 5S 6S", "JK")
+    messages = [problem.message for problem in entry.problems]
+    assert any("jokers in one meld" in message for message in messages), messages
+    assert "5 jokers on the table and in the hand, but the jokers rules have 4" in messages
