@@ -220,7 +220,9 @@ def _elapsed(attempt: models.Attempt | None) -> str | None:
 def _duration(span: timedelta) -> str:
     minutes = max(int(span.total_seconds()) // 60, 0)
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min" if minutes else "under 1 min"
 
 
 @dataclass(frozen=True, slots=True)

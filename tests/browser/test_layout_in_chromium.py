@@ -102,5 +102,28 @@ def test_the_table_stays_put_and_the_actions_fit(browser: object, site: str, dev
     assert page.get_attribute(".give-up", "open") is None
     assert page.inner_text(".give-up summary").strip() == "Give up"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    # the header's icons are 40 px targets, on the name's row
+    icons = boxes(page, ".bar .icon-link")
+    brand = boxes(page, ".bar .brand")[0]
+    assert len(icons) == 6
+    for left, top, right, bottom in icons:
+        assert round(right - left) == 40 and round(bottom - top) == 40, icons
+        assert top < brand[3] and bottom > brand[1], (icons, brand)
+    # in the dark, the glyphs on the light status colours are dark
+    glyph = page.eval_on_selector(".meld-state", "e => getComputedStyle(e).color")
+    assert glyph == ("rgb(17, 17, 17)" if scheme == "dark" else "rgb(255, 255, 255)")
+
+    before = table.version()
+    page.click(".give-up summary")
+    page.click(".give-up .danger")
+    table.wait_for_board(before)
+    # the heading of the player's table sits right above it
+    gap = page.evaluate(
+        "document.querySelector('.your-table + .table').getBoundingClientRect().top"
+        " - document.querySelector('.your-table').getBoundingClientRect().bottom"
+    )
+    assert 0 <= gap <= 12, gap
+    shot(page, f"{device}-{scheme}-4-gave-up")
     assert errors == []
     context.close()
