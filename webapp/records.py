@@ -17,6 +17,7 @@ from webapp.days import Calendar
 from webapp.glicko import DEFAULT_RATING, Rating, play
 from webapp.hints import solve_score
 from webapp.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
+from webapp.turns import overdue
 
 CALENDAR_WEEKS = 10
 RATING_HISTORY = 100
@@ -61,7 +62,8 @@ class Stats:
     """What the stats page shows."""
 
     played: int
-    """Daily puzzles finished (as the daily or from the archive)."""
+    """Daily puzzles finished (as the daily or from the archive), and those left unfinished that can
+    no longer be: begun while open and now closed, or a timed turn past its time."""
     solved: int
     clean: int
     """Solved without a hint."""
@@ -85,7 +87,16 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
     attempts: list[models.Attempt] = []
     rating = Rating()
     record: dict[int, DayMark] = {}
+    left = 0
     if player is not None:
+        unfinished = session.scalars(
+            select(models.Attempt).where(
+                models.Attempt.player_id == player,
+                models.Attempt.status == "playing",
+                models.Attempt.number.is_not(None),
+            )
+        )
+        left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
         attempts = list(
             session.scalars(
                 select(models.Attempt)
@@ -102,7 +113,7 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
     solved = [attempt for attempt in daily if attempt.status == "solved"]
     history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
     return Stats(
-        played=len(daily),
+        played=len(daily) + left,
         solved=len(solved),
         clean=sum(1 for attempt in solved if attempt.hints == 0),
         streak=streak(record),
@@ -114,6 +125,14 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == "solved"),
     )
+
+
+def _lapsed(attempt: models.Attempt, dates: Calendar, now: datetime) -> bool:
+    """An unfinished daily attempt that counts as played and not solved: the record calls it missed."""
+    assert attempt.number is not None
+    closes = dates.closes(attempt.number)
+    left_open = attempt.started < closes <= now  # an archive play, begun after, is still going
+    return left_open or overdue(attempt, now)
 
 
 def rating_change(session: Session, attempt: models.Attempt) -> tuple[float, float] | None:

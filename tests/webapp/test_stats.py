@@ -95,6 +95,31 @@ def test_the_stats_of_a_week(
     assert '<polyline class="rating-line"' in page
 
 
+def test_a_puzzle_left_unfinished_counts_as_played_once_it_has_closed(
+    app: Flask, player: Player, week: list[int], clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    on_day(clock, 4)
+    solve_daily(player, 4, known_puzzle)
+    on_day(clock, 5)
+    assert player.move(5, "h0", "new").status_code == 200
+    still_open = player.client.get("/stats").get_data(as_text=True)
+    assert (tile(still_open, "played"), tile(still_open, "solve-rate")) == ("1", "100%")
+    on_day(clock, 7)  # #5 has closed everywhere, unfinished: played and not solved, as the calendar says
+    page = player.client.get("/stats").get_data(as_text=True)
+    assert (tile(page, "played"), tile(page, "solve-rate")) == ("2", "50%")
+    assert page.count('class="day day-missed"') == 1
+
+
+def test_a_timed_turn_past_its_time_counts_as_played(
+    app: Flask, player: Player, published: int, clock: FrozenClock
+) -> None:
+    player.post(f"/puzzles/{published}/timed")
+    assert player.move(published, "h0", "new").status_code == 200
+    clock.moment += timedelta(minutes=10)  # nobody came back to the page
+    page = player.client.get("/stats").get_data(as_text=True)
+    assert (tile(page, "played"), tile(page, "solve-rate")) == ("1", "0%")
+
+
 def test_a_day_off_ends_the_streak_but_an_unpublished_day_does_not(
     app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
 ) -> None:
