@@ -3,7 +3,9 @@
 A streak counts consecutive daily puzzles by number, not calendar days. A puzzle counts when it was
 solved while still open (until its day has ended everywhere), so a player who flies across time
 zones, or solves late in the evening of their own day, never loses one. Numbers that were never
-published (the site was down all day) are gaps the streak steps over, and a puzzle still open
+published (no puzzle could be had for that day) are gaps the streak steps over; a day the site was
+down is no gap, since the clock publishes a week ahead, but the puzzle stays open for two days
+around the world, so a short outage costs nobody their streak. A puzzle still open
 that is not solved yet neither extends nor breaks it. Archive plays start after the puzzle closed,
 so they never count.
 """
