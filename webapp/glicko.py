@@ -131,5 +131,15 @@ def play(player: Rating, puzzle: Rating, score: float) -> tuple[Rating, Rating]:
     return _floored(player_after), _floored(puzzle_after)
 
 
+def idle(rating: Rating, periods: int) -> Rating:
+    """The rating after `periods` rating periods without games: step 6 of the paper that many times
+    in one, so a player back after months is less certain of their rating (as on Lichess), never
+    less certain than a newcomer."""
+    if periods <= 0:
+        return rating
+    phi = math.sqrt(rating.phi * rating.phi + periods * rating.volatility * rating.volatility)
+    return Rating(rating.rating, min(phi * SCALE, DEFAULT_DEVIATION), rating.volatility)
+
+
 def _floored(rating: Rating) -> Rating:
     return Rating(rating.rating, max(rating.deviation, MIN_DEVIATION), rating.volatility)

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
 from webapp.charts import Bar, Line, moves_histogram, rating_line
 from webapp.days import Calendar
-from webapp.glicko import DEFAULT_RATING, Rating, play
+from webapp.glicko import DEFAULT_RATING, Rating, idle, play
 from webapp.hints import solve_score
 from webapp.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
 from webapp.turns import overdue
@@ -169,8 +169,15 @@ def rate(session: Session, attempt_id: int) -> float | None:
         return None
     player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
     puzzle = session.get_one(models.Puzzle, attempt.puzzle_id, with_for_update=True)
+    last = session.scalar(
+        select(func.max(models.Attempt.finished)).where(
+            models.Attempt.player_id == attempt.player_id, models.Attempt.rating_after.is_not(None)
+        )
+    )
+    # a rating period is a day: each day since the last rated game makes the rating less certain
+    days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
     player_after, puzzle_after = play(
-        Rating(player.rating, player.deviation, player.volatility),
+        idle(Rating(player.rating, player.deviation, player.volatility), days),
         Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
         score(attempt),
     )

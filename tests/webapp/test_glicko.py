@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.glicko import MIN_DEVIATION, Game, Rating, play, update
+from webapp.glicko import DEFAULT_DEVIATION, MIN_DEVIATION, Game, Rating, idle, play, update
 
 
 def test_the_papers_worked_example() -> None:
@@ -67,3 +67,13 @@ def test_deviations_keep_a_floor() -> None:
 def test_scores_outside_zero_to_one_are_refused() -> None:
     with pytest.raises(ValueError, match="between 0 and 1"):
         Game(Rating(), 1.5)
+
+
+def test_idle_periods_widen_the_deviation_as_that_many_empty_periods_do() -> None:
+    start = Rating(1600.0, 60.0, 0.06)
+    stepped = start
+    for _ in range(30):
+        stepped = update(stepped, [])
+    assert idle(start, 30).deviation == pytest.approx(stepped.deviation)
+    assert idle(start, 30).rating == start.rating and idle(start, 0) == start
+    assert idle(start, 100_000).deviation == DEFAULT_DEVIATION  # never less certain than a newcomer

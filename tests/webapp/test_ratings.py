@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from flask import Flask
 from sqlalchemy import select
 
 import generator
-from tests.webapp.conftest import TODAY, Player
+from tests.webapp.conftest import TODAY, FrozenClock, Player, store, variant
 from tests.webapp.test_play import solve
 from webapp import models, records
 from webapp.db import database
-from webapp.glicko import Rating, play
+from webapp.glicko import Rating, idle, play
 
 
 def ratings(app: Flask) -> tuple[Rating, Rating, float | None]:
@@ -78,3 +80,22 @@ def test_an_attempt_is_rated_once(app: Flask, player: Player, published: int) ->
 def test_the_score_of_an_attempt(status: str, hints: int, expected: float) -> None:
     attempt = models.Attempt(status=status, hints=hints)
     assert records.score(attempt) == pytest.approx(expected)
+
+
+def test_a_rating_left_idle_is_less_certain_when_it_plays_again(
+    app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    store(app, variant(known_puzzle, "3H", "hard", "cr6"), 6)
+    player.post(f"/puzzles/{TODAY}/give-up")
+    with app.app_context(), database().reader() as session:
+        row = session.scalars(select(models.Player)).one()
+        before = Rating(row.rating, row.deviation, row.volatility)
+    clock.moment += timedelta(days=200)
+    assert player.post("/archive/6/give-up").status_code == 200
+    with app.app_context(), database().reader() as session:
+        row = session.scalars(select(models.Player)).one()
+        puzzle = session.scalars(select(models.Puzzle).where(models.Puzzle.code == "cr6")).one()
+    expected, _ = play(idle(before, 200), Rating(1500.0), 0.0)
+    assert puzzle.deviation < 350.0  # the game was rated against the puzzle's rating before it
+    assert row.deviation == pytest.approx(expected.deviation) and row.rating == pytest.approx(expected.rating)
+    assert row.deviation > play(before, Rating(1500.0), 0.0)[0].deviation
