@@ -125,5 +125,9 @@ def test_the_table_stays_put_and_the_actions_fit(browser: object, site: str, dev
     )
     assert 0 <= gap <= 12, gap
     shot(page, f"{device}-{scheme}-4-gave-up")
+    for path, name in (("/stats", "5-stats"), ("/archive", "6-archive")):
+        page.goto(site + path)
+        shot(page, f"{device}-{scheme}-{name}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert errors == []
     context.close()
