@@ -25,7 +25,7 @@ def answer_json(analysis: Analysis) -> dict[str, Any]:
     """
     best, depth, unique = analysis.best, analysis.depth, analysis.uniqueness
     position = analysis.position
-    play = depth.play if depth.play is not None else best.play
+    play = analysis.shown
     points_left = sum(position.rules.points.of(card) for card in play.hand_after(position))
     return {
         "rules": position.rules.name,
@@ -35,7 +35,7 @@ def answer_json(analysis: Analysis) -> dict[str, Any]:
         "points_left": points_left,
         "optimal": best.optimal,
         "unique": unique.unique,
-        "witness": play_json(unique.witness) if unique.witness else None,
+        "witness": play_json(other) if (other := analysis.other_play) else None,
         "depth": depth.depth,
         "depth_optimal": depth.optimal,
         "broken": list(depth.broken),

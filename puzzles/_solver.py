@@ -10,7 +10,7 @@ import enum
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -90,6 +90,22 @@ class Analysis:
     @property
     def proven(self) -> bool:
         return self.best.optimal and self.uniqueness.unique is not None and self.depth.optimal
+
+    @property
+    def shown(self) -> Play:
+        """The play an answer shows: the best play that breaks the fewest melds."""
+        return self.depth.play if self.depth.play is not None else self.best.play
+
+    @property
+    def other_play(self) -> Play | None:
+        """When the best play is not unique, a best play that leaves a different hand from `shown`.
+
+        The uniqueness witness differs from the first best play found, and `shown` may be the
+        witness's twin; then the first best play is the one that differs from it."""
+        witness = self.uniqueness.witness
+        if witness is not None and witness.hand_after(self.position) == self.shown.hand_after(self.position):
+            return self.best.play
+        return witness
 
 
 def maximum(
@@ -187,15 +203,6 @@ def analyse(
     best = _maximum(model, time_limit, started)
     unique = _uniqueness(model, best, _left(deadline), time.perf_counter())
     depth = chain_depth(position, best, _left(deadline))
-    shown, witness = depth.play, unique.witness
-    if (
-        shown is not None
-        and witness is not None
-        and shown.hand_after(position) == witness.hand_after(position)
-    ):
-        # the witness differs from the first best play, but an answer shows the depth play, which
-        # may be the witness's twin: then the first best play is the one that differs from it
-        unique = replace(unique, witness=best.play)
     return Analysis(position, best, unique, depth, _ms(started))
 
 

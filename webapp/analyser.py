@@ -197,7 +197,7 @@ class Answer:
 
 def answer_of(analysis: Analysis) -> Answer:
     position = analysis.position
-    play = analysis.depth.play or analysis.best.play
+    play = analysis.shown
     steps = plan_steps(position, play)
     return Answer(
         analysis=analysis,
@@ -206,7 +206,7 @@ def answer_of(analysis: Analysis) -> Answer:
         points_left=sum(position.rules.points.of(card) for card in play.hand_after(position)),
         steps=steps,
         final=_numbered(position, steps),
-        witness=analysis.uniqueness.witness,
+        witness=analysis.other_play,
     )
 
 

@@ -21,6 +21,7 @@ from puzzles import (
     Position,
     Rules,
     analyse,
+    answer_json,
     chain_depth,
     maximum,
     meld_problem,
@@ -103,20 +104,25 @@ def test_the_analysis_witness_differs_from_the_play_it_shows(rules: Rules, data:
     """An answer shows the depth play, not the first best play: its witness must differ from that one."""
     position = draw_position(data, rules)
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    witness, shown = analysis.uniqueness.witness, analysis.depth.play
+    witness, shown = analysis.other_play, analysis.shown
+    assert shown == (analysis.depth.play or analysis.best.play)
     if analysis.uniqueness.unique is False:
-        assert witness is not None and shown is not None
+        assert witness is not None
         assert_legal(position, witness)
         assert hand_after(position, witness) != hand_after(position, shown)
+    else:
+        assert witness is None
 
 
 def test_a_witness_twin_of_the_shown_play_is_replaced() -> None:
     position = Position.parse("german-jokers | JS JH JD JC / 5H 5D 5C / 10S 10H 10D 10C | 9S AH 7H QH 3C")
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.uniqueness.unique is False
-    witness, shown = analysis.uniqueness.witness, analysis.depth.play
-    assert witness is not None and shown is not None
+    witness, shown = analysis.other_play, analysis.shown
+    assert witness is not None
     assert hand_after(position, witness) != hand_after(position, shown)
+    answer = answer_json(analysis)
+    assert answer["played"] != answer["witness"]["played"]
 
 
 @each_preset
