@@ -13,6 +13,7 @@ from flask.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment
 from markupsafe import Markup
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
@@ -107,9 +108,10 @@ def render_turn(page: PuzzlePage, attempt: models.Attempt | None = None) -> tupl
         attempt = _finished(_act_on_stored(page, player, turns.on_time(_nothing)) or attempt)
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     tz_name = player_zone_name()
+    behind = earlier_open(page, player)
     if attempt is None:
-        return untouched_page(page, template, tz_name), 200
-    context = turn_context(page, turns.board_of(page.puzzle, attempt), attempt, tz_name)
+        return untouched_page(page, template, tz_name, behind), 200
+    context = turn_context(page, turns.board_of(page.puzzle, attempt), attempt, tz_name, behind)
     return render_template(template, **context), 200
 
 
@@ -117,7 +119,46 @@ CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES = 256
 
 
-def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
+@dataclass(frozen=True, slots=True)
+class StillOpen:
+    """An earlier daily puzzle the player has not finished that is still open somewhere."""
+
+    number: int
+    url: str
+    left: str
+    """How long it stays open, in words."""
+
+
+def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
+    """On today's page, the earlier daily puzzles still open that this player has not finished: a
+    traveller who flew east sees the next day's puzzle while the last one still counts for the streak."""
+    if not page.is_today or page.number is None:
+        return ()
+    moment, dates = now(), calendar()
+    numbers = [number for number in dates.open_numbers(moment) if number < page.number]
+    if not numbers:
+        return ()
+    session = db.session()
+    published = set(session.scalars(select(models.Daily.number).where(models.Daily.number.in_(numbers))))
+    finished: set[int | None] = set()
+    if player is not None:
+        finished = set(
+            session.scalars(
+                select(models.Attempt.number).where(
+                    models.Attempt.player_id == player,
+                    models.Attempt.number.in_(numbers),
+                    models.Attempt.status != "playing",
+                )
+            )
+        )
+    return tuple(
+        StillOpen(number, url_for("play.puzzle", number=number), _duration(dates.closes(number) - moment))
+        for number in numbers
+        if number in published and number not in finished
+    )
+
+
+def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()) -> str:
     """A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by
     minute: each process renders it once and fills in only the visitor's CSRF token."""
     pages: dict[tuple[object, ...], str] = current_app.extensions.setdefault("tavolo.untouched", {})
@@ -129,12 +170,13 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
         template,
         page.is_today,
         tz_name,
+        behind,
         prefs.deck(),  # the page opens with the visitor's deck colours
         now().replace(second=0, microsecond=0),
     )
     rendered = pages.get(key)
     if rendered is None:
-        context = turn_context(page, turns.board_of(page.puzzle, None), None, tz_name)
+        context = turn_context(page, turns.board_of(page.puzzle, None), None, tz_name, behind)
         rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context)
         if len(pages) >= UNTOUCHED_PAGES:
             pages.clear()
@@ -143,7 +185,11 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str) -> str:
 
 
 def turn_context(
-    page: PuzzlePage, board: Board, attempt: models.Attempt | None, tz_name: str
+    page: PuzzlePage,
+    board: Board,
+    attempt: models.Attempt | None,
+    tz_name: str,
+    behind: tuple[StillOpen, ...] = (),
 ) -> dict[str, Any]:
     puzzle = page.puzzle
     views = board.views()
@@ -195,6 +241,7 @@ def turn_context(
         "next_in": _duration(next_at - moment),
         "elapsed": _elapsed(attempt),
         "tz_name": tz_name,
+        "still_open": behind,
     }
 
 

@@ -272,3 +272,17 @@ def test_codes_are_rate_limited(database_url: str, clock: FrozenClock, published
     guesser = Player(limited.test_client())
     statuses = [guesser.post("/stats/adopt", htmx=False, code="ABCD-2345").status_code for _ in range(4)]
     assert statuses == [422, 422, 422, 429]
+
+
+def test_todays_page_points_to_an_earlier_puzzle_still_open(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    """Flown from Honolulu to Auckland: the local day is #8's, while #7 is open for hours yet."""
+    for number, decoy in ((7, "3H"), (8, "AD")):
+        store(app, variant(known_puzzle, decoy, "hard", f"ct{number}"), number)
+    page = player.client.get("/?tz=Pacific/Auckland").get_data(as_text=True)
+    assert "Tavolo #8" in page
+    assert re.search(r'<a href="/puzzles/7">Puzzle #7</a> is still open for\s+\d+ h \d+ min', page), page
+    player.post("/puzzles/7/give-up")
+    assert "is still open for" not in player.client.get("/?tz=Pacific/Auckland").get_data(as_text=True)
+    assert "is still open for" not in player.client.get("/puzzles/8").get_data(as_text=True)
