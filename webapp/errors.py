@@ -10,11 +10,17 @@ from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from webapp.turns import TurnError
 
 log = logging.getLogger(__name__)
+
+PLAIN_WORDS: dict[type[HTTPException], str] = {
+    NotFound: "That address was not found on Tavolo. Check the link, or go to today's puzzle.",
+    MethodNotAllowed: "That address does not take this kind of request.",
+}
+"""Tavolo's own words for Werkzeug's stock descriptions; a description given to abort() stays."""
 
 
 def reply(status: int, message: str) -> Response:
@@ -39,7 +45,11 @@ def http_error(error: HTTPException) -> Response:
         return reply(413, f"The request is too large: at most {limit // 1024} KiB.")
     if isinstance(error, RateLimitExceeded):
         return reply(429, f"Too many requests: at most {error.description}. Wait a little and try again.")
-    return reply(error.code or 500, error.description or error.name)
+    description = error.description
+    for kind, words in PLAIN_WORDS.items():
+        if isinstance(error, kind) and description == kind.description:
+            description = words
+    return reply(error.code or 500, description or error.name)
 
 
 def turn_error(error: TurnError) -> Response:
