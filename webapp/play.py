@@ -132,25 +132,23 @@ class StillOpen:
 def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
     """On today's page, the earlier daily puzzles still open that this player has not finished: a
     traveller who flew east sees the next day's puzzle while the last one still counts for the streak."""
-    if not page.is_today or page.number is None:
-        return ()
+    if not page.is_today or page.number is None or player is None:
+        return ()  # a first visit has no streak to keep, and asks the database nothing
     moment, dates = now(), calendar()
-    numbers = [number for number in dates.open_numbers(moment) if number < page.number]
+    numbers = [number for number in dates.open_numbers(moment) if 1 <= number < page.number]
     if not numbers:
         return ()
     session = db.session()
     published = set(session.scalars(select(models.Daily.number).where(models.Daily.number.in_(numbers))))
-    finished: set[int | None] = set()
-    if player is not None:
-        finished = set(
-            session.scalars(
-                select(models.Attempt.number).where(
-                    models.Attempt.player_id == player,
-                    models.Attempt.number.in_(numbers),
-                    models.Attempt.status != "playing",
-                )
+    finished = set(
+        session.scalars(
+            select(models.Attempt.number).where(
+                models.Attempt.player_id == player,
+                models.Attempt.number.in_(numbers),
+                models.Attempt.status != "playing",
             )
         )
+    )
     return tuple(
         StillOpen(number, url_for("play.puzzle", number=number), _duration(dates.closes(number) - moment))
         for number in numbers

@@ -280,6 +280,7 @@ def test_todays_page_points_to_an_earlier_puzzle_still_open(
     """Flown from Honolulu to Auckland: the local day is #8's, while #7 is open for hours yet."""
     for number, decoy in ((7, "3H"), (8, "AD")):
         store(app, variant(known_puzzle, decoy, "hard", f"ct{number}"), number)
+    assert player.move(8, "h0", "new").status_code == 200  # a player with a record, so with a streak
     page = player.client.get("/?tz=Pacific/Auckland").get_data(as_text=True)
     assert "Tavolo #8" in page
     assert re.search(r'<a href="/puzzles/7">Puzzle #7</a> is still open for\s+\d+ h \d+ min', page), page
