@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Flask
 from flask_compress import Compress
+from werkzeug.routing import IntegerConverter
 
 from webapp import (
     analyser,
@@ -32,8 +33,16 @@ from webapp import (
 )
 
 
+class AsciiIntegerConverter(IntegerConverter):
+    """`<int:...>` with ASCII digits only: Werkzeug's reads any Unicode digit, so `/puzzles/٧` would
+    be a second address for puzzle 7."""
+
+    regex = r"[0-9]+"
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
+    app.url_map.converters["int"] = AsciiIntegerConverter
     app.config.from_mapping(settings.defaults(app.instance_path))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -235,8 +235,10 @@ def test_a_puzzle_number_beyond_every_date_is_not_out_yet_on_every_route(
     assert everything(app) == before
 
 
-def test_a_negative_puzzle_number_is_no_route(client: FlaskClient, published: int) -> None:
-    for url in ("/puzzles/-1", "/archive/-1", "/api/puzzles/-1", "/puzzles/-1/preview.svg"):
+def test_a_negative_or_non_ascii_puzzle_number_is_no_route(client: FlaskClient, published: int) -> None:
+    assert client.get(f"/puzzles/{published}").status_code == 200
+    urls = ("/puzzles/-1", "/archive/-1", "/api/puzzles/-1", "/puzzles/-1/preview.svg", "/puzzles/\u0667")
+    for url in urls:
         response = client.get(url)
         assert response.status_code == 404
         assert "not found" in message(response)
