@@ -298,7 +298,9 @@ def share_text(title: str, attempt: models.Attempt, streak: int | None = None) -
     if streak:
         parts.append(f"🔥{streak}")
     if attempt.time_limit and attempt.finished:
-        parts.append(f"⏱{clock_face(attempt.finished - attempt.started)}")
+        # a turn ended in the grace for the last request's travel took the whole time, no more
+        taken = min(attempt.finished - attempt.started, timedelta(seconds=attempt.time_limit))
+        parts.append(f"⏱{clock_face(taken)}")
     return " · ".join(parts)
 
 

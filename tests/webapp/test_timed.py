@@ -125,3 +125,14 @@ def test_a_timed_solve_shares_its_time(
     share = re.search(r'<output id="share-text" class="share-text">([^<]+)</output>', result)
     assert share is not None
     assert share.group(1) == f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
+
+
+def test_a_turn_ended_in_the_grace_shares_the_whole_time_and_no_more(
+    app: Flask, player: Player, published: int, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    player.post(f"/puzzles/{TODAY}/timed")
+    solve(player, TODAY, known_puzzle)
+    clock.moment = NOON + timedelta(minutes=2, seconds=2)  # End turn pressed at 0:00, still travelling
+    result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
+    assert stored(app).status == "solved"
+    assert "⏱2:00" in result and "⏱2:02" not in result
