@@ -25,8 +25,9 @@ JSON Lines, from stdin; each line is answered as soon as it arrives:
   {EXAMPLE}
 
 rules is a preset (classic, italian, jokers, german-jokers, three-decks; default classic);
-table and hand are required; cards read 10H, TH, 10♥, A♠ or JK. Other fields are ignored
-(id is echoed), so the generator's own lines can be piped in.
+table and hand are required; cards read 10H, TH, 10♥, A♠ or JK. The other fields of a
+generator line are read past (id is echoed), so the generator's own lines can be piped in;
+any other field is refused.
 
 For each position one JSON object is written to stdout: line (where the position starts),
 id (when given), rules, objective, max_played, played, freed, points_left, table (a best

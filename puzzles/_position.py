@@ -11,6 +11,12 @@ from puzzles._cards import Card, CardError, parse_cards, sorted_cards
 from puzzles._melds import Meld, MeldError
 from puzzles._rules import DEFAULT_RULES, Rules, RulesError
 
+ACCEPTED_FIELDS = frozenset(
+    {"rules", "table", "hand", "id"}
+    | {"max_played", "played", "solution", "depth", "tier", "hand_size", "decoys", "canonical"}
+)
+"""A position's fields and the rest of a generator output line (see generator.FIELDS)."""
+
 
 class PositionError(ValueError):
     """A position that cannot occur: a bad card, an invalid meld, more copies than the decks hold."""
@@ -85,11 +91,15 @@ class Position:
         """Read `{"rules": "classic", "table": [["3S","4S","5S"]], "hand": ["6S"]}`.
 
         `table` and `hand` are required (each may also be text: `"3S 4S 5S / 7H 7D 7C"`, `"6S"`),
-        `rules` defaults to classic, and any other field is ignored, so a generator line (`id`,
-        `solution`, `tier`...) reads as its position.
+        `rules` defaults to classic. `id` and the other fields of a generator line (`solution`,
+        `tier`...) are read past, so a generator line reads as its position; any other field is
+        refused, so that a misspelt `rule` is not answered silently under the classic rules.
         """
         if not isinstance(data, Mapping):
             raise PositionError("a position must be a JSON object with table and hand")
+        unknown = sorted(str(name) for name in set(data) - ACCEPTED_FIELDS)
+        if unknown:
+            raise PositionError(f"unknown field {unknown[0][:40]!r}: a position has rules, table and hand")
         rules = data.get("rules", DEFAULT_RULES.name)
         if not isinstance(rules, str):
             raise PositionError("rules must be a preset name")

@@ -126,3 +126,10 @@ def test_a_solution_that_drops_a_table_card_is_refused(master: Puzzle) -> None:
     solution[1] = ["3S", "3H", "3D"]
     with pytest.raises(PuzzleError, match="3♣ left the table"):
         Puzzle.from_json(line(master, solution=solution))
+
+
+def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:
+    from generator._puzzle import FIELDS
+    from puzzles._position import ACCEPTED_FIELDS
+
+    assert set(FIELDS) <= ACCEPTED_FIELDS

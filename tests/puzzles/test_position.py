@@ -61,7 +61,7 @@ def test_json_accepts_a_table_string_and_an_id() -> None:
     assert Position.from_json(data) == Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S")
 
 
-def test_json_ignores_other_fields() -> None:
+def test_json_reads_past_a_generator_lines_fields() -> None:
     """A generator line reads as its position."""
     data = {
         "id": "cb2",
@@ -70,9 +70,10 @@ def test_json_ignores_other_fields() -> None:
         "hand": ["AC"],
         "solution": [["JH", "QH", "KH"], ["JD", "QD", "KD"], ["JC", "QC", "KC", "AC"]],
         "tier": "hard",
-        "colour": "red",
     }
     assert Position.from_json(data) == Position.parse("italian | KH KD KC / QH QD QC / JH JD JC | AC")
+    with pytest.raises(PositionError, match="unknown field 'colour'"):
+        Position.from_json(data | {"colour": "red"})
 
 
 @pytest.mark.parametrize(
@@ -135,3 +136,9 @@ def test_bad_json_says_why(data: Any, message: str) -> None:
     with pytest.raises(PositionError) as caught:
         Position.from_json(data)
     assert str(caught.value).startswith(message)
+
+
+def test_a_misspelt_field_is_refused_not_read_as_classic() -> None:
+    with pytest.raises(PositionError, match="unknown field 'rule'"):
+        Position.from_json({"rule": "italian", "table": "10S JS QS", "hand": "KS AS"})
+
