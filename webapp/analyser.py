@@ -91,8 +91,8 @@ def solve(position: Position, objective: Objective, time_limit: float) -> Analys
 
 
 def unfinished_daily(position: Position) -> int | None:
-    """The number of a daily puzzle still open somewhere whose whole table this position's table holds
-    (whatever the hand, and whatever melds were added), and that this caller has not finished: its
+    """The number of a daily puzzle still open somewhere whose whole table this position holds, on
+    its table or in its hand (whatever else was added), and that this caller has not finished: its
     answer must not reach them before they solve it or give up."""
     numbers = list(calendar().open_numbers(now()))
     reader = read_session()
@@ -101,22 +101,24 @@ def unfinished_daily(position: Position) -> int | None:
         .join(models.Puzzle, models.Daily.puzzle_id == models.Puzzle.id)
         .where(models.Puzzle.rules == position.rules.name, models.Daily.number.in_(numbers))
     )
-    table = Counter(str(card) for meld in position.table for card in meld.cards)
-    number = next(
-        (number for number, daily in rows if not Counter(card for meld in daily for card in meld) - table),
-        None,
-    )
-    if number is None:
+    cards = Counter(str(card) for meld in position.table for card in meld.cards)
+    cards.update(str(card) for card in position.hand)
+    matching = [number for number, daily in rows if not Counter(c for meld in daily for c in meld) - cards]
+    if not matching:
         return None
     player = current_player_id()
-    finished = player is not None and reader.scalar(
-        select(models.Attempt.id).where(
-            models.Attempt.player_id == player,
-            models.Attempt.number == number,
-            models.Attempt.status != "playing",
+    finished: set[int | None] = set()
+    if player is not None:
+        finished = set(
+            reader.scalars(
+                select(models.Attempt.number).where(
+                    models.Attempt.player_id == player,
+                    models.Attempt.number.in_(matching),
+                    models.Attempt.status != "playing",
+                )
+            )
         )
-    )
-    return None if finished else number
+    return next((number for number in matching if number not in finished), None)
 
 
 def _refuse_open_daily(position: Position) -> None:

@@ -34,7 +34,13 @@ def test_the_api_refuses_todays_puzzle(
 
 @pytest.mark.parametrize(
     "change",
-    ["a decoy dropped from the hand", "a hand card added", "a meld added to the table", "melds reordered"],
+    [
+        "a decoy dropped from the hand",
+        "a hand card added",
+        "a meld added to the table",
+        "melds reordered",
+        "a table meld moved into the hand",
+    ],
 )
 def test_the_api_refuses_todays_table_with_any_hand_or_more_melds(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle, change: str
@@ -47,6 +53,8 @@ def test_the_api_refuses_todays_table_with_any_hand_or_more_melds(
         hand.append("2C")
     elif change == "a meld added to the table":
         table.append(["KS", "KH", "KD"])
+    elif change == "a table meld moved into the hand":
+        hand += table.pop()
     else:
         table.reverse()
     body = json.dumps({"rules": known_puzzle.rules, "table": table, "hand": hand})
