@@ -70,7 +70,7 @@ def update(player: Rating, games: Sequence[Game], tau: float = TAU) -> Rating:
     mu, phi, sigma = player.mu, player.phi, player.volatility
     if not games:
         # step 6 alone: a period without games only makes the rating less certain
-        return Rating(player.rating, math.sqrt(phi * phi + sigma * sigma) * SCALE, sigma)
+        return idle(player, 1)
 
     # step 3: the estimated variance of the rating from the game outcomes alone
     terms = []
@@ -138,7 +138,8 @@ def idle(rating: Rating, periods: int) -> Rating:
     if periods <= 0:
         return rating
     phi = math.sqrt(rating.phi * rating.phi + periods * rating.volatility * rating.volatility)
-    return Rating(rating.rating, min(phi * SCALE, DEFAULT_DEVIATION), rating.volatility)
+    ceiling = max(DEFAULT_DEVIATION, rating.deviation)
+    return Rating(rating.rating, min(phi * SCALE, ceiling), rating.volatility)
 
 
 def _floored(rating: Rating) -> Rating:

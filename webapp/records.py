@@ -174,10 +174,11 @@ def rate(session: Session, attempt_id: int) -> float | None:
             models.Attempt.player_id == attempt.player_id, models.Attempt.rating_after.is_not(None)
         )
     )
-    # a rating period is a day: each day since the last rated game makes the rating less certain
+    # a rating period is a day, and the game's own period widens the deviation already (in play):
+    # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
     player_after, puzzle_after = play(
-        idle(Rating(player.rating, player.deviation, player.volatility), days),
+        idle(Rating(player.rating, player.deviation, player.volatility), days - 1),
         Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
         score(attempt),
     )

@@ -95,7 +95,7 @@ def test_a_rating_left_idle_is_less_certain_when_it_plays_again(
     with app.app_context(), database().reader() as session:
         row = session.scalars(select(models.Player)).one()
         puzzle = session.scalars(select(models.Puzzle).where(models.Puzzle.code == "cr6")).one()
-    expected, _ = play(idle(before, 200), Rating(1500.0), 0.0)
+    expected, _ = play(idle(before, 199), Rating(1500.0), 0.0)  # the game's own day is in play
     assert puzzle.deviation < 350.0  # the game was rated against the puzzle's rating before it
     assert row.deviation == pytest.approx(expected.deviation) and row.rating == pytest.approx(expected.rating)
     assert row.deviation > play(before, Rating(1500.0), 0.0)[0].deviation
