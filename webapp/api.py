@@ -5,6 +5,7 @@ No answer ever holds the solution. The check stores nothing, so it needs no cook
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
@@ -84,9 +85,11 @@ def check(number: int) -> Response:
     row = _published(number)
     position = row.puzzle.position()
     problems = play_problems(position, table)
-    placed = placed_count(position, table)
-    if not placed and not problems:
+    # a joker taken back cancels a card placed (german-jokers), but the card was laid all the same
+    laid = Counter(card for meld in table for card in meld) - position.table_counts()
+    if not laid and not problems:
         problems.append("no card from the hand is on the table")
+    placed = max(placed_count(position, table), 0)
     valid = not problems
     return jsonify(
         valid=valid,

@@ -197,3 +197,17 @@ def test_a_closed_day_never_published_is_not_made_on_request(
     assert response.get_json()["error"] == "Puzzle #3 was never published."
     assert client.post("/api/puzzles/3/check", json={"table": []}).status_code == 404
     assert fake_generator == []
+
+
+def test_a_joker_taken_back_counts_against_the_cards_placed(client: FlaskClient, app: Flask) -> None:
+    german = generator.Puzzle(
+        id="gk1", rules="german-jokers", table=(("6H", "6S", "JK"),), hand=("6D", "6C"),
+        max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
+        depth=1, tier="easy", hand_size=2, decoys=0,
+    )  # fmt: skip
+    store(app, german, TODAY)
+    taken_back = check(client, [["6H", "6S", "6D", "6C"]]).get_json()
+    assert (taken_back["valid"], taken_back["placed"], taken_back["solved"]) == (True, 1, True)
+    # one six for the joker, the joker back: a card was laid, though the hand is no smaller
+    swapped = check(client, [["6H", "6S", "6D"]]).get_json()
+    assert (swapped["valid"], swapped["placed"], swapped["errors"]) == (True, 0, [])
