@@ -154,9 +154,10 @@ puzzles_cli = AppGroup("puzzles", help="The puzzle pool and the daily schedule."
 def import_command(path: Path) -> None:
     try:
         lines = pool.read_file(path)
-        # the solver's proofs take seconds: outside the transaction that writes
         with db.database().reader() as session:
-            pool.check_new(session, lines, path, pool.IMPORT_TIME_LIMIT)
+            fresh = pool.new_lines(session, lines, path)
+        # the solver's proofs take seconds each: outside any transaction
+        pool.prove(fresh, path, pool.IMPORT_TIME_LIMIT)
     except pool.PoolError as error:
         raise CommandError(str(error)) from None
     try:

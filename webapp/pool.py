@@ -75,19 +75,27 @@ def read_file(path: Path) -> list[tuple[int, generator.Puzzle]]:
     return puzzles
 
 
-def check_new(
-    session: Session, lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit: float
-) -> None:
-    """PoolError naming the first line whose puzzle is new to the pool and either takes an id another
-    puzzle has or makes a claim (maximum, uniqueness, played cards, depth, tier) the solver refutes:
-    a file from elsewhere is checked as the generator's own output was."""
+def new_lines(
+    session: Session, lines: Iterable[tuple[int, generator.Puzzle]], path: Path
+) -> list[tuple[int, generator.Puzzle]]:
+    """The lines whose puzzle the pool lacks; PoolError naming the first that takes an id another
+    puzzle has."""
     ids: dict[str, str] = {}
+    fresh = []
     for number, puzzle in lines:
         if stored(session, puzzle) is not None:
             continue
         taken = session.scalar(select(models.Puzzle.canonical).where(models.Puzzle.code == puzzle.id))
         if taken is not None or ids.setdefault(puzzle.id, puzzle.canonical) != puzzle.canonical:
             raise PoolError(f"{path}: line {number}: id {puzzle.id} belongs to another puzzle")
+        fresh.append((number, puzzle))
+    return fresh
+
+
+def prove(lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit: float) -> None:
+    """PoolError naming the first line with a claim (maximum, uniqueness, played cards, depth, tier)
+    the solver refutes: a file from elsewhere is checked as the generator's own output was."""
+    for number, puzzle in lines:
         problems = generator.verify(puzzle, time_limit)
         if problems:
             raise PoolError(f"{path}: line {number}: {problems[0]}")
