@@ -141,4 +141,3 @@ def test_bad_json_says_why(data: Any, message: str) -> None:
 def test_a_misspelt_field_is_refused_not_read_as_classic() -> None:
     with pytest.raises(PositionError, match="unknown field 'rule'"):
         Position.from_json({"rule": "italian", "table": "10S JS QS", "hand": "KS AS"})
-
