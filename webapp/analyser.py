@@ -40,7 +40,7 @@ from puzzles import (
     maximum,
     plan_steps,
 )
-from webapp import models, turns
+from webapp import models, records, turns
 from webapp.board import Board, MeldState, MoveError
 from webapp.clock import calendar, now
 from webapp.db import session as read_session
@@ -106,18 +106,7 @@ def unfinished_daily(position: Position) -> int | None:
     matching = [number for number, daily in rows if not Counter(c for meld in daily for c in meld) - cards]
     if not matching:
         return None
-    player = current_player_id()
-    finished: set[int | None] = set()
-    if player is not None:
-        finished = set(
-            reader.scalars(
-                select(models.Attempt.number).where(
-                    models.Attempt.player_id == player,
-                    models.Attempt.number.in_(matching),
-                    models.Attempt.status != "playing",
-                )
-            )
-        )
+    finished = records.finished_numbers(reader, current_player_id(), matching)
     return next((number for number in matching if number not in finished), None)
 
 

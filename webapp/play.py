@@ -13,7 +13,6 @@ from flask.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment
 from markupsafe import Markup
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
@@ -139,15 +138,7 @@ def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
     if not numbers:
         return ()
     # every open day is published (by the clock a week ahead, else by its first request): one query
-    finished = set(
-        db.session().scalars(
-            select(models.Attempt.number).where(
-                models.Attempt.player_id == player,
-                models.Attempt.number.in_(numbers),
-                models.Attempt.status != "playing",
-            )
-        )
-    )
+    finished = records.finished_numbers(db.session(), player, numbers)
     return tuple(
         StillOpen(number, url_for("play.puzzle", number=number), _duration(dates.closes(number) - moment))
         for number in numbers

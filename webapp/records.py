@@ -5,6 +5,7 @@ The arithmetic is `streaks`, `glicko` and `charts`; this module only reads and w
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -125,6 +126,20 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == "solved"),
     )
+
+
+def finished_numbers(session: Session, player: str | None, numbers: Iterable[int]) -> set[int]:
+    """Which of these daily puzzles the player has finished (solved, missed, given up or timed out)."""
+    if player is None:
+        return set()
+    rows = session.scalars(
+        select(models.Attempt.number).where(
+            models.Attempt.player_id == player,
+            models.Attempt.number.in_(list(numbers)),
+            models.Attempt.status != "playing",
+        )
+    )
+    return {number for number in rows if number is not None}
 
 
 def _lapsed(attempt: models.Attempt, dates: Calendar, now: datetime) -> bool:
