@@ -6,6 +6,7 @@ Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles.
 from puzzles._answer import answer_json, play_json
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
+from puzzles._model import Objective
 from puzzles._plays import Play, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._rules import (
@@ -20,14 +21,17 @@ from puzzles._solver import (
     DEFAULT_TIME_LIMIT,
     Analysis,
     Best,
+    Chain,
     Depth,
-    Objective,
+    SkillRun,
     StepCheck,
     Uniqueness,
     analyse,
     chain_depth,
+    chain_length,
     is_puzzle,
     maximum,
+    skill_limited,
     step_check,
     uniqueness,
 )
@@ -43,6 +47,7 @@ __all__ = [
     "Best",
     "Card",
     "CardError",
+    "Chain",
     "Depth",
     "FreedJoker",
     "HandPoints",
@@ -55,6 +60,7 @@ __all__ = [
     "PositionError",
     "Rules",
     "RulesError",
+    "SkillRun",
     "Step",
     "StepCheck",
     "StepKind",
@@ -64,6 +70,7 @@ __all__ = [
     "answer_json",
     "apply_steps",
     "chain_depth",
+    "chain_length",
     "is_puzzle",
     "join_runs",
     "maximum",
@@ -72,6 +79,7 @@ __all__ = [
     "plan_steps",
     "play_json",
     "play_problems",
+    "skill_limited",
     "sorted_cards",
     "step_check",
     "steps_between",

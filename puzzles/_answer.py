@@ -23,7 +23,7 @@ def answer_json(analysis: Analysis) -> dict[str, Any]:
     The fields are those `python -m puzzles solve` prints (see the README); `steps` take the
     original table to the answer's `table`.
     """
-    best, depth, unique = analysis.best, analysis.depth, analysis.uniqueness
+    best, depth, unique, chain = analysis.best, analysis.depth, analysis.uniqueness, analysis.chain
     position = analysis.position
     play = analysis.shown
     points_left = sum(position.rules.points.of(card) for card in play.hand_after(position))
@@ -39,6 +39,9 @@ def answer_json(analysis: Analysis) -> dict[str, Any]:
         "depth": depth.depth,
         "depth_optimal": depth.optimal,
         "broken": list(depth.broken),
+        "chain": chain.length,
+        "chain_optimal": chain.optimal,
+        "rearrangements": [list(group) for group in chain.rearrangements],
         "steps": [step.to_json() for step in plan_steps(position, play)],
         "ms": analysis.ms,
     }

@@ -13,7 +13,8 @@ final meld that holds all its cards, cut down to what cannot be laid as separate
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
@@ -65,28 +66,47 @@ def pieces(rules: Rules) -> tuple[Candidate, ...]:
     return tuple(sorted(found))
 
 
-def keepings(meld: Meld, rules: Rules) -> tuple[Candidate, ...]:
-    """Every final meld that keeps this meld whole, less what could be laid apart as pieces.
+@dataclass(frozen=True, slots=True)
+class Keeping:
+    """One final meld that keeps original melds whole: its cards, and which melds it keeps."""
+
+    melds: tuple[int, ...]
+    """Indices into the original table: the meld it was made for first, then any it also holds."""
+    cards: Candidate
+    """Every card of the final meld (less what could be laid apart as pieces)."""
+    extra: Candidate
+    """The cards beyond those of the melds it keeps."""
+
+
+def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
+    """Every final meld that keeps meld `index` whole, less what could be laid apart as pieces.
 
     A kept set stays a set, perhaps with one more card. A kept run sits in a longer run; beyond the
     span of its real cards and its joker, up to two cards on each side belong with it (three or
-    more form pieces of their own). Its joker may move anywhere in the final run.
+    more form pieces of their own). Its joker may move anywhere in the final run, and the cards
+    between the joker's new place and the real cards may hold other original runs whole: such a
+    final meld keeps them too (they are listed after `index`).
     """
-    return tuple(sorted(set(_keepings(meld, rules))))
+    found = set(_keepings(table, index, rules))
+    return tuple(
+        Keeping(melds, cards, _minus(cards, [c.index for i in melds for c in table[i].cards]))
+        for melds, cards in sorted(found)
+    )
 
 
-def _keepings(meld: Meld, rules: Rules) -> Iterator[Candidate]:
+def _keepings(table: Sequence[Meld], index: int, rules: Rules) -> Iterator[tuple[tuple[int, ...], Candidate]]:
+    meld = table[index]
     own = [card.index for card in meld.cards]
     allow_joker = rules.jokers_per_meld > 0
     if meld.kind is MeldKind.SET:
-        yield _candidate(own)
+        yield (index,), _candidate(own)
         present = {card.suit for card in meld.cards if card.suit is not None}
         if len(own) < 4:
             for suit in SUITS:
                 if suit not in present:
-                    yield _candidate([*own, Card(meld.start, suit).index])
+                    yield (index,), _candidate([*own, Card(meld.start, suit).index])
             if allow_joker and meld.jokers == 0:
-                yield _candidate([*own, JOKER_INDEX])
+                yield (index,), _candidate([*own, JOKER_INDEX])
         return
     run_suit = meld.suit
     assert run_suit is not None
@@ -102,6 +122,9 @@ def _keepings(meld: Meld, rules: Rules) -> Iterator[Candidate]:
         core = [_index(s, p) for p in range(core_low, core_high + 1) if p != joker]
         if joker is not None:
             core.append(JOKER_INDEX)
+        # the places between the joker's new place and the real cards
+        bridge = set() if joker is None else set(range(joker + 1, low)) | set(range(high + 1, joker))
+        inside = _runs_within(table, index, s, bridge)
         for left in range(3):
             for right in range(3):
                 first, last = core_low - left, core_high + right
@@ -109,10 +132,40 @@ def _keepings(meld: Meld, rules: Rules) -> Iterator[Candidate]:
                     continue
                 extra = [_index(s, p) for p in range(first, core_low)]
                 extra += [_index(s, p) for p in range(core_high + 1, last + 1)]
-                yield _candidate(core + extra)
+                for held in inside:
+                    yield (index, *held), _candidate(core + extra)
                 if joker is None and allow_joker:
                     for hole in range(len(extra)):
-                        yield _candidate(core + extra[:hole] + extra[hole + 1 :] + [JOKER_INDEX])
+                        yield (index,), _candidate(core + extra[:hole] + extra[hole + 1 :] + [JOKER_INDEX])
+
+
+def _runs_within(table: Sequence[Meld], index: int, suit: int, places: set[int]) -> list[tuple[int, ...]]:
+    """Every choice of other original runs, without jokers and apart from one another, that lie
+    in `places` of this suit: the empty choice first."""
+    fitting = [
+        i
+        for i, other in enumerate(table)
+        if i != index
+        and other.kind is MeldKind.RUN
+        and not other.jokers
+        and other.suit is not None
+        and other.suit.index == suit
+        and set(range(other.start, other.end + 1)) <= places
+    ]
+    choices: list[tuple[int, ...]] = [()]
+    for i in fitting:
+        span = set(range(table[i].start, table[i].end + 1))
+        for chosen in list(choices):
+            if not any(span & set(range(table[j].start, table[j].end + 1)) for j in chosen):
+                choices.append((*chosen, i))
+    return choices
+
+
+def _minus(candidate: Candidate, indices: list[int]) -> Candidate:
+    left = Counter(dict(candidate))
+    left.subtract(indices)
+    assert all(n >= 0 for n in left.values()), "a keeping holds the cards of the melds it keeps"
+    return tuple(sorted((+left).items()))
 
 
 def fits(candidate: Candidate, available: Counter[int]) -> bool:

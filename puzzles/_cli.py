@@ -11,8 +11,9 @@ from typing import Any, TextIO
 
 from puzzles import argtypes
 from puzzles._answer import answer_json
+from puzzles._model import Objective
 from puzzles._position import Position, PositionError
-from puzzles._solver import DEFAULT_TIME_LIMIT, Objective, analyse
+from puzzles._solver import DEFAULT_TIME_LIMIT, analyse
 
 EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "hand": ["6S","7S","KD"]}'
 MAX_TIME_LIMIT = 3600.0
@@ -31,7 +32,8 @@ any other field is refused.
 
 For each position one JSON object is written to stdout: line (where the position starts),
 id (when given), rules, objective, max_played, played, freed, points_left, table (a best
-play that breaks the fewest melds), optimal, unique, witness, depth, depth_optimal, broken,
+play that breaks the fewest melds, then leaves the fewest points), optimal, unique, witness,
+depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken melds grouped),
 steps (from the table to that play), ms.
 
 A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
@@ -178,7 +180,10 @@ def _demo() -> int:
         print("  table:", " / ".join(meld.pretty() for meld in position.table))
         print("  hand: ", " ".join(card.pretty() for card in position.hand))
         best = analysis.depth.play or analysis.best.play
-        print(f"  best play places {best.count}, breaks {analysis.depth.depth} melds:")
+        print(
+            f"  best play places {best.count}, breaks {analysis.depth.depth} melds"
+            f" (chain length {analysis.chain.length}):"
+        )
         print("   ", " / ".join(meld.pretty() for meld in best.table))
         print(f"  ({analysis.ms:.1f} ms)\n")
     return 0

@@ -249,6 +249,12 @@ def join_runs(melds: Iterable[Meld], rules: Rules) -> tuple[Meld, ...]:
                 if merged:
                     break
         joined.extend(pending)
-    others.sort(key=lambda m: (m.start, len(m.cards), str(m)))
-    joined.sort(key=lambda m: ((m.suit.index if m.suit else 0), m.start, m.end))
-    return tuple(others + joined)
+    return tuple(sorted(others + joined, key=table_order))
+
+
+def table_order(meld: Meld) -> tuple[int, int, int, int, str]:
+    """How a player lays out a table: sets by rank, then runs by suit and first card."""
+    if meld.kind is MeldKind.SET:
+        return (0, meld.start, len(meld.cards), 0, str(meld))
+    suit = meld.suit
+    return (1, suit.index if suit else 0, meld.start, meld.end, str(meld))

@@ -205,3 +205,108 @@ def chain_depth(position: Position, objective: str = "cards") -> int:
             if fewest == 0:
                 return 0
     return fewest
+
+
+def fewest_points_left(position: Position, objective: str = "cards") -> int:
+    """Among the maximal plays that break the fewest melds, the fewest hand points left."""
+    table = [meld.cards for meld in position.table]
+    depth = chain_depth(position, objective)
+    points = position.rules.points
+    return min(
+        sum(points.of(card) for card in outcome.hand_after(position))
+        for outcome in best_outcomes(position, objective)
+        if any(
+            len(table) - kept_melds(table, final_table) == depth
+            for final_table in final_tables(outcome.final, position.rules)
+        )
+    )
+
+
+# -- chain length
+
+_TO_HAND = -1
+"""Where a freed joker goes in an assignment: back to the hand."""
+
+
+def assignments(
+    table: Sequence[Sequence[Card]], final_table: Sequence[Sequence[Card]], freed: int = 0
+) -> Iterator[list[list[int]]]:
+    """Every way to send each original table card to a final meld that holds a card like it (or,
+    for up to `freed` jokers, to the hand), each final meld receiving no more than it holds.
+
+    Yields, for each original meld, the final meld (or _TO_HAND) of each of its cards.
+    """
+    room = [Counter(meld) for meld in final_table]
+    cards = [(i, card) for i, meld in enumerate(table) for card in meld]
+    chosen: list[int] = []
+    to_hand = [freed]
+
+    def search(n: int) -> Iterator[list[list[int]]]:
+        if n == len(cards):
+            where: list[list[int]] = [[] for _ in table]
+            for (i, _), k in zip(cards, chosen, strict=True):
+                where[i].append(k)
+            yield where
+            return
+        card = cards[n][1]
+        for k, space in enumerate(room):
+            if space[card] > 0:
+                space[card] -= 1
+                chosen.append(k)
+                yield from search(n + 1)
+                chosen.pop()
+                space[card] += 1
+        if card.is_joker and to_hand[0] > 0:
+            to_hand[0] -= 1
+            chosen.append(_TO_HAND)
+            yield from search(n + 1)
+            chosen.pop()
+            to_hand[0] += 1
+
+    yield from search(0)
+
+
+def rearrangements(where: Sequence[Sequence[int]]) -> list[set[int]]:
+    """The rearrangements of one assignment: broken melds (cards in more than one place) joined
+    when one final meld holds cards of both, directly or through other broken melds."""
+    broken = [i for i, places in enumerate(where) if len(set(places)) > 1]
+    groups: list[set[int]] = []
+    reach: list[set[int]] = []
+    for i in broken:
+        finals = {k for k in where[i] if k != _TO_HAND}
+        joined = [n for n, places in enumerate(reach) if places & finals]
+        group, places = {i}, set(finals)
+        for n in reversed(joined):
+            group |= groups.pop(n)
+            places |= reach.pop(n)
+        groups.append(group)
+        reach.append(places)
+    return groups
+
+
+def groupings(
+    table: Sequence[Sequence[Card]], final_table: Sequence[Sequence[Card]], freed: int = 0
+) -> set[frozenset[frozenset[int]]]:
+    """Every way the broken melds of this final table can fall into rearrangements."""
+    return {
+        frozenset(frozenset(group) for group in rearrangements(where))
+        for where in assignments(table, final_table, freed)
+    }
+
+
+def largest(grouping: Iterable[Iterable[int]]) -> int:
+    return max((len(list(group)) for group in grouping), default=0)
+
+
+def chain_length(position: Position, objective: str = "cards") -> int:
+    """The smallest k such that some maximal play splits into rearrangements that each break at
+    most k melds, over every maximal final table and every way its cards can have got there."""
+    table = [meld.cards for meld in position.table]
+    fewest = len(table)
+    for outcome in best_outcomes(position, objective):
+        for final_table in final_tables(outcome.final, position.rules):
+            for grouping in groupings(table, final_table, outcome.freed):
+                fewest = min(fewest, largest(grouping))
+                if fewest == 0:
+                    return 0
+    return fewest

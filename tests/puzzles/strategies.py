@@ -103,3 +103,49 @@ def laid_cards(draw: st.DrawFn, position: Position) -> tuple[Card, ...]:
     """Some of the hand's cards, as a player may have put them on the table already."""
     picks = draw(st.lists(st.booleans(), min_size=len(position.hand), max_size=len(position.hand)))
     return tuple(card for card, pick in zip(position.hand, picks, strict=True) if pick)
+
+
+@st.composite
+def joker_runs(draw: st.DrawFn, rules: Rules) -> Position:
+    """A joker run and other runs of its suit along one stretch of ranks, with hand cards for the
+    gaps and the ends: the joker often has to move past a whole run to make room (RULES.md: a joker
+    that now stands for another card is still one of its meld's cards)."""
+    assert rules.jokers, "a preset with jokers"
+    suit = draw(st.integers(0, 3))
+    length = draw(st.integers(6, 11))
+    start = draw(st.integers(1, rules.top_position - length + 1))
+    line = list(range(start, start + length))
+    # cut the stretch into runs of 3 or more, with single gaps between some of them
+    runs: list[list[int]] = []
+    gaps: list[int] = []
+    rest = line
+    while len(rest) >= 3:
+        size = draw(st.integers(3, min(5, len(rest))))
+        runs.append(rest[:size])
+        rest = rest[size:]
+        if rest and draw(st.booleans()):
+            gaps.append(rest[0])
+            rest = rest[1:]
+    gaps += rest
+    joker_run = draw(st.integers(0, len(runs) - 1))
+    table: list[Meld] = []
+    hand = [card_at(p, suit) for p in gaps]
+    for number, run in enumerate(runs):
+        cards = [card_at(p, suit) for p in run]
+        if number == joker_run:
+            hole = draw(st.integers(0, len(cards) - 1))
+            hand.append(cards[hole])  # the card the joker stands for, to free it with
+            cards[hole] = JOKER
+        table.append(Meld.of(cards, rules))
+    for end in (start - 1, start + length):
+        if 1 <= end <= rules.top_position and draw(st.booleans()):
+            hand.append(card_at(end, suit))
+    hand = draw(st.lists(st.sampled_from(sorted(set(hand), key=Card.sort_key)), min_size=1, max_size=4))
+    if len(table) < 2 and draw(st.booleans()):
+        table.append(Meld.of(draw(meld_cards(rules, start)), rules))
+    counts = Counter(hand)
+    for meld in table:
+        counts.update(meld.cards)
+    assume(all(n <= rules.copies(card) for card, n in counts.items()))
+    assume(sum(len(meld.cards) for meld in table) <= 13)
+    return Position(rules, tuple(table), tuple(hand))

@@ -31,7 +31,7 @@ from puzzles import (
     uniqueness,
 )
 from tests.puzzles import oracle
-from tests.puzzles.strategies import laid_cards, positions
+from tests.puzzles.strategies import joker_runs, laid_cards, positions
 
 TIME_LIMIT = 10.0
 """Far more than a small position needs: every answer below must come back proven."""
@@ -161,6 +161,90 @@ def test_chain_depth_matches_the_oracle(rules: Rules, data: st.DataObject) -> No
     assert len(depth.broken) == depth.depth
     kept = [meld.cards for i, meld in enumerate(position.table) if i not in depth.broken]
     assert oracle.kept_melds(kept, [meld.cards for meld in depth.play.table]) == len(kept)
+
+
+def assert_depth_matches_the_oracle(position: Position) -> None:
+    """Depth, `broken`, the steps' breaks and the shown play's points, all by the definition."""
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    depth = analysis.depth
+    assert depth.optimal
+    assert depth.depth == oracle.chain_depth(position)
+    assert depth.play is not None and depth.play == analysis.shown
+    assert_legal(position, depth.play)
+    table = [meld.cards for meld in position.table]
+    final = [meld.cards for meld in depth.play.table]
+    # the melds it does not call broken are all kept, at once, in the play it shows
+    assert len(depth.broken) == depth.depth
+    kept = [cards for i, cards in enumerate(table) if i not in depth.broken]
+    assert oracle.kept_melds(kept, final) == len(kept)
+    assert len(table) - oracle.kept_melds(table, final) == depth.depth
+    answer = answer_json(analysis)
+    assert answer["broken"] == list(depth.broken)
+    assert sum(step["kind"] == "break" for step in answer["steps"]) == depth.depth
+    # among the plays that break the fewest melds, it leaves the fewest hand points
+    assert answer["points_left"] == oracle.fewest_points_left(position)
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_depth_and_shown_play_match_the_oracle(rules: Rules, data: st.DataObject) -> None:
+    assert_depth_matches_the_oracle(draw_position(data, rules))
+
+
+joker_presets = pytest.mark.parametrize(
+    "rules", [r for r in PRESETS.values() if r.jokers], ids=[n for n, r in PRESETS.items() if r.jokers]
+)
+
+
+@joker_presets
+@property_test
+@given(data=st.data())
+def test_depth_matches_the_oracle_when_jokers_move_past_runs(rules: Rules, data: st.DataObject) -> None:
+    position = data.draw(joker_runs(rules), label="position")
+    note(f"position: {position}")
+    assert_depth_matches_the_oracle(position)
+
+
+def assert_chain_matches_the_oracle(position: Position) -> None:
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    chain = analysis.chain
+    assert chain.optimal
+    assert chain.length == oracle.chain_length(position)
+    assert chain.play is not None
+    assert_legal(position, chain.play)
+    assert chain.play.count == analysis.best.value
+    table = [meld.cards for meld in position.table]
+    # the chain play splits into rearrangements of at most that many breaks
+    found = oracle.groupings(table, [m.cards for m in chain.play.table], len(chain.play.freed))
+    assert min(oracle.largest(grouping) for grouping in found) <= chain.length
+    # the shown play's breaks, grouped as finely as that play allows
+    shown = analysis.shown
+    groups = frozenset(frozenset(group) for group in chain.rearrangements)
+    possible = oracle.groupings(table, [m.cards for m in shown.table], len(shown.freed))
+    assert groups in possible
+    same_breaks = [g for g in possible if {i for group in g for i in group} == set(analysis.depth.broken)]
+    assert oracle.largest(groups) == min(oracle.largest(g) for g in same_breaks)
+    assert sorted(i for group in groups for i in group) == list(analysis.depth.broken)
+    answer = answer_json(analysis)
+    assert (answer["chain"], answer["chain_optimal"]) == (chain.length, True)
+    assert answer["rearrangements"] == [list(group) for group in chain.rearrangements]
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_chain_length_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
+    assert_chain_matches_the_oracle(draw_position(data, rules))
+
+
+@joker_presets
+@property_test
+@given(data=st.data())
+def test_chain_length_matches_the_oracle_when_jokers_move(rules: Rules, data: st.DataObject) -> None:
+    position = data.draw(joker_runs(rules), label="position")
+    note(f"position: {position}")
+    assert_chain_matches_the_oracle(position)
 
 
 @each_preset

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 import pytest
 
 from puzzles import (
@@ -11,6 +14,7 @@ from puzzles import (
     Position,
     PositionError,
     analyse,
+    answer_json,
     chain_depth,
     is_puzzle,
     maximum,
@@ -178,3 +182,39 @@ def test_a_tiny_time_limit_never_claims_a_wrong_proof(time_limit: float) -> None
         assert (rushed.best.value, rushed.depth.depth) == (proven.best.value, proven.depth.depth)
     else:
         assert not is_puzzle(rushed)
+
+
+JOKER_DEPTH = [
+    # a joker that moves past a whole run, inside the final run that holds both, keeps both melds
+    ('{"rules":"jokers","table":[["10H","JH","QH","JK"],["6H","7H","8H","9H"]],"hand":["4H"]}', 1),
+    ('{"rules":"jokers","table":[["7H","JK","9H"],["4H","5H","6H"]],"hand":["8H","2H"]}', 2),
+    (
+        '{"rules":"german-jokers","table":[["9C","10C","JK","QC","KC"],["5C","6C","7C","8C"]],'
+        '"hand":["3C","JC"]}',
+        2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "placed"), JOKER_DEPTH)
+def test_a_joker_sliding_past_a_kept_run_leaves_both_kept(text: str, placed: int) -> None:
+    position = Position.from_json(json.loads(text))
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.proven and analysis.best.value == placed
+    assert (analysis.depth.depth, analysis.depth.broken) == (0, ())
+    answer = answer_json(analysis)
+    assert (answer["depth"], answer["broken"], answer["chain"], answer["rearrangements"]) == (0, [], 0, [])
+    assert not any(step["kind"] == "break" for step in answer["steps"])
+    # one final run holds both original melds whole, the joker standing for another card
+    (run,) = analysis.depth.play.table
+    assert all(not Counter(meld.cards) - Counter(run.cards) for meld in position.table)
+
+
+def test_the_shown_play_leaves_the_fewest_points_among_those_that_break_the_fewest() -> None:
+    # 5♣ or the joker completes the set, not both: leaving the joker in the hand costs 25 points
+    # under the Polish values, leaving 5♣ costs 5
+    position = Position.parse("jokers | 5S 5H 5D | 5C JK 2H")
+    analysis = analyse(position, time_limit=TIME_LIMIT)
+    assert analysis.best.value == 1 and analysis.uniqueness.unique is False
+    assert analysis.shown.placed == (JOKER,)
+    assert answer_json(analysis)["points_left"] == 7
