@@ -1,7 +1,8 @@
 """Time the solver on the seeded corpus, one core, and compare with the engine's targets.
 
-For every position: `maximum` alone, then the full analysis (`analyse`: maximum, uniqueness and
-chain depth), each timed with `time.perf_counter` around the call. One process, one solver worker.
+For every position: `maximum` alone, then the full analysis (`analyse`: maximum, uniqueness,
+chain depth and chain length), each timed with `time.perf_counter` around the call. One process,
+one solver worker.
 
     .venv/bin/python bench/solver.py [--per-preset N] [--seed S] [--presets classic,jokers]
 
@@ -105,6 +106,7 @@ def phases(preset: str, timings: Sequence[Timing]) -> str:
         "maximum": [t.analysis.best.ms for t in timings],
         "uniqueness": [t.analysis.uniqueness.ms for t in timings],
         "depth": [t.analysis.depth.ms for t in timings],
+        "chain": [t.analysis.chain.ms for t in timings],
     }
     shown = "  ".join(
         f"{name} {percentile(ms, 0.5):.1f}/{percentile(ms, 0.95):.1f}" for name, ms in parts.items()
@@ -139,7 +141,8 @@ def report(results: dict[str, list[Timing]], time_limit: float, repeat: int = 1)
         a = t.analysis
         print(
             f"{t.full_ms:9.1f} ms full, {t.maximum_ms:8.1f} ms maximum  {t.sample.name}:"
-            f" placed {a.best.value}, depth {a.depth.depth}, unique {a.uniqueness.unique}, proven {a.proven}"
+            f" placed {a.best.value}, depth {a.depth.depth}, chain {a.chain.length},"
+            f" unique {a.uniqueness.unique}, proven {a.proven}"
         )
         print(f"    {t.sample.position}")
     print("\nTargets")
@@ -237,11 +240,13 @@ def _record(t: Timing) -> dict[str, object]:
         "hand_cards": len(t.sample.position.hand),
         "maximum_ms": round(t.maximum_ms, 2),
         "full_ms": round(t.full_ms, 2),
-        "phase_ms": [a.best.ms, a.uniqueness.ms, a.depth.ms],
+        "phase_ms": [a.best.ms, a.uniqueness.ms, a.depth.ms, a.chain.ms],
         "placed": a.best.value,
         "pulled": t.sample.pulled,
         "unique": a.uniqueness.unique,
         "depth": a.depth.depth,
+        "chain": a.chain.length,
+        "chain_optimal": a.chain.optimal,
         "proven": a.proven,
         "problems": t.problems,
     }
