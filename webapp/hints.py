@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from puzzles import (
@@ -137,20 +138,40 @@ def _final_table(position_text: str, valid: Melds, solution: Melds, time_limit: 
 
 
 def _apart(final: Melds, valid: Melds, rules: Rules) -> Melds:
-    """The engine lays runs that continue one another as one long run; where the player keeps one
-    of them apart and the rest stays valid, keep it apart, so that no hint asks for a needless join."""
-    table = list(final)
-    for meld in valid:
-        for index, run in enumerate(table):
+    """The engine lays runs that continue one another as one long run; where the player keeps
+    some of them apart, cut the long run at their edges (a short piece left over joins the next
+    piece), so that no hint asks for a needless join."""
+    table: list[tuple[Card, ...]] = []
+    for run in final:
+        cuts = {0, len(run)}
+        for meld in valid:
             size = len(meld)
             start = next((i for i in range(len(run) - size + 1) if run[i : i + size] == meld), None)
-            if len(run) <= size or start is None:
-                continue
-            rest = [piece for piece in (run[:start], run[start + size :]) if piece]
-            if all(meld_problem(piece, rules) is None for piece in rest):
-                table[index : index + 1] = [meld, *rest]
-            break
+            if size < len(run) and start is not None:
+                cuts |= {start, start + size}
+        edges = sorted(cuts)
+        pieces = [run[a:b] for a, b in pairwise(edges)]
+        table += _joined_up(pieces, rules) or [run]
     return tuple(table)
+
+
+def _joined_up(pieces: list[tuple[Card, ...]], rules: Rules) -> list[tuple[Card, ...]] | None:
+    """The pieces of a run, each invalid one joined to the piece after it (the last to the one
+    before); None when that leaves an invalid meld."""
+    merged: list[tuple[Card, ...]] = []
+    carry: tuple[Card, ...] = ()
+    for piece in pieces:
+        piece = carry + piece
+        carry = () if meld_problem(piece, rules) is None else piece
+        if not carry:
+            merged.append(piece)
+    if carry:
+        if not merged:
+            return None
+        merged[-1] = merged[-1] + carry
+    if any(meld_problem(meld, rules) is not None for meld in merged):
+        return None
+    return merged
 
 
 def _shown(cards: Sequence[Card]) -> str:

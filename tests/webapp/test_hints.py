@@ -122,7 +122,7 @@ def test_a_stray_card_must_go_back_whatever_the_rung(known_puzzle: generator.Puz
 def test_runs_the_player_keeps_apart_are_not_joined() -> None:
     position = Position.parse("classic | 5H 6H 7H 8H 9H 10H / 4S 4D 4C | 4H JH")
     solution = [list(meld.cards) for meld in analyse(position, time_limit=5).depth.play.table]
-    assert any(len(meld) == 7 for meld in solution)  # the engine lays 5♥ to J♥ as one run
+    assert any(len(meld) >= 7 for meld in solution)  # the engine lays 5♥ to J♥ in one run
     board = Board.start(position).move("t3", "new").move("t4", "2").move("t5", "2")
     assert [view.state for view in board.views()] == [MeldState.VALID] * 3
     board, given = follow(board, solution)
