@@ -6,7 +6,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator._grading import (
     FLOOR_TIER,
@@ -18,11 +18,14 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._methods import METHODS, RECIPES
+from generator._methods import METHODS, OLD_METHODS, RECIPES
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, placed_by
 from puzzles import (
+    SUITS,
     Analysis,
     Card,
+    Meld,
+    MeldKind,
     Position,
     Rules,
     RulesError,
@@ -102,6 +105,7 @@ def _grade(puzzle_id: PuzzleId, analysis: Analysis, deadline: float, done: Calla
     tier = tier_of(chain or 0)
     if tier is None:
         return done("chain 0")
+    analysis = _tempted(puzzle_id, analysis, tier, deadline)
     position = analysis.position
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
         len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
@@ -114,6 +118,60 @@ def _grade(puzzle_id: PuzzleId, analysis: Analysis, deadline: float, done: Calla
     if live is None:
         return done("unproven")
     return done(ACCEPTED, Puzzle.from_analysis(puzzle_id, analysis, defeated, live))
+
+
+TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
+"""How often a puzzle of these tiers gets a live decoy added; from Hard on, always."""
+TEMPT_TRIES = 8
+
+
+def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float) -> Analysis:
+    """The analysis of the position with one live decoy more, when the attempt's turn says so and
+    one is found: a card that extends a meld of the table as it stands (so a play places it), and
+    that no maximal play can place (the solver proves every play that places it places fewer).
+
+    The maximal plays are then exactly those of the position without it, so depth, chain length
+    and uniqueness stand; like the repairs, this depends only on proved answers.
+    """
+    if puzzle_id.method in OLD_METHODS:
+        return analysis  # published letters keep their puzzles
+    rng = random.Random(f"{puzzle_id}/tempt")
+    if rng.random() >= TEMPT_SHARE.get(tier, 1.0):
+        return analysis
+    position = analysis.position
+    rules = position.rules
+    held = position.table_counts() + position.hand_counts()
+    # a card that extends a meld the best play breaks is the likeliest to cost more than it gives
+    broken = set(analysis.depth.broken)
+    candidates: list[Card] = []
+    for first in (True, False):
+        cards = {
+            card
+            for i, meld in enumerate(position.table)
+            if (i in broken) == first
+            for card in _extensions(meld, rules.top_position)
+            if held[card] < rules.copies(card) and card not in candidates
+        }
+        ordered = sorted(cards, key=Card.sort_key)
+        rng.shuffle(ordered)
+        candidates += ordered
+    played = Counter(analysis.best.play.placed)
+    for card in candidates[:TEMPT_TRIES]:
+        tempting = Position(rules, position.table, (*position.hand, card))
+        check = step_check(tempting, [card] * (played[card] + 1), _left(deadline))
+        if check.proven and check.reachable is not None and check.reachable < analysis.best.value:
+            return replace(analysis, position=tempting)
+    return analysis
+
+
+def _extensions(meld: Meld, top: int) -> list[Card]:
+    """The cards that lengthen a meld by one: a run's neighbours, a set's missing suits."""
+    if meld.kind is MeldKind.SET:
+        present = {card.suit for card in meld.cards}
+        return [Card(meld.start, suit) for suit in SUITS if suit not in present] if len(meld.cards) < 4 else []
+    suit = meld.suit
+    assert suit is not None
+    return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
 
 
 def _skill_check(position: Position, tier: str, deadline: float) -> SkillRun | None:

@@ -166,6 +166,9 @@ METHODS: dict[str, Method] = {
 }
 """Generation methods by ID letter. A published letter must keep generating the same positions."""
 
+OLD_METHODS = frozenset(METHODS)
+"""The letters of the first puzzles: their attempts replay as they were (no live decoys added)."""
+
 # From here on, decoys are mostly live and joker presets put jokers in the hand (issue 10): new
 # letters, so that the puzzles of the letters above replay unchanged.
 LIVE_DECOYS = 0.8
