@@ -44,7 +44,7 @@ postgres-test: setup system
 test: lint typecheck unit postgres-test
 
 bench: setup
-	$(BIN)/python bench/generator.py --count 200
+	$(BIN)/python bench/generate.py --count 200
 	$(BIN)/python bench/solver.py
 
 clean:

@@ -5,12 +5,36 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from generator._grading import TIERS, is_publishable, tier_of
-from generator._methods import METHODS, RECIPES
+from generator._grading import (
+    FLOOR_TIER,
+    HAND_FLOOR,
+    MAXIMUM_FLOOR,
+    TIERS,
+    is_publishable,
+    skill_below,
+    tier_of,
+    tier_rank,
+)
+from generator._methods import METHODS, OLD_METHODS, RECIPES
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, placed_by
-from puzzles import Analysis, Card, Position, Rules, RulesError, analyse, sorted_cards
+from puzzles import (
+    SUITS,
+    Analysis,
+    Card,
+    Meld,
+    MeldKind,
+    Position,
+    Rules,
+    RulesError,
+    SkillRun,
+    analyse,
+    skill_limited,
+    sorted_cards,
+    step_check,
+)
 
 DEFAULT_TIME_LIMIT = 2.0
 REPLAY_TIME_LIMIT = 60.0
@@ -22,7 +46,10 @@ SEED_STRIDE = 1 << 20
 MAX_ATTEMPTS = 2000
 
 ACCEPTED = "accepted"
-OUTCOMES = (ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "depth 0")
+OUTCOMES = (
+    ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "chain 0", "small hand",
+    "too easy",
+)  # fmt: skip
 """Why an attempt ended, for statistics; all but the first are rejections."""
 
 
@@ -68,10 +95,113 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
                 return done("not unique")
             position = _without(position, _ambiguous_card(analysis, candidate.decoys))
             continue
-        if not is_publishable(analysis):
-            return done("depth 0")
-        return done(ACCEPTED, Puzzle.from_analysis(puzzle_id, analysis))
+        return _grade(puzzle_id, analysis, deadline, done)
     raise AssertionError("unreachable: the last repair returns")  # pragma: no cover
+
+
+def _grade(puzzle_id: PuzzleId, analysis: Analysis, deadline: float, done: Callable[..., Attempt]) -> Attempt:
+    """Accept a proved unique puzzle at the tier of its chain length, or say why not."""
+    chain = analysis.chain.length
+    tier = tier_of(chain or 0)
+    if tier is None:
+        return done("chain 0")
+    analysis = _tempted(puzzle_id, analysis, tier, deadline)
+    position = analysis.position
+    if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
+        len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
+    ):
+        return done("small hand")
+    defeated = _skill_check(position, tier, deadline)
+    if not is_publishable(analysis, defeated):
+        return done("unproven" if defeated is not None and not defeated.proven else "too easy")
+    live = live_decoys(position, analysis.best.play.placed, _left(deadline))
+    if live is None:
+        return done("unproven")
+    return done(ACCEPTED, Puzzle.from_analysis(puzzle_id, analysis, defeated, live))
+
+
+TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
+"""How often a puzzle of these tiers gets a live decoy added; from Hard on, always."""
+TEMPT_TRIES = 8
+
+
+def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float) -> Analysis:
+    """The analysis of the position with one live decoy more, when the attempt's turn says so and
+    one is found: a card that extends a meld of the table as it stands (so a play places it), and
+    that no maximal play can place (the solver proves every play that places it places fewer).
+
+    The maximal plays are then exactly those of the position without it, so depth, chain length
+    and uniqueness stand; like the repairs, this depends only on proved answers.
+    """
+    if puzzle_id.method in OLD_METHODS:
+        return analysis  # published letters keep their puzzles
+    rng = random.Random(f"{puzzle_id}/tempt")
+    if rng.random() >= TEMPT_SHARE.get(tier, 1.0):
+        return analysis
+    position = analysis.position
+    rules = position.rules
+    held = position.table_counts() + position.hand_counts()
+    # a card that extends a meld the best play breaks is the likeliest to cost more than it gives
+    broken = set(analysis.depth.broken)
+    candidates: list[Card] = []
+    for first in (True, False):
+        cards = {
+            card
+            for i, meld in enumerate(position.table)
+            if (i in broken) == first
+            for card in _extensions(meld, rules.top_position)
+            if held[card] < rules.copies(card) and card not in candidates
+        }
+        ordered = sorted(cards, key=Card.sort_key)
+        rng.shuffle(ordered)
+        candidates += ordered
+    played = Counter(analysis.best.play.placed)
+    for card in candidates[:TEMPT_TRIES]:
+        tempting = Position(rules, position.table, (*position.hand, card))
+        check = step_check(tempting, [card] * (played[card] + 1), _left(deadline))
+        if check.proven and check.reachable is not None and check.reachable < analysis.best.value:
+            return replace(analysis, position=tempting)
+    return analysis
+
+
+def _extensions(meld: Meld, top: int) -> list[Card]:
+    """The cards that lengthen a meld by one: a run's neighbours, a set's missing suits."""
+    if meld.kind is MeldKind.SET:
+        present = {card.suit for card in meld.cards}
+        return [Card(meld.start, suit) for suit in SUITS if suit not in present] if len(meld.cards) < 4 else []
+    suit = meld.suit
+    assert suit is not None
+    return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
+
+
+def _skill_check(position: Position, tier: str, deadline: float) -> SkillRun | None:
+    """The run of the skill-limited player a puzzle of this tier must defeat (None for easy)."""
+    skill = skill_below(tier)
+    return None if skill is None else skill_limited(position, skill, _left(deadline))
+
+
+def live_decoys(position: Position, played: tuple[Card, ...], time_limit: float) -> int | None:
+    """How many decoys (hand cards beyond `played`) some valid play places; None when the solver
+    could not prove it in time. A copy of a card counts once each."""
+    deadline = time.perf_counter() + time_limit
+    played_counts = Counter(played)
+    decoys = Counter(position.hand) - played_counts
+    live = 0
+    for card, copies in sorted(decoys.items(), key=lambda item: item[0].sort_key()):
+        for extra in range(1, copies + 1):
+            # this copy is placed when more copies than the maximal play places are
+            laid = [card] * (played_counts[card] + extra)
+            check = step_check(position, laid, _left(deadline))
+            if not check.proven:
+                return None
+            if check.reachable is None:
+                break
+            live += 1
+    return live
+
+
+def _left(deadline: float) -> float:
+    return max(deadline - time.perf_counter(), 0.001)
 
 
 def _ambiguous_card(analysis: Analysis, decoys: tuple[Card, ...]) -> Card:
@@ -139,6 +269,7 @@ def puzzle_from_id(puzzle_id: str) -> Puzzle:
 
 def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     """What the solver disagrees with in a stored puzzle; empty when it proves every claim."""
+    deadline = time.perf_counter() + time_limit
     analysis = analyse(puzzle.position(), time_limit=time_limit)
     if not analysis.proven:
         return [f"the solver proved nothing within {time_limit:g} s"]
@@ -150,11 +281,18 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     elif (placed := placed_by(analysis.position, analysis.best.play.table)[0]) != puzzle.played_cards:
         shown = " ".join(str(card) for card in placed)
         problems.append(f"played is {' '.join(puzzle.played)}, but the maximal play places {shown}")
-    depth = analysis.depth.depth
-    if depth != puzzle.depth:
-        problems.append(f"depth is {puzzle.depth}, but the chain depth is {depth}")
-    elif tier_of(puzzle.depth) != puzzle.tier:
-        problems.append(f"tier {puzzle.tier} does not match depth {puzzle.depth}")
+    if analysis.depth.depth != puzzle.depth:
+        problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
+    chain = analysis.chain.length
+    if chain != puzzle.chain:
+        problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
+    elif tier_of(puzzle.chain) != puzzle.tier:
+        problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain}")
+    if not problems and not is_publishable(analysis, _skill_check(analysis.position, puzzle.tier, deadline)):
+        problems.append(f"the skill-limited player below {puzzle.tier} solves it, or the hand is too small")
+    live = live_decoys(analysis.position, puzzle.played_cards, _left(deadline))
+    if live is not None and live != puzzle.live_decoys:
+        problems.append(f"live_decoys is {puzzle.live_decoys}, but {live} decoys fit some valid play")
     return problems
 
 

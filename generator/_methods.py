@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator._tables import (
+    JOKER_INDEX,
     card_at,
     counts_of,
     fits_somewhere,
@@ -52,6 +53,11 @@ class Profile:
     and the cards that would turn them into runs are in the hand."""
     ends: tuple[int, int] = (1, 0)
     """Weights for extending the ladder at one end or at both."""
+    dead_decoys: float = 0.7
+    """How often a decoy is a card that no meld of the cards in play could hold at all; the others
+    may fit somewhere (live decoys tempt), and the solver decides whether they spoil the puzzle."""
+    hand_joker: float = 0.0
+    """Under rules with jokers, how often a joker of the final table goes to the hand."""
 
 
 def backwards(profile: Profile) -> Method:
@@ -73,8 +79,11 @@ def backwards(profile: Profile) -> Method:
         final = sample_final_table(rules, rng, rng.randint(*profile.melds), profile.blocks, stock)
         placed = rng.choices(range(len(profile.placed)), profile.placed)[0]
         cards = [index for meld in final for index in meld]
+        joker = JOKER_INDEX in cards and profile.hand_joker > 0 and rng.random() < profile.hand_joker
         for _ in range(3):
             taken = rng.sample(cards, min(placed, len(cards)))
+            if joker and JOKER_INDEX not in taken:
+                taken[0] = JOKER_INDEX
             counts = counts_of(final)
             for index in taken:
                 counts[index] -= 1
@@ -86,7 +95,7 @@ def backwards(profile: Profile) -> Method:
         table = layout([to_meld(meld, rules) for meld in kept + start])
         wanted = rng.choices(range(len(profile.decoys)), profile.decoys)[0]
         in_play = counts_of([*final, *kept, forced])
-        decoys = pick_decoys(rules, rng, table, in_play, wanted)
+        decoys = pick_decoys(rules, rng, table, in_play, wanted, profile.dead_decoys)
         hand = [Card.from_index(index) for index in forced + taken] + list(decoys)
         return Candidate(Position(rules, tuple(table), tuple(hand)), decoys)
 
@@ -100,13 +109,13 @@ def layout(melds: Sequence[Meld]) -> list[Meld]:
     )
 
 
-DEAD_DECOYS = 0.7
-"""How often a decoy is a card that no meld of the cards in play could hold at all; the others
-may fit somewhere, and the solver decides whether they spoil the puzzle."""
-
-
 def pick_decoys(
-    rules: Rules, rng: random.Random, table: Sequence[Meld], in_play: Sequence[int], wanted: int
+    rules: Rules,
+    rng: random.Random,
+    table: Sequence[Meld],
+    in_play: Sequence[int],
+    wanted: int,
+    dead_share: float,
 ) -> tuple[Card, ...]:
     """Cards that look playable next to this table: one gap past a run's end, or a rank that a set
     already shows in that suit."""
@@ -129,7 +138,7 @@ def pick_decoys(
     for _ in range(wanted):
         available = [index for index in dict.fromkeys(near) if left[index] > 0]
         dead = [index for index in available if not fits_somewhere(index, counts, rules)]
-        choices = dead if dead and rng.random() < DEAD_DECOYS else available
+        choices = dead if dead and rng.random() < dead_share else available
         if not choices:
             break
         index = choices[0]
@@ -157,13 +166,70 @@ METHODS: dict[str, Method] = {
 }
 """Generation methods by ID letter. A published letter must keep generating the same positions."""
 
-RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("b", "w", "h", "x"),
-    "easy": ("b",),
-    "medium": ("b", "w"),
-    "hard": ("h", "w"),
-    "expert": ("x", "w"),
-    "master": ("m",),
+OLD_METHODS = frozenset(METHODS)
+"""The letters of the first puzzles: their attempts replay as they were (no live decoys added)."""
+
+# From here on, decoys are mostly live and joker presets put jokers in the hand (issue 10): new
+# letters, so that the puzzles of the letters above replay unchanged.
+LIVE_DECOYS = 0.8
+"""Of the new letters' decoys, the share that may fit somewhere."""
+HAND_JOKER = 0.4
+METHODS |= {
+    # random mid-game tables
+    "d": backwards(
+        Profile(
+            melds=(4, 12),
+            placed=(0, 1, 3, 3, 2),
+            decoys=(0, 2, 3, 3, 2),
+            blocks=0.2,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+        )
+    ),
+    # wide tables with blocks of parallel runs, more cards taken out: longer chains
+    "v": backwards(
+        Profile(
+            melds=(8, 16),
+            placed=(0, 0, 2, 3, 3, 2),
+            decoys=(0, 2, 3, 3),
+            blocks=0.4,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+        )
+    ),
+    # blocks everywhere: runs that must become sets and sets that must become runs
+    "k": backwards(
+        Profile(
+            melds=(6, 12),
+            placed=(0, 0, 2, 3, 3, 2),
+            decoys=(0, 2, 3, 3),
+            blocks=0.8,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+        )
+    ),
+    # a ladder, now and then
+    "l": backwards(
+        Profile(
+            melds=(3, 8),
+            placed=(0, 3, 2),
+            decoys=(0, 2, 3, 3),
+            blocks=0.1,
+            ladder=(3, 6),
+            ends=(1, 1),
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+        )
+    ),
 }
-"""The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt,
-fast ones mixed with the more varied random tables."""
+
+RECIPES: dict[str | None, tuple[str, ...]] = {
+    None: ("d", "v", "k", "d", "v", "l"),
+    "easy": ("d",),
+    "medium": ("d", "v"),
+    "hard": ("v", "k", "v", "l"),
+    "expert": ("v", "k", "k", "l"),
+    "master": ("k", "v", "k", "l"),
+}
+"""The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt:
+ladders one turn in four at most, so that no trick rules a tier."""

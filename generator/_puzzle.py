@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from generator._grading import is_publishable, tier_of
+from generator._themes import THEMES, themes_of
 from puzzles import (
     JOKER,
     PRESETS,
@@ -22,6 +23,7 @@ from puzzles import (
     MeldError,
     Position,
     PositionError,
+    SkillRun,
     parse_cards,
     play_problems,
     sorted_cards,
@@ -108,7 +110,7 @@ Melds = tuple[tuple[str, ...], ...]
 
 FIELDS = (
     "id", "rules", "table", "hand", "max_played", "played", "solution",
-    "depth", "tier", "hand_size", "decoys", "canonical",
+    "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
 
@@ -134,21 +136,33 @@ class Puzzle:
     """A final table of a maximal play that breaks only `depth` original melds."""
     depth: int
     """Chain depth: the fewest original melds a maximal play must break (at least 1)."""
+    chain: int
+    """Chain length: the most melds one rearrangement must break (at least 1); the tier follows it."""
     tier: str
+    themes: tuple[str, ...]
+    """What the solution does, as names of `THEMES`, in their order."""
     hand_size: int
     decoys: int
     """Hand cards the maximal play leaves in the hand."""
+    live_decoys: int
+    """Decoys that some valid play places (they tempt); the others fit nowhere at all."""
 
     @classmethod
-    def from_analysis(cls, puzzle_id: PuzzleId | str, analysis: Analysis) -> Puzzle:
-        """The puzzle of a publishable analysis; PuzzleError if it is not one."""
-        if not is_publishable(analysis):
+    def from_analysis(
+        cls,
+        puzzle_id: PuzzleId | str,
+        analysis: Analysis,
+        defeated: SkillRun | None,
+        live_decoys: int,
+    ) -> Puzzle:
+        """The puzzle of a publishable analysis (see `is_publishable`); PuzzleError if it is not one."""
+        if not is_publishable(analysis, defeated):
             raise PuzzleError(f"{puzzle_id}: the analysis does not prove a publishable puzzle")
         position = analysis.position
         play = analysis.depth.play
-        depth = analysis.depth.depth
-        assert play is not None and depth is not None, "a publishable analysis has a depth play"
-        tier = tier_of(depth)
+        depth, chain = analysis.depth.depth, analysis.chain.length
+        assert play is not None and depth is not None and chain is not None, "a publishable analysis"
+        tier = tier_of(chain)
         assert tier is not None
         # read the placed cards off the final table, as `from_json` does, so the two always agree
         placed, _ = placed_by(position, play.table)
@@ -161,9 +175,12 @@ class Puzzle:
             played=tuple(str(card) for card in placed),
             solution=tuple(tuple(meld.tokens()) for meld in play.table),
             depth=depth,
+            chain=chain,
             tier=tier,
+            themes=themes_of(analysis),
             hand_size=len(position.hand),
             decoys=len(position.hand) - len(placed),
+            live_decoys=live_decoys,
         )
 
     @property
@@ -193,9 +210,12 @@ class Puzzle:
             "played": list(self.played),
             "solution": [list(meld) for meld in self.solution],
             "depth": self.depth,
+            "chain": self.chain,
             "tier": self.tier,
+            "themes": list(self.themes),
             "hand_size": self.hand_size,
             "decoys": self.decoys,
+            "live_decoys": self.live_decoys,
             "canonical": self.canonical,
         }
 
@@ -204,7 +224,8 @@ class Puzzle:
         """Read a puzzle line and check everything but the solver's proofs (see `verify`).
 
         Checked: the fields and their types, the ID, a legal position, a solution that is a legal
-        play placing exactly `played`, the counts, the tier of the depth and the canonical form.
+        play placing exactly `played`, the counts, the tier of the chain length, known themes and
+        the canonical form.
         """
         if not isinstance(data, Mapping):
             raise PuzzleError("a puzzle must be a JSON object")
@@ -248,9 +269,12 @@ class Puzzle:
             played=tuple(str(card) for card in played_cards),
             solution=tuple(tuple(meld.tokens()) for meld in final),
             depth=_count(data, "depth"),
+            chain=_count(data, "chain"),
             tier=_text(data, "tier"),
+            themes=_themes(data),
             hand_size=_count(data, "hand_size"),
             decoys=_count(data, "decoys"),
+            live_decoys=_count(data, "live_decoys"),
         )
         expected = {
             "max_played": len(placed) - freed,
@@ -262,11 +286,15 @@ class Puzzle:
                 raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
         if puzzle.max_played < 1:
             raise PuzzleError("max_played: a puzzle places at least one card")
-        tier = tier_of(puzzle.depth)
+        if puzzle.live_decoys > puzzle.decoys:
+            raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
+        tier = tier_of(puzzle.chain)
         if tier is None:
-            raise PuzzleError(f"depth {puzzle.depth}: a published puzzle has depth 1 or more")
+            raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
+        if puzzle.chain > puzzle.depth:
+            raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
         if puzzle.tier != tier:
-            raise PuzzleError(f"tier {puzzle.tier!r} does not match depth {puzzle.depth} ({tier})")
+            raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
         if "canonical" in data and data["canonical"] != puzzle.canonical:
             raise PuzzleError(f"canonical {data['canonical']!r} does not match the table and hand")
         return puzzle
@@ -302,6 +330,16 @@ def _count(data: Mapping[str, object], name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise PuzzleError(f"{name} must be a whole number of at least 0, not {value!r}")
     return value
+
+
+def _themes(data: Mapping[str, object]) -> tuple[str, ...]:
+    value = data["themes"]
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise PuzzleError("themes must be a list of theme names")
+    unknown = [name for name in value if name not in THEMES]
+    if unknown:
+        raise PuzzleError(f"themes: unknown theme {unknown[0][:40]!r}")
+    return tuple(value)
 
 
 def _cards(data: Mapping[str, object], name: str) -> list[str]:

@@ -13,7 +13,8 @@ from puzzles._rules import DEFAULT_RULES, Rules, RulesError
 
 ACCEPTED_FIELDS = frozenset(
     {"rules", "table", "hand", "id"}
-    | {"max_played", "played", "solution", "depth", "tier", "hand_size", "decoys", "canonical"}
+    | {"max_played", "played", "solution", "depth", "chain", "tier", "themes", "hand_size", "decoys"}
+    | {"live_decoys", "canonical"}
 )
 """A position's fields and the rest of a generator output line (see generator.FIELDS)."""
 

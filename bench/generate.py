@@ -1,12 +1,14 @@
-"""Time the puzzle generator, classic preset, and compare with the generator's targets.
+"""Time the puzzle generator (classic unless --rules says otherwise) and compare with the generator's targets.
 
 1. Consecutive puzzles of the default recipe (any tier), one worker process: puzzles a minute,
    acceptance, hard-or-deeper and master a minute, and the depth histogram.
 2. The same run with two worker processes: the speedup, and that the output is identical.
 3. Each tier asked for on its own (`make --tier T`): puzzles a minute and acceptance.
-4. The human-like solver (local moves only) on the puzzles of step 3: solve rate per tier.
+   For each tier: the chain histogram, theme and method (motif) shares, the share with a live
+   decoy, the share that meets the floors (a hand of 4+, a maximum of 2+), and the share of puzzles
+   the skill-limited player fails, for each skill k from 1 to 5.
 
-    .venv/bin/python bench/generator.py [--count 1000] [--per-tier 100] [--seed 0] [--json FILE]
+    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--json FILE]
 
 The figures are printed, never asserted: the machine may be shared and loaded.
 """
@@ -22,17 +24,12 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-# This script is bench/generator.py: keep its folder off the path, or it would shadow the package.
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).resolve().parent]
+from generator import TIERS, Puzzle
+from generator._make import DEFAULT_TIME_LIMIT, recipe_for
+from generator._runs import Plan, Tally, generate
+from puzzles import skill_limited
 
-from generator import TIERS, Puzzle  # noqa: E402
-from generator._human import human_solves  # noqa: E402
-from generator._make import DEFAULT_TIME_LIMIT, recipe_for  # noqa: E402
-from generator._runs import Plan, Tally, generate  # noqa: E402
-
-RULES = "classic"
 TARGET_HARD_PER_MINUTE = 60.0
 TARGET_MASTER_PER_MINUTE = 10.0
 TARGET_SPEEDUP = 1.8
@@ -53,12 +50,12 @@ class Run:
     def per_minute(self, count: int | None = None) -> float:
         return (len(self.puzzles) if count is None else count) / self.seconds * 60
 
-    def deeper(self, depth: int) -> int:
-        return sum(puzzle.depth >= depth for puzzle in self.puzzles)
+    def longer(self, chain: int) -> int:
+        return sum(puzzle.chain >= chain for puzzle in self.puzzles)
 
 
-def run(tier: str | None, count: int, seed: int, workers: int) -> Run:
-    plan = Plan(RULES, recipe_for(tier), seed, tier, DEFAULT_TIME_LIMIT)
+def run(rules: str, tier: str | None, count: int, seed: int, workers: int) -> Run:
+    plan = Plan(rules, recipe_for(tier), seed, tier, DEFAULT_TIME_LIMIT)
     tally = Tally()
     before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -69,6 +66,51 @@ def run(tier: str | None, count: int, seed: int, workers: int) -> Run:
         a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, before, strict=True)
     )
     return Run(puzzles, tally, seconds, parent, children)
+
+
+SKILLS = (1, 2, 3, 4, 5)
+
+
+def describe(tier: str, alone: Run) -> dict[str, object]:
+    """Print and return one tier's figures."""
+    puzzles = alone.puzzles
+    count = max(len(puzzles), 1)
+
+    def share(n: int) -> float:
+        return round(n / count, 3)
+
+    chains = Counter(p.chain for p in puzzles)
+    themes = Counter(theme for p in puzzles for theme in p.themes)
+    methods = Counter(p.id[1] for p in puzzles)
+    live = sum(p.live_decoys > 0 for p in puzzles)
+    floors = sum(p.hand_size >= 4 and p.max_played >= 2 for p in puzzles)
+    jokers = sum("JK" in p.hand for p in puzzles)
+    fails = {
+        k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_played for p in puzzles)
+        for k in SKILLS
+    }
+    print(
+        f"\n  {tier}: {alone.per_minute():.0f} a minute, acceptance {alone.tally.acceptance:.1%},"
+        f" {alone.tally.attempts} attempts, {len(puzzles)} puzzles",
+        flush=True,
+    )
+    print(f"    chain lengths: {dict(sorted(chains.items()))}")
+    print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
+    print(f"    methods: {', '.join(f'{m} {share(n):.0%}' for m, n in methods.most_common())}")
+    print(f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}")
+    print(f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}")
+    return {
+        "per_minute": round(alone.per_minute(), 1),
+        "acceptance": round(alone.tally.acceptance, 4),
+        "attempts": alone.tally.attempts,
+        "chains": dict(sorted(chains.items())),
+        "themes": {t: share(n) for t, n in themes.most_common()},
+        "methods": {m: share(n) for m, n in methods.most_common()},
+        "live_decoy_share": share(live),
+        "floors_share": share(floors),
+        "joker_in_hand_share": share(jokers),
+        "skill_limited_fails": {k: share(n) for k, n in fails.items()},
+    }
 
 
 def cpu(result: Run) -> str:
@@ -82,24 +124,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=1000, help="consecutive puzzles (default 1000)")
     parser.add_argument("--per-tier", type=int, default=100, help="puzzles per tier (default 100)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules", default="classic", help="the preset (default classic)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to this file")
     args = parser.parse_args(argv)
-    print(f"generator bench, {RULES}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
-    figures: dict[str, object] = {"rules": RULES, "load_at_start": os.getloadavg()[0]}
+    print(f"generator bench, {args.rules}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
+    figures: dict[str, object] = {"rules": args.rules, "load_at_start": os.getloadavg()[0]}
 
-    one = run(None, args.count, args.seed, workers=1)
-    hard = one.deeper(3)
-    master = one.deeper(6)
-    depths = Counter(puzzle.depth for puzzle in one.puzzles)
+    one = run(args.rules, None, args.count, args.seed, workers=1)
+    hard = one.longer(3)
+    master = one.longer(6)
+    chains = Counter(puzzle.chain for puzzle in one.puzzles)
     print(f"\n{len(one.puzzles)} consecutive puzzles, one worker process: {one.seconds:.1f} s {cpu(one)}")
     print(f"  {one.per_minute():.0f} puzzles a minute, acceptance {one.tally.acceptance:.1%}")
     print(f"  hard or deeper: {one.per_minute(hard):.0f} a minute (target {TARGET_HARD_PER_MINUTE:.0f})")
     print(f"  master: {one.per_minute(master):.0f} a minute (target {TARGET_MASTER_PER_MINUTE:.0f})")
     print(f"  rejected: {dict(one.tally.outcomes - Counter({'accepted': one.tally.outcomes['accepted']}))}")
-    print("  depth histogram:")
-    for depth in range(1, max(depths) + 1):
-        share = depths[depth] / len(one.puzzles)
-        print(f"    {depth:2d} {depths[depth]:5d} {share:6.1%} {'#' * round(share * 100)}")
+    print("  chain length histogram:")
+    for chain in range(1, max(chains, default=0) + 1):
+        share = chains[chain] / len(one.puzzles)
+        print(f"    {chain:2d} {chains[chain]:5d} {share:6.1%} {'#' * round(share * 100)}")
     figures["consecutive"] = {
         "count": len(one.puzzles),
         "seconds": round(one.seconds, 2),
@@ -107,11 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "acceptance": round(one.tally.acceptance, 4),
         "hard_or_deeper_per_minute": round(one.per_minute(hard), 1),
         "master_per_minute": round(one.per_minute(master), 1),
-        "depths": dict(sorted(depths.items())),
+        "chains": dict(sorted(chains.items())),
         "rejected": dict(one.tally.outcomes),
     }
 
-    two = run(None, args.count, args.seed, workers=2)
+    two = run(args.rules, None, args.count, args.seed, workers=2)
     speedup = one.seconds / two.seconds
     same = [p.to_json() for p in two.puzzles] == [p.to_json() for p in one.puzzles]
     # on a loaded machine the wall clock undersells the second process: compare CPU time too
@@ -127,27 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
 
     print(f"\neach tier on its own, {args.per_tier} puzzles, one worker process:")
-    print(f"  {'tier':8s} {'a minute':>9s} {'acceptance':>10s} {'attempts':>8s}  human-like solver")
     per_tier: dict[str, object] = {}
     for tier in TIERS:
-        alone = run(tier, args.per_tier, args.seed, workers=1)
-        tries = [(human_solves(p.position(), p.max_played), p.max_played) for p in alone.puzzles]
-        solved = sum(result.solved for result, _ in tries)
-        rate = solved / len(tries) if tries else 0.0
-        # partial credit: where it fails, how much of the maximum its best legal table placed
-        share = sum(result.placed / most for result, most in tries) / len(tries) if tries else 0.0
-        print(
-            f"  {tier:8s} {alone.per_minute():9.0f} {alone.tally.acceptance:10.1%} {alone.tally.attempts:8d}"
-            f"  solves {solved}/{len(tries)} ({rate:.0%}), places {share:.0%} of the maximum",
-            flush=True,
-        )
-        per_tier[tier] = {
-            "per_minute": round(alone.per_minute(), 1),
-            "acceptance": round(alone.tally.acceptance, 4),
-            "attempts": alone.tally.attempts,
-            "human_solve_rate": round(rate, 3),
-            "human_share_placed": round(share, 3),
-        }
+        alone = run(args.rules, tier, args.per_tier, args.seed, workers=1)
+        per_tier[tier] = describe(tier, alone)
     figures["tiers"] = per_tier
     figures["load_at_end"] = os.getloadavg()[0]
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (the machine is shared: figures vary)")
