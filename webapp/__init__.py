@@ -14,23 +14,12 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.routing import IntegerConverter
 
-from webapp import (
-    analyser,
-    api,
-    archive,
-    assets,
-    daily,
-    db,
-    errors,
-    play,
-    practice,
-    prefs,
-    preview,
-    scheduler,
-    security,
-    settings,
-    stats,
-)
+from webapp import assets, db, errors, pages, security, settings
+from webapp.analyser import views as analyser
+from webapp.players import views as stats
+from webapp.schedule import api, archive, daily, practice, scheduler
+from webapp.turn import preview
+from webapp.turn import views as play
 
 
 class AsciiIntegerConverter(IntegerConverter):
@@ -66,7 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(preview.bp)
     app.register_blueprint(analyser.bp)
-    app.register_blueprint(prefs.bp)
+    app.register_blueprint(pages.bp)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app

@@ -23,7 +23,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Position
-from webapp.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
+from webapp.players.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
 class UtcDateTime(TypeDecorator[datetime]):

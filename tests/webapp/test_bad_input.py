@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player
-from webapp import models, turns
-from webapp.board import Board
+from webapp import models
 from webapp.db import database
 from webapp.models import Base
+from webapp.turn import store as turns
+from webapp.turn.board import Board
 
 
 def everything(app: Flask) -> dict[str, list[tuple[Any, ...]]]:

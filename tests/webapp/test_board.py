@@ -1,7 +1,7 @@
 import pytest
 
 from puzzles import Card, Position
-from webapp.board import Board, MeldState, MoveError, judge, placed_count
+from webapp.turn.board import Board, MeldState, MoveError, judge, placed_count
 
 POSITION = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
 RULES = POSITION.rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webapp.charts import moves_histogram, rating_line
+from webapp.players.charts import moves_histogram, rating_line
 
 
 def test_the_histogram_bins_moves_by_fives_with_a_last_open_bin() -> None:

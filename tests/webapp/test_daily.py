@@ -13,9 +13,10 @@ from sqlalchemy import func, inspect, select
 
 import generator
 from tests.webapp.conftest import NOON, FrozenClock, store, variant
-from webapp import daily, models
+from webapp import models
 from webapp.db import database, upgrade
-from webapp.scheduler import publish_job, scheduler
+from webapp.schedule import daily
+from webapp.schedule.scheduler import publish_job, scheduler
 
 
 def schedule(app: Flask) -> dict[int, tuple[str, str]]:
@@ -88,7 +89,7 @@ def test_when_the_generator_fails_the_pools_nearest_easier_tier_is_used(
     def fail(*args: object, **kwargs: object) -> generator.Puzzle:
         raise generator.PuzzleError("nothing found")
 
-    monkeypatch.setattr("webapp.pool.make_puzzle", fail)
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", fail)
     store(app, variant(known_puzzle, "2H", "easy", "cx1"))
     store(app, variant(known_puzzle, "3H", "medium", "cx2"))
     with app.app_context():

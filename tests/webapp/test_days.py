@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from webapp.days import Calendar, DayError, weekly_tier, zone
+from webapp.schedule.days import Calendar, DayError, weekly_tier, zone
 
 LAUNCH = date(2026, 11, 23)
 CALENDAR = Calendar(LAUNCH)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from webapp.play import _duration
+from webapp.turn.views import _duration
 
 
 def test_a_solve_under_a_minute_is_not_zero_minutes() -> None:

@@ -32,9 +32,11 @@ from tests.webapp.conftest import (
     store,
     variant,
 )
-from webapp import daily, models, turns
+from webapp import models
 from webapp.db import database, engine_url
-from webapp.scheduler import publish_job
+from webapp.schedule import daily
+from webapp.schedule.scheduler import publish_job
+from webapp.turn import store as turns
 
 
 def stored_attempt(app: Flask) -> turns.Stored:

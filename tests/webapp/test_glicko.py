@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.glicko import DEFAULT_DEVIATION, MIN_DEVIATION, Game, Rating, idle, play, update
+from webapp.players.glicko import DEFAULT_DEVIATION, MIN_DEVIATION, Game, Rating, idle, play, update
 
 
 def test_the_papers_worked_example() -> None:

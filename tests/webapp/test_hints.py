@@ -15,9 +15,9 @@ from puzzles import Card, Position, analyse, meld_problem
 from tests.webapp.conftest import TODAY, Player
 from tests.webapp.test_play import card_id, solve
 from webapp import models
-from webapp.board import Board, MeldState
 from webapp.db import database
-from webapp.hints import RUNGS, Hint, HintError, final_table, hint, solve_score
+from webapp.turn.board import Board, MeldState
+from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint, solve_score
 
 TIME_LIMIT = 2.0
 

@@ -15,10 +15,11 @@ import generator
 from puzzles import Position
 from tests.webapp.conftest import DECOY_PAIRS, TODAY, Player, attempts, store, variant
 from tests.webapp.test_play import solve
-from webapp import models, practice
-from webapp.board import Board
+from webapp import models
 from webapp.db import database
-from webapp.scheduler import practice_job, scheduler
+from webapp.schedule import practice
+from webapp.schedule.scheduler import practice_job, scheduler
+from webapp.turn.board import Board
 
 
 def practise(app: Flask, puzzle: generator.Puzzle, rating: float | None = None) -> int:
@@ -192,7 +193,7 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
         max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
         depth=1, tier="easy", hand_size=2, decoys=0,
     )  # fmt: skip
-    monkeypatch.setattr("webapp.practice.make_puzzle", lambda *args, **kwargs: freeing)
+    monkeypatch.setattr("webapp.schedule.practice.make_puzzle", lambda *args, **kwargs: freeing)
     assert practice._make("german-jokers", "easy", 1, 1.0) is freeing
     # the board plays its solution: both sixes laid, the joker taken back
     board = Board.start(Position.parse("german-jokers | 6H 6S JK | 6D 6C"))

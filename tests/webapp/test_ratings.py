@@ -11,9 +11,10 @@ from sqlalchemy import select
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, store, variant
 from tests.webapp.test_play import solve
-from webapp import models, records
+from webapp import models
 from webapp.db import database
-from webapp.glicko import Rating, idle, play
+from webapp.players import records
+from webapp.players.glicko import Rating, idle, play
 
 
 def ratings(app: Flask) -> tuple[Rating, Rating, float | None]:

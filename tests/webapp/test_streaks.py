@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from webapp.days import Calendar
-from webapp.streaks import DailyPlay, DayMark, Streak, calendar_cells, day_mark, marks, streak
+from webapp.players.streaks import DailyPlay, DayMark, Streak, calendar_cells, day_mark, marks, streak
+from webapp.schedule.days import Calendar
 
 LAUNCH = date(2026, 11, 23)
 DATES = Calendar(LAUNCH)

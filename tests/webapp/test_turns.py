@@ -7,9 +7,10 @@ from sqlalchemy import update
 
 from puzzles import Position
 from tests.webapp.conftest import TODAY, Player, attempts
-from webapp import models, turns
-from webapp.board import Board
+from webapp import models
 from webapp.db import database
+from webapp.turn import store as turns
+from webapp.turn.board import Board
 
 
 def test_undo_entries_are_text_that_gives_the_table_back() -> None:

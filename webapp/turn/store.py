@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 
 from puzzles import Card, Position, step_check
 from webapp import models
-from webapp.board import Board, MeldState, MoveError
-from webapp.clock import now
-from webapp.hints import Hint
+from webapp.schedule.clock import now
+from webapp.turn.board import Board, MeldState, MoveError
+from webapp.turn.hints import Hint
 
 
 class TurnError(ValueError):

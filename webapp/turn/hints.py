@@ -38,7 +38,7 @@ from puzzles import (
     sorted_cards,
     steps_between,
 )
-from webapp.board import Board, MeldState
+from webapp.turn.board import Board, MeldState
 
 HINT_COSTS = (0.1, 0.2, 0.3)
 """What each rung takes off a solve's score in the ratings: each hint costs more than the last."""

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from webapp.days import Calendar
+from webapp.schedule.days import Calendar
 
 
 def now() -> datetime:

@@ -12,12 +12,13 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from puzzles import Card, CardError, argtypes, play_problems
-from webapp import daily, db, models
-from webapp.board import placed_count
-from webapp.clock import calendar, now
-from webapp.days import DayError, zone
-from webapp.play import open_daily
+from webapp import db, models
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import DayError, zone
 from webapp.security import check_rate_limit, csrf, limiter
+from webapp.turn.board import placed_count
+from webapp.turn.views import open_daily
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -101,7 +102,7 @@ def check(number: int) -> Response:
 
 
 # the check changes nothing and other programs call it: no cookie, so no CSRF token either
-csrf.exempt("webapp.api.check")
+csrf.exempt("webapp.schedule.api.check")
 
 
 def read_table(body: bytes) -> list[list[Card]]:

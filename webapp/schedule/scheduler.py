@@ -18,8 +18,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from webapp.daily import publish_ahead
-from webapp.practice import fill_job
+from webapp.schedule.daily import publish_ahead
+from webapp.schedule.practice import fill_job
 
 log = logging.getLogger(__name__)
 

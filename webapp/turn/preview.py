@@ -9,8 +9,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 from sqlalchemy import select
 
-from webapp import daily, db, models
-from webapp.clock import calendar, now
+from webapp import db, models
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
 
 bp = Blueprint("preview", __name__)
 

@@ -40,13 +40,15 @@ from puzzles import (
     maximum,
     plan_steps,
 )
-from webapp import models, records, turns
-from webapp.board import Board, MeldState, MoveError
-from webapp.clock import calendar, now
+from webapp import models
+from webapp.analyser.entry import MAX_PROBLEMS, Entry, read_entry
 from webapp.db import session as read_session
-from webapp.entry import MAX_PROBLEMS, Entry, read_entry
-from webapp.players import current_player_id
+from webapp.players import records
+from webapp.players.identity import current_player_id
+from webapp.schedule.clock import calendar, now
 from webapp.security import csrf, limiter, step_rate_limit
+from webapp.turn import store as turns
+from webapp.turn.board import Board, MeldState, MoveError
 
 bp = Blueprint("analyser", __name__)
 
@@ -415,7 +417,7 @@ def solve_api() -> Response:
 
 
 # the answer depends on the body alone and changes nothing: no cookie, so no CSRF token either
-csrf.exempt("webapp.analyser.solve_api")
+csrf.exempt("webapp.analyser.views.solve_api")
 
 
 def _read_json(body: bytes) -> Any:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from webapp.days import Calendar
+from webapp.schedule.days import Calendar
 
 
 class DayMark(enum.Enum):

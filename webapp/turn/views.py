@@ -16,14 +16,19 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from puzzles import Card, parse_cards
-from webapp import daily, db, hints, models, prefs, records, turns
-from webapp.board import Board, MeldState
+from webapp import db, models
+from webapp import pages as prefs
 from webapp.client_input import small_number
-from webapp.clock import calendar, now
-from webapp.days import DayError, zone
-from webapp.hints import RUNGS, Hint
-from webapp.players import current_player_id, ensure_player
+from webapp.players import records
+from webapp.players.identity import current_player_id, ensure_player
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import DayError, zone
 from webapp.security import limiter, step_rate_limit
+from webapp.turn import hints
+from webapp.turn import store as turns
+from webapp.turn.board import Board, MeldState
+from webapp.turn.hints import RUNGS, Hint
 
 bp = Blueprint("play", __name__)
 

@@ -6,12 +6,13 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
-from webapp import db, records, transfer
-from webapp.clock import calendar, now
-from webapp.days import zone
-from webapp.play import player_zone_name
-from webapp.players import PLAYER_KEY, current_player_id
+from webapp import db
+from webapp.players import records, transfer
+from webapp.players.identity import PLAYER_KEY, current_player_id
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import zone
 from webapp.security import limiter
+from webapp.turn.views import player_zone_name
 
 bp = Blueprint("stats", __name__)
 

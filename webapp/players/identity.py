@@ -8,7 +8,7 @@ from flask import session
 from sqlalchemy.orm import Session
 
 from webapp import models
-from webapp.clock import now
+from webapp.schedule.clock import now
 
 PLAYER_KEY = "player"
 

@@ -23,11 +23,12 @@ from werkzeug.wrappers import Response
 import generator
 from generator import TIERS, PuzzleError, make_puzzle
 from puzzles import PRESETS
-from webapp import db, models, pool
-from webapp.clock import now
-from webapp.play import PuzzlePage, add_turn_views, render_turn
-from webapp.players import current_player_id
+from webapp import db, models
+from webapp.players.identity import current_player_id
+from webapp.schedule import pool
+from webapp.schedule.clock import now
 from webapp.settings import practice_pool
+from webapp.turn.views import PuzzlePage, add_turn_views, render_turn
 
 log = logging.getLogger(__name__)
 

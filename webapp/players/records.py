@@ -13,12 +13,12 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
-from webapp.charts import Bar, Line, moves_histogram, rating_line
-from webapp.days import Calendar
-from webapp.glicko import DEFAULT_RATING, Rating, idle, play
-from webapp.hints import solve_score
-from webapp.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
-from webapp.turns import overdue
+from webapp.players.charts import Bar, Line, moves_histogram, rating_line
+from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play
+from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
+from webapp.schedule.days import Calendar
+from webapp.turn.hints import solve_score
+from webapp.turn.store import overdue
 
 CALENDAR_WEEKS = 10
 RATING_HISTORY = 100

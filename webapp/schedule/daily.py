@@ -18,9 +18,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from webapp import db, models, pool
-from webapp.clock import calendar, now
-from webapp.days import weekly_tier
+from webapp import db, models
+from webapp.schedule import pool
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import weekly_tier
 
 SEED_TRIES = 3
 

@@ -13,11 +13,12 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from webapp import daily, db, models
+from webapp import db, models
 from webapp.client_input import small_number
-from webapp.clock import calendar, now
-from webapp.play import PuzzlePage, add_turn_views, render_turn
-from webapp.players import current_player_id
+from webapp.players.identity import current_player_id
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+from webapp.turn.views import PuzzlePage, add_turn_views, render_turn
 
 bp = Blueprint("archive", __name__)
 
