@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -23,6 +22,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Position
+from webapp.caching import memoised
 from webapp.players.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
@@ -101,7 +101,7 @@ class Puzzle(Base):
         return _position(self.rules, tuple(tuple(meld) for meld in self.table), tuple(self.hand))
 
 
-@lru_cache(maxsize=256)
+@memoised(256, serves="TBD")
 def _position(rules: str, table: tuple[tuple[str, ...], ...], hand: tuple[str, ...]) -> Position:
     # the table keeps its stored meld order: the board numbers the cards in that order
     return Position.build(rules, table, hand)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -42,11 +41,12 @@ from puzzles import (
 )
 from webapp import models
 from webapp.analyser.entry import MAX_PROBLEMS, Entry, read_entry
+from webapp.caching import AppCache
 from webapp.db import session as read_session
 from webapp.players import records
 from webapp.players.identity import current_player_id
 from webapp.schedule.clock import calendar, now
-from webapp.security import csrf, limiter, step_rate_limit
+from webapp.security import csrf, limiter, solve_rate_limit, step_rate_limit
 from webapp.turn import store as turns
 from webapp.turn.board import Board, MeldState, MoveError
 
@@ -54,41 +54,25 @@ bp = Blueprint("analyser", __name__)
 
 MAX_MOVES = 300
 """A turn longer than this is not a person playing: the URL that holds it stops growing."""
-CACHED_ANSWERS = 256
+ANALYSES: AppCache[tuple[str, str, float], Analysis] = AppCache("analyses", 256, serves="TBD")
+MAXIMA: AppCache[tuple[str, float], Best] = AppCache("maxima", 256, serves="TBD")
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
-
-
-@bp.record_once
-def _defaults(state: BlueprintSetupState) -> None:
-    state.app.config.setdefault("SOLVE_TIME_LIMIT", 2.0)
-    state.app.config.setdefault("SOLVE_RATE_LIMIT", "30 per minute")
 
 
 def solve_time_limit() -> float:
     return float(current_app.config["SOLVE_TIME_LIMIT"])
 
 
-def solve_rate_limit() -> str:
-    return str(current_app.config["SOLVE_RATE_LIMIT"])
-
-
-def _cache(name: str) -> dict[Any, Any]:
-    cache: dict[Any, Any] = current_app.extensions.setdefault(f"tavolo.{name}", {})
-    if len(cache) >= CACHED_ANSWERS:
-        cache.clear()
-    return cache
-
-
 def solve(position: Position, objective: Objective, time_limit: float) -> Analysis:
     """The analysis, from this process's cache when it was proven before under the same limit."""
     key = (str(position), objective.value, time_limit)
-    cache = _cache("analyses")
-    if key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+    cached = ANALYSES().get(key)
+    if cached is not None:
+        return cached
     analysis = analyse(position, objective, time_limit)
     if analysis.proven:  # an unproven answer may do better with a less busy machine: never keep it
-        cache[key] = analysis
+        ANALYSES().put(key, analysis)
     return analysis
 
 
@@ -125,15 +109,16 @@ def _refuse_open_daily(position: Position) -> None:
 def best_of(position: Position) -> Best:
     """The most cards the position can place, for the play view: kept even unproven, so the goal of
     a turn does not change from one move to the next."""
-    cache = _cache("maxima")
     key = (str(position), solve_time_limit())
-    if key not in cache:
-        cache[key] = maximum(position, Objective.CARDS, solve_time_limit())
-    return cache[key]  # type: ignore[no-any-return]
+    best = MAXIMA().get(key)
+    if best is None:
+        best = maximum(position, Objective.CARDS, solve_time_limit())
+        MAXIMA().put(key, best)
+    return best
 
 
 def _is_cached(position: Position, objective: Objective) -> bool:
-    return (str(position), objective.value, solve_time_limit()) in _cache("analyses")
+    return (str(position), objective.value, solve_time_limit()) in ANALYSES()
 
 
 # -- the answer as the page shows it
@@ -318,7 +303,7 @@ def _play_url(entry: Entry, moves: list[str], ending: bool = False) -> str:
 def _play_is_free() -> bool:
     entry = _entry(request.args)
     position = entry.position
-    return position is None or (str(position), solve_time_limit()) in _cache("maxima")
+    return position is None or (str(position), solve_time_limit()) in MAXIMA()
 
 
 @bp.get("/analyse/play")

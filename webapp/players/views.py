@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
-from flask.blueprints import BlueprintSetupState
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from webapp import db
@@ -11,20 +10,10 @@ from webapp.players import records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import zone
-from webapp.security import limiter
+from webapp.security import limiter, transfer_rate_limit
 from webapp.turn.views import player_zone_name
 
 bp = Blueprint("stats", __name__)
-
-
-@bp.record_once
-def _defaults(state: BlueprintSetupState) -> None:
-    # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
-    state.app.config.setdefault("TRANSFER_RATE_LIMIT", "10 per minute")
-
-
-def transfer_rate_limit() -> str:
-    return str(current_app.config["TRANSFER_RATE_LIMIT"])
 
 
 @bp.get("/stats")

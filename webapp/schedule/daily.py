@@ -19,11 +19,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from webapp import db, models
+from webapp.caching import AppCache
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import weekly_tier
 
 SEED_TRIES = 3
+PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache("published days", 64, serves="TBD")
 
 
 class ScheduleError(RuntimeError):
@@ -38,13 +40,11 @@ def daily(number: int) -> models.Daily:
     """The day's puzzle, published now if the clock has not done it yet.
 
     A published day never changes, so each process keeps the rows it has read (a few a day)."""
-    known: dict[int, models.Daily] = current_app.extensions.setdefault("tavolo.days", {})
+    known = PUBLISHED_DAYS()
     row = known.get(number)
     if row is None:
         row = find(db.session(), number) or publish(number)
-        if len(known) > 64:
-            known.clear()
-        known[number] = row
+        known.put(number, row)
     return row
 
 

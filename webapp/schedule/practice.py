@@ -15,7 +15,6 @@ from collections.abc import Mapping
 
 import click
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from sqlalchemy import ColumnElement, exists, func, select, true
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
@@ -38,12 +37,6 @@ NEAREST = 12
 """A practice pick is random among this many candidates, so that players do not all get one puzzle."""
 SEED_BASE = 100_000_000
 """Practice seeds start far above the daily ones (the day's number, plus a million per retry)."""
-
-
-@bp.record_once
-def _defaults(state: BlueprintSetupState) -> None:
-    state.app.config.setdefault("PRACTICE_POOL", practice_pool(200))
-    state.app.config.setdefault("PRACTICE_FILL_SECONDS", 300.0)
 
 
 class Choice:

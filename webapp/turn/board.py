@@ -11,10 +11,10 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from puzzles import JOKER, Card, FreedJoker, Meld, MeldError, Position, Rules, meld_problem, play_problems
+from webapp.caching import memoised
 from webapp.client_input import small_number
 
 NEW_MELD = "new"
@@ -190,7 +190,7 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
     return MeldState.INVALID, short
 
 
-@lru_cache(maxsize=4096)
+@memoised(4096, serves="TBD")
 def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | None]:
     # a page shows every meld after every move, and most melds have not changed since the last one
     return judge(cards, rules)
@@ -221,7 +221,7 @@ def _table_order(ids: list[str], cards: dict[str, Card], rules: Rules) -> list[s
     return [pending[card].pop(0) for card in _arranged(tuple(cards[card_id] for card_id in ids), rules)]
 
 
-@lru_cache(maxsize=4096)
+@memoised(4096, serves="TBD")
 def _arranged(cards: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
     """A valid meld's cards in table order (runs low to high)."""
     try:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from puzzles import (
@@ -38,6 +37,7 @@ from puzzles import (
     sorted_cards,
     steps_between,
 )
+from webapp.caching import memoised
 from webapp.turn.board import Board, MeldState
 
 HINT_COSTS = (0.1, 0.2, 0.3)
@@ -113,7 +113,7 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     )
 
 
-@lru_cache(maxsize=512)
+@memoised(512, serves="TBD")
 def _final_table(position_text: str, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
     rules = Position.parse(position_text).rules
     final = Counter(card for meld in solution for card in meld)

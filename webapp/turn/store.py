@@ -10,7 +10,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
@@ -18,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from puzzles import Card, Position, step_check
 from webapp import models
+from webapp.caching import memoised
 from webapp.schedule.clock import now
 from webapp.turn.board import Board, MeldState, MoveError
 from webapp.turn.hints import Hint
@@ -71,7 +71,7 @@ def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limi
     return _progress(str(position), tokens, maximum, time_limit)
 
 
-@lru_cache(maxsize=4096)
+@memoised(4096, serves="TBD")
 def _progress(position_text: str, laid: tuple[str, ...], maximum: int, time_limit: float) -> Progress:
     position = Position.parse(position_text)
     check = step_check(position, [Card.parse(token) for token in laid], time_limit)
@@ -139,7 +139,7 @@ READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT
 )
 
 
-@lru_cache(maxsize=64)
+@memoised(64, serves="TBD")
 def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
     """The guarded UPDATE for these changed columns, from a row with these NULL columns."""
     guard: list[ColumnElement[bool]] = [
@@ -328,7 +328,6 @@ def latest_hint(attempt: models.Attempt | None) -> Hint | None:
 
 # -- timed turns: the German rules' two minutes
 
-TURN_SECONDS = 120
 GRACE = timedelta(seconds=3)
 """Time allowed past the deadline for the last request to travel: the clock on the page reads 0:00
 first."""

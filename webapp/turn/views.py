@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Environment
 from markupsafe import Markup
@@ -18,6 +16,7 @@ from werkzeug.wrappers import Response
 from puzzles import Card, parse_cards
 from webapp import db, models
 from webapp import pages as prefs
+from webapp.caching import AppCache, memoised
 from webapp.client_input import small_number
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
@@ -120,7 +119,7 @@ def render_turn(page: PuzzlePage, attempt: models.Attempt | None = None) -> tupl
 
 
 CSRF_SLOT = "__csrf_token_slot__"
-UNTOUCHED_PAGES = 256
+UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache("untouched pages", 256, serves="TBD")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +153,7 @@ def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
 def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()) -> str:
     """A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by
     minute: each process renders it once and fills in only the visitor's CSRF token."""
-    pages: dict[tuple[object, ...], str] = current_app.extensions.setdefault("tavolo.untouched", {})
+    pages = UNTOUCHED_PAGES()
     key = (
         request.host,  # the page's link preview names the site by its host
         page.blueprint,
@@ -171,9 +170,7 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[
     if rendered is None:
         context = turn_context(page, turns.board_of(page.puzzle, None), None, tz_name, behind)
         rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context)
-        if len(pages) >= UNTOUCHED_PAGES:
-            pages.clear()
-        pages[key] = rendered
+        pages.put(key, rendered)
     return rendered.replace(CSRF_SLOT, generate_csrf())
 
 
@@ -276,7 +273,7 @@ class CardFace:
 
 
 @bp.app_template_filter("face")
-@lru_cache(maxsize=64)
+@memoised(64, serves="TBD")
 def card_face(card: Card) -> CardFace:
     if card.suit is None:
         return CardFace("JOKER", "★", "joker", "joker")
@@ -298,7 +295,7 @@ def drawn_card(
     return _drawn_card(current_app.jinja_env, card_id, card, where, from_hand, movable, hinted)
 
 
-@lru_cache(maxsize=8192)
+@memoised(8192, serves="TBD")
 def _drawn_card(
     env: Environment, card_id: str, card: Card, where: int | str, from_hand: bool, movable: bool, hinted: bool
 ) -> Markup:
@@ -316,12 +313,6 @@ def _step_time_limit() -> float:
 
 def _turn_seconds() -> int:
     return int(current_app.config["TURN_SECONDS"])
-
-
-@bp.record_once
-def _defaults(state: BlueprintSetupState) -> None:
-    state.app.config.setdefault("TURN_SECONDS", turns.TURN_SECONDS)
-    state.app.config.setdefault("HINT_TIME_LIMIT", 1.0)
 
 
 @bp.get("/")
