@@ -101,7 +101,11 @@ class Puzzle(Base):
         return _position(self.rules, tuple(tuple(meld) for meld in self.table), tuple(self.hand))
 
 
-@memoised(256, serves="TBD")
+@memoised(
+    256,
+    serves="every request on a puzzle reads its position: a move takes 4.0 ms, 4.8 ms parsing "
+    "and checking the stored table and hand again",
+)
 def _position(rules: str, table: tuple[tuple[str, ...], ...], hand: tuple[str, ...]) -> Position:
     # the table keeps its stored meld order: the board numbers the cards in that order
     return Position.build(rules, table, hand)

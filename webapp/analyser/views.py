@@ -54,8 +54,18 @@ bp = Blueprint("analyser", __name__)
 
 MAX_MOVES = 300
 """A turn longer than this is not a person playing: the URL that holds it stops growing."""
-ANALYSES: AppCache[tuple[str, str, float], Analysis] = AppCache("analyses", 256, serves="TBD")
-MAXIMA: AppCache[tuple[str, float], Best] = AppCache("maxima", 256, serves="TBD")
+ANALYSES: AppCache[tuple[str, str, float], Analysis] = AppCache(
+    "analyses",
+    256,
+    serves="an analysis asked again (a shared link, the other objective's switch, the API): 7.4 ms, "
+    "15 ms solving a small position again, up to SOLVE_TIME_LIMIT for a hard one",
+)
+MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
+    "maxima",
+    256,
+    serves="every move of /analyse/play: 6.3 ms, 9.6 ms solving the position's maximum again "
+    "(and the goal of a turn must not change between moves)",
+)
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
 

