@@ -83,6 +83,8 @@ def test_play_of_counts_a_freed_joker_against_the_cards_laid() -> None:
     # a six laid for the joker, the joker back in the hand: a card was laid, the hand is no smaller
     swap = play_of(position, melds(position, "6H 6S 6D"))
     assert (swap.placed, swap.freed, swap.count) == (parse_cards("6D"), (JOKER,), 0)
+    kept = play_of(position, melds(position, "6H 6S JK 6D"))
+    assert (kept.placed, kept.freed, kept.count) == (parse_cards("6D"), (), 1)
 
 
 def test_play_of_counts_an_illegal_table_too() -> None:

@@ -99,6 +99,14 @@ def test_illegal_tables_are_invalid_with_a_reason(
     assert any(error in problem for problem in answer["errors"]), answer["errors"]
 
 
+def test_a_table_with_an_invalid_meld_places_nothing(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    table = [list(meld) for meld in known_puzzle.table]
+    answer = check(client, [*table[:3], [*table[3], "8C", "KH"]]).get_json()
+    assert (answer["valid"], answer["placed"], answer["solved"]) == (False, 0, False)
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -1,7 +1,7 @@
 import pytest
 
 from puzzles import Card, Position
-from webapp.turn.board import Board, MeldState, MoveError, judge, placed_count
+from webapp.turn.board import Board, MeldState, MoveError, judge
 
 POSITION = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
 RULES = POSITION.rules
@@ -115,24 +115,24 @@ GERMAN = Position.parse("german-jokers | 5H JK 7H / 9C 9D 9S | 6H 8H")
 
 def test_under_german_jokers_a_freed_joker_goes_back_to_the_hand_and_cancels_a_card() -> None:
     board = Board.start(GERMAN).move("h0", "0").move("t1", "hand", "0")
-    assert board.taken() == ("t1",)
+    assert board.freed() == ("t1",)
     assert board.hand_ids() == ("h1", "t1")
-    assert board.placed() == 0
+    assert board.play().count == 0
     assert board.views()[0].cards == tuple(Card.parse(c) for c in ("5H", "6H", "7H"))
     board = board.move("h1", "0", "hand")
-    assert board.placed() == 1
+    assert board.play().count == 1
     assert board.problems() == []
     assert Board.load(GERMAN, board.to_json()) == board
     # and back onto the table, where it is a table card again
     back = board.move("t1", "1", "hand")
-    assert back.taken() == () and back.placed() == 2
+    assert back.freed() == () and back.play().count == 2
 
 
 def test_a_joker_taken_back_without_its_real_card_cannot_end_the_turn() -> None:
     position = Position.parse("german-jokers | 5H 6H JK / 9C 9D 9S | 4H")
     board = Board.start(position).move("t2", "hand").move("h0", "0")
     assert all(view.state is MeldState.VALID for view in board.views())
-    assert board.placed() == 0
+    assert board.play().count == 0
     assert any("without its real card" in problem for problem in board.problems())
 
 
@@ -155,7 +155,7 @@ def test_only_a_joker_and_only_where_the_rules_say_goes_to_the_hand(
 
 
 def test_a_stored_board_may_lack_a_joker_the_rules_send_to_the_hand() -> None:
-    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).taken() == ("t1",)
+    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).freed() == ("t1",)
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,8 @@ def test_a_stored_board_may_lack_no_other_table_card(position: Position, stored:
         Board.load(position, stored)
 
 
-def test_the_count_placed_of_a_final_table_takes_off_a_joker_taken_back() -> None:
-    position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
-    assert placed_count(position, [[Card.parse(c) for c in ("6H", "6S", "6D", "6C")]]) == 1
-    assert placed_count(position, [[Card.parse(c) for c in ("6H", "6S", "JK", "6D")]]) == 1
+def test_a_board_makes_a_play_only_once_every_meld_is_valid() -> None:
+    board = Board.start(POSITION).move("h0", "new")
+    assert board.play() is None  # 6♠ alone is no meld yet
+    play = board.move("h0", "0").play()
+    assert play is not None and play.count == 1 and play.placed == (Card.parse("6S"),)

@@ -370,7 +370,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
         hand=board.hand_ids(),
         jokers_to_hand=board.jokers_to_hand,
         progress=progress,
-        placed=board.placed(),
+        placed=made.count if (made := board.play()) is not None else 0,
         can_end=can_end,
         notice=problems[0] if problems else None,
         done=done,

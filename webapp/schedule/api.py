@@ -5,19 +5,17 @@ No answer ever holds the solution. The check stores nothing, so it needs no cook
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card, CardError, argtypes, play_problems
+from puzzles import Card, CardError, Meld, MeldError, argtypes, play_of, play_problems
 from webapp import db, models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import DayError, zone
 from webapp.security import check_rate_limit, csrf, limiter
-from webapp.turn.board import placed_count
 from webapp.turn.views import open_daily
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -86,11 +84,14 @@ def check(number: int) -> Response:
     row = _published(number)
     position = row.puzzle.position()
     problems = play_problems(position, table)
-    # a joker taken back cancels a card placed (german-jokers), but the card was laid all the same
-    laid = Counter(card for meld in table for card in meld) - position.table_counts()
-    if not laid and not problems:
+    try:
+        play = play_of(position, [Meld.of(meld, position.rules) for meld in table])
+    except MeldError:  # a meld is not valid (play_problems says which): the table is no play
+        play = None
+    # a freed joker cancels a card placed (german-jokers), but the card was laid all the same
+    if play is not None and not play.placed and not problems:
         problems.append("no card from the hand is on the table")
-    placed = max(placed_count(position, table), 0)
+    placed = max(play.count, 0) if play is not None else 0
     valid = not problems
     return jsonify(
         valid=valid,

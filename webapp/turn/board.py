@@ -3,17 +3,30 @@
 Pure, like the engine: no Flask, no database. Every card on the board has an id that stays with it
 for the whole turn, `t0`, `t1`, ... for the table's cards and `h0`, `h1`, ... for the hand's, because a
 two-deck game holds two of each card and the page must say which one moves.
+
+In the README's words: the hand cards on the table are *laid*; a table joker sent back to the hand
+(`german-jokers`) is *freed*; the hand is down by the cards *placed*, laid less freed.
 """
 
 from __future__ import annotations
 
 import enum
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles import JOKER, Card, FreedJoker, Meld, MeldError, Position, Rules, meld_problem, play_problems
+from puzzles import (
+    Card,
+    FreedJoker,
+    Meld,
+    MeldError,
+    Play,
+    Position,
+    Rules,
+    meld_problem,
+    play_of,
+    play_problems,
+)
 from webapp.caching import memoised
 from webapp.client_input import small_number
 
@@ -71,7 +84,7 @@ class Board:
         if unknown or len(set(every)) != len(every) or any(not meld for meld in board.melds):
             raise MoveError("the stored board does not match its puzzle")
         gone = [card_id for card_id in cards if card_id.startswith("t") and card_id not in every]
-        if any(not board.may_take(card_id) for card_id in gone):
+        if any(not board.may_free(card_id) for card_id in gone):
             raise MoveError("the stored board lost a table card")
         return board
 
@@ -85,12 +98,12 @@ class Board:
         return [list(meld) for meld in self.melds]
 
     def hand_ids(self) -> tuple[str, ...]:
-        """The hand now, in the hand's sorted order, then any joker taken back from the table."""
+        """The hand now, in the hand's sorted order, then any joker freed from the table."""
         on_table = {card_id for meld in self.melds for card_id in meld}
         hand = tuple(f"h{i}" for i in range(len(self.position.hand)) if f"h{i}" not in on_table)
-        return hand + self.taken()
+        return hand + self.freed()
 
-    def taken(self) -> tuple[str, ...]:
+    def freed(self) -> tuple[str, ...]:
         """The table's jokers now in the hand (only where the rules send a freed joker there)."""
         on_table = {card_id for meld in self.melds for card_id in meld}
         count = sum(len(meld.cards) for meld in self.position.table)
@@ -101,7 +114,7 @@ class Board:
         """Whether the rules send a freed joker to the hand (rather than elsewhere on the table)."""
         return self.position.rules.freed_joker is FreedJoker.HAND
 
-    def may_take(self, card_id: str) -> bool:
+    def may_free(self, card_id: str) -> bool:
         """Whether this table card may go to the hand: a joker, where a freed joker goes there.
         Whether its real card took its place is for the end of the turn to say, as at the table."""
         card = self.cards().get(card_id)
@@ -112,9 +125,16 @@ class Board:
         cards = self.cards()
         return tuple(cards[card_id] for meld in self.melds for card_id in meld if card_id.startswith("h"))
 
-    def placed(self) -> int:
-        """How many cards the hand is down by: a joker taken back cancels one card laid (RULES.md)."""
-        return len(self.laid()) - len(self.taken())
+    def play(self) -> Play | None:
+        """The play this table makes if the turn ends now, once every meld is valid (None before):
+        its `count` is how many cards the hand is down by, a freed joker cancelling one card laid.
+        Whether it is a legal play is for `problems` to say."""
+        cards = self.cards()
+        rules = self.position.rules
+        melds = [_judged(tuple(cards[card_id] for card_id in meld), rules)[2] for meld in self.melds]
+        if any(meld is None for meld in melds):
+            return None
+        return play_of(self.position, (meld for meld in melds if meld is not None))
 
     def move(self, card_id: str, target: str, seen_at: str | None = None) -> Board:
         """Move one card onto meld `target` (its index), onto a new meld, or back to the hand.
@@ -135,7 +155,7 @@ class Board:
         if target == HAND:
             if source is None:
                 raise MoveError(f"{card} is already in the hand")
-            if card_id.startswith("t") and not self.may_take(card_id):
+            if card_id.startswith("t") and not self.may_free(card_id):
                 if cards[card_id].is_joker:
                     why = f"in the {self.position.rules.name} rules a freed joker stays on the table"
                     raise MoveError(f"{card} belongs to the table: {why}")
@@ -160,9 +180,11 @@ class Board:
         rules = self.position.rules
         views = []
         for index, meld in enumerate(self.melds):
-            state, reason, arranged = _judged(tuple(cards[card_id] for card_id in meld), rules)
-            ids = _in_order(meld, cards, arranged)
-            views.append(MeldView(index, ids, arranged, state, reason))
+            shown = tuple(cards[card_id] for card_id in meld)
+            state, reason, valid = _judged(shown, rules)
+            if valid is not None:  # in table order: a run low to high
+                shown = valid.cards
+            views.append(MeldView(index, _in_order(meld, cards, shown), shown, state, reason))
         return tuple(views)
 
     def problems(self) -> list[str]:
@@ -193,13 +215,13 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
     serves="every board drawn: Board.views() takes 0.05 ms, 0.1 ms judging and ordering each meld "
     "again (a page shows every meld after every move, and most have not changed since the last one)",
 )
-def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | None, tuple[Card, ...]]:
-    """The meld's state, why, and its cards in table order (a valid run low to high)."""
+def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | None, Meld | None]:
+    """The meld's state, why, and the meld itself when it is valid."""
     try:
-        return MeldState.VALID, None, Meld.of(cards, rules).cards
+        return MeldState.VALID, None, Meld.of(cards, rules)
     except MeldError:
         state, reason = judge(cards, rules)
-        return state, reason, cards
+        return state, reason, None
 
 
 def _pair_problem(cards: Sequence[Card], rules: Rules) -> str | None:
@@ -235,16 +257,3 @@ def _meld_index(target: str, count: int) -> int:
     if index >= count:
         raise MoveError(f"there is no meld {index + 1} on the table")
     return index
-
-
-def table_cards(tokens: Iterable[Iterable[str]]) -> list[list[Card]]:
-    """Parse a table sent as lists of card tokens."""
-    return [[Card.parse(token) for token in meld] for meld in tokens]
-
-
-def placed_count(position: Position, table: Sequence[Sequence[Card]]) -> int:
-    """How many cards the hand is down by after this table: the hand cards it holds beyond the
-    position's own table cards, less any joker taken back into the hand (RULES.md)."""
-    final: Counter[Card] = Counter(card for meld in table for card in meld)
-    old = position.table_counts()
-    return sum((final - old).values()) - (old - final)[JOKER]

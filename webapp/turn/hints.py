@@ -34,6 +34,7 @@ from puzzles import (
     apply_steps,
     chain_depth,
     meld_problem,
+    play_of,
     sorted_cards,
     steps_between,
 )
@@ -81,8 +82,9 @@ def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit
     if not 1 <= rung <= RUNGS:
         raise HintError(f"there are {RUNGS} hints, not {rung}")
     cards = board.cards()
-    played = Counter(card for meld in solution for card in meld) - board.position.table_counts()
-    stray = Counter(board.laid()) - played
+    rules = board.position.rules
+    best = play_of(board.position, [Meld.of(meld, rules) for meld in solution])
+    stray = Counter(board.laid()) - Counter(best.placed)
     if stray:
         card = sorted_cards(stray)[0]
         card_id = next(i for meld in board.melds for i in meld if i.startswith("h") and cards[i] == card)

@@ -273,7 +273,9 @@ def end_turn(attempt: models.Attempt) -> None:
     problems = board.problems()
     if problems:
         raise TurnError(problems[0])
-    attempt.placed = board.placed()
+    play = board.play()
+    assert play is not None, "every meld is valid"
+    attempt.placed = play.count
     attempt.status = "solved" if attempt.placed >= attempt.puzzle.max_played else "missed"
     attempt.finished = now()
 
