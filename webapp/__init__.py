@@ -16,6 +16,7 @@ from werkzeug.routing import IntegerConverter
 
 from webapp import assets, db, errors, pages, security, settings
 from webapp.analyser import views as analyser
+from webapp.models import Status
 from webapp.players import views as stats
 from webapp.schedule import api, archive, daily, practice, scheduler
 from webapp.turn import preview
@@ -56,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(preview.bp)
     app.register_blueprint(analyser.bp)
     app.register_blueprint(pages.bp)
+    app.jinja_env.globals["Status"] = Status
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app

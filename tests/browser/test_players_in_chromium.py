@@ -51,7 +51,9 @@ def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) 
         store(app, generator.puzzle_from_id("jb0")),
     ]
     with app.app_context(), database().write() as session:
-        session.execute(update(models.Puzzle).where(models.Puzzle.id.in_(practice)).values(practice=True))
+        session.execute(
+            update(models.PoolPuzzle).where(models.PoolPuzzle.id.in_(practice)).values(practice=True)
+        )
     with served(app) as url:
         yield url
 

@@ -197,5 +197,5 @@ def player(client: FlaskClient) -> Player:
 def attempts(app: Flask) -> list[tuple[str, list[list[str]], str, int]]:
     """Every stored attempt as (player, table, status, moves): to show that a refusal stored nothing."""
     with app.app_context(), database().reader() as session:
-        rows = session.scalars(select(models.Attempt).order_by(models.Attempt.id))
+        rows = session.scalars(select(models.PlayerAttempt).order_by(models.PlayerAttempt.id))
         return [(row.player_id, row.melds, row.status, row.moves) for row in rows]

@@ -401,7 +401,7 @@ def test_any_sequence_of_steps_leaves_a_valid_attempt(
         if response.status_code != 200:
             assert message(response).strip()
     with app.app_context(), database().reader() as session:
-        rows = list(session.scalars(select(models.Attempt)))
+        rows = list(session.scalars(select(models.PlayerAttempt)))
         for attempt in rows:
             board = turns.board_of(attempt.puzzle, attempt)  # raises if the stored table is not whole
             assert board.to_json() == attempt.melds

@@ -28,7 +28,7 @@ def schedule(app: Flask) -> dict[int, tuple[str, str]]:
 
 def pool_size(app: Flask) -> int:
     with app.app_context(), database().reader() as session:
-        return session.scalar(select(func.count()).select_from(models.Puzzle)) or 0
+        return session.scalar(select(func.count()).select_from(models.PoolPuzzle)) or 0
 
 
 def test_the_clock_publishes_the_open_days_and_the_next_seven(app: Flask, fake_generator: list) -> None:
@@ -185,7 +185,9 @@ def test_import_adds_each_puzzle_once(
     assert "imported 0 puzzles, 3 already in the pool" in again.output
     assert pool_size(app) == 2
     with app.app_context(), database().reader() as session:
-        row = session.scalars(select(models.Puzzle).where(models.Puzzle.code == known_puzzle.id)).one()
+        row = session.scalars(
+            select(models.PoolPuzzle).where(models.PoolPuzzle.code == known_puzzle.id)
+        ).one()
         assert (row.hand_size, row.decoys) == (known_puzzle.hand_size, known_puzzle.decoys)
 
 
@@ -294,7 +296,7 @@ def test_practice_puzzles_are_never_published_as_daily_ones(
 ) -> None:
     practice_id = store(app, variant(known_puzzle, "2H 3D", "hard", "cp1"))
     with app.app_context(), database().write() as session:
-        session.get_one(models.Puzzle, practice_id).practice = True
+        session.get_one(models.PoolPuzzle, practice_id).practice = True
     with app.app_context():
         row = daily.publish(9)  # a Tuesday: medium, else the easier or harder tiers
         assert row.puzzle_id != practice_id

@@ -237,7 +237,7 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
         if where == "first move, player and attempt flushed":
             real_start = turns.start
 
-            def start_then_stop(*args: Any) -> models.Attempt:
+            def start_then_stop(*args: Any) -> models.PlayerAttempt:
                 attempt = real_start(*args)
                 stop_dead()
                 return attempt

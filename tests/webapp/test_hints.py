@@ -153,7 +153,7 @@ def test_each_hint_costs_more_than_the_last() -> None:
 
 def hint_log(app: Flask) -> tuple[int, list[dict[str, object]]]:
     with app.app_context(), database().reader() as session:
-        attempt = session.scalars(select(models.Attempt)).one()
+        attempt = session.scalars(select(models.PlayerAttempt)).one()
         return attempt.hints, attempt.hint_log
 
 

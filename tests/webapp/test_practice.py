@@ -26,7 +26,7 @@ def practise(app: Flask, puzzle: generator.Puzzle, rating: float | None = None) 
     """Store a puzzle for practice (with its rating, when given); returns its row id."""
     row_id = store(app, puzzle)
     with app.app_context(), database().write() as session:
-        row = session.get_one(models.Puzzle, row_id)
+        row = session.get_one(models.PoolPuzzle, row_id)
         row.practice = True
         if rating is not None:
             row.rating = rating
@@ -67,7 +67,7 @@ def test_a_tier_gives_a_puzzle_the_player_has_not_played(
 
 def row_id(app: Flask, code: str) -> int:
     with app.app_context(), database().reader() as session:
-        return session.scalar(select(models.Puzzle.id).where(models.Puzzle.code == code)) or 0
+        return session.scalar(select(models.PoolPuzzle.id).where(models.PoolPuzzle.code == code)) or 0
 
 
 def test_daily_puzzles_are_never_practice(app: Flask, player: Player, published: int) -> None:
@@ -145,9 +145,9 @@ def test_jokers_are_drawn_as_joker_cards(app: Flask, client: FlaskClient) -> Non
 def unplayed(app: Flask) -> dict[tuple[str, str], int]:
     with app.app_context(), database().reader() as session:
         rows = session.execute(
-            select(models.Puzzle.rules, models.Puzzle.tier, func.count())
-            .where(models.Puzzle.practice.is_(True))
-            .group_by(models.Puzzle.rules, models.Puzzle.tier)
+            select(models.PoolPuzzle.rules, models.PoolPuzzle.tier, func.count())
+            .where(models.PoolPuzzle.practice.is_(True))
+            .group_by(models.PoolPuzzle.rules, models.PoolPuzzle.tier)
         )
         return {(rules, tier): count for rules, tier, count in rows}
 

@@ -20,9 +20,9 @@ from webapp.players.glicko import Rating, idle, play
 def ratings(app: Flask) -> tuple[Rating, Rating, float | None]:
     """The player's rating, the puzzle's, and the attempt's rating point."""
     with app.app_context(), database().reader() as session:
-        attempt = session.scalars(select(models.Attempt)).one()
+        attempt = session.scalars(select(models.PlayerAttempt)).one()
         player = session.get_one(models.Player, attempt.player_id)
-        puzzle = session.get_one(models.Puzzle, attempt.puzzle_id)
+        puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id)
         return (
             Rating(player.rating, player.deviation, player.volatility),
             Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
@@ -32,7 +32,7 @@ def ratings(app: Flask) -> tuple[Rating, Rating, float | None]:
 
 def test_a_new_puzzle_is_rated_by_its_tier(app: Flask, published: int) -> None:
     with app.app_context(), database().reader() as session:
-        puzzle = session.scalars(select(models.Puzzle)).one()
+        puzzle = session.scalars(select(models.PoolPuzzle)).one()
     assert (puzzle.tier, puzzle.rating, puzzle.deviation) == ("hard", 1500.0, 350.0)
 
 
@@ -70,7 +70,7 @@ def test_an_attempt_is_rated_once(app: Flask, player: Player, published: int) ->
     player.post(f"/puzzles/{TODAY}/give-up")
     before = ratings(app)
     with app.app_context(), database().write() as session:
-        attempt = session.scalars(select(models.Attempt)).one()
+        attempt = session.scalars(select(models.PlayerAttempt)).one()
         assert records.rate(session, attempt.id) is None
     assert ratings(app) == before
 
@@ -79,7 +79,7 @@ def test_an_attempt_is_rated_once(app: Flask, player: Player, published: int) ->
     ("status", "hints", "expected"), [("solved", 0, 1.0), ("solved", 3, 0.4), ("missed", 0, 0.0)]
 )
 def test_the_score_of_an_attempt(status: str, hints: int, expected: float) -> None:
-    attempt = models.Attempt(status=status, hints=hints)
+    attempt = models.PlayerAttempt(status=status, hints=hints)
     assert records.score(attempt) == pytest.approx(expected)
 
 
@@ -95,7 +95,7 @@ def test_a_rating_left_idle_is_less_certain_when_it_plays_again(
     assert player.post("/archive/6/give-up").status_code == 200
     with app.app_context(), database().reader() as session:
         row = session.scalars(select(models.Player)).one()
-        puzzle = session.scalars(select(models.Puzzle).where(models.Puzzle.code == "cr6")).one()
+        puzzle = session.scalars(select(models.PoolPuzzle).where(models.PoolPuzzle.code == "cr6")).one()
     expected, _ = play(idle(before, 199), Rating(1500.0), 0.0)  # the game's own day is in play
     assert puzzle.deviation < 350.0  # the game was rated against the puzzle's rating before it
     assert row.deviation == pytest.approx(expected.deviation) and row.rating == pytest.approx(expected.rating)

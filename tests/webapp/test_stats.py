@@ -53,7 +53,9 @@ def attempt_count(app: Flask, player: str | None) -> int:
     with app.app_context(), database().reader() as session:
         return (
             session.scalar(
-                select(func.count()).select_from(models.Attempt).where(models.Attempt.player_id == player)
+                select(func.count())
+                .select_from(models.PlayerAttempt)
+                .where(models.PlayerAttempt.player_id == player)
             )
             or 0
         )

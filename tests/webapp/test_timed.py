@@ -18,9 +18,9 @@ from webapp.db import database
 START = [["t0", "t1", "t2"], ["t3", "t4", "t5"], ["t6", "t7", "t8"], ["t9", "t10", "t11", "t12"]]
 
 
-def stored(app: Flask) -> models.Attempt:
+def stored(app: Flask) -> models.PlayerAttempt:
     with app.app_context(), database().reader() as session:
-        return session.scalars(select(models.Attempt)).one()
+        return session.scalars(select(models.PlayerAttempt)).one()
 
 
 def test_an_untouched_puzzle_offers_a_timed_turn(client: object, published: int) -> None:

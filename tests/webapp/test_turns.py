@@ -28,7 +28,7 @@ def test_an_attempt_stored_with_whole_tables_still_undoes(app: Flask, player: Pl
     before = [meld for meld in table if meld != ["h1"]]
     start = [meld for meld in before if meld != ["h0"]]
     with app.app_context(), database().write() as session:
-        session.execute(update(models.Attempt).values(history=[start, before]))
+        session.execute(update(models.PlayerAttempt).values(history=[start, before]))
     assert player.post(f"/puzzles/{TODAY}/undo").status_code == 200
     assert attempts(app)[0][1] == before
     assert player.post(f"/puzzles/{TODAY}/undo").status_code == 200
@@ -38,5 +38,5 @@ def test_an_attempt_stored_with_whole_tables_still_undoes(app: Flask, player: Pl
 def test_moves_keep_text_entries_for_undo(app: Flask, player: Player, published: int) -> None:
     player.move(TODAY, "h0", "new")
     with app.app_context(), database().reader() as session:
-        history = session.query(models.Attempt.history).scalar()
+        history = session.query(models.PlayerAttempt.history).scalar()
     assert history == ["t0 t1 t2/t3 t4 t5/t6 t7 t8/t9 t10 t11 t12"]

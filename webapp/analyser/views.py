@@ -93,9 +93,9 @@ def unfinished_daily(position: Position) -> int | None:
     numbers = list(calendar().open_numbers(now()))
     reader = read_session()
     rows = reader.execute(
-        select(models.Daily.number, models.Puzzle.table)
-        .join(models.Puzzle, models.Daily.puzzle_id == models.Puzzle.id)
-        .where(models.Puzzle.rules == position.rules.name, models.Daily.number.in_(numbers))
+        select(models.Daily.number, models.PoolPuzzle.table)
+        .join(models.PoolPuzzle, models.Daily.puzzle_id == models.PoolPuzzle.id)
+        .where(models.PoolPuzzle.rules == position.rules.name, models.Daily.number.in_(numbers))
     )
     cards = Counter(str(card) for meld in position.table for card in meld.cards)
     cards.update(str(card) for card in position.hand)

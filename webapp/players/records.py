@@ -13,6 +13,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
+from webapp.models import Status
 from webapp.players.charts import Bar, Line, moves_histogram, rating_line
 from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
@@ -28,12 +29,12 @@ RATING_HISTORY = 100
 def daily_plays(session: Session, player: str) -> list[DailyPlay]:
     rows = session.execute(
         select(
-            models.Attempt.number,
-            models.Attempt.status,
-            models.Attempt.hints,
-            models.Attempt.started,
-            models.Attempt.finished,
-        ).where(models.Attempt.player_id == player, models.Attempt.number.is_not(None))
+            models.PlayerAttempt.number,
+            models.PlayerAttempt.status,
+            models.PlayerAttempt.hints,
+            models.PlayerAttempt.started,
+            models.PlayerAttempt.finished,
+        ).where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.number.is_not(None))
     )
     return [
         DailyPlay(number, status, hints, started, finished)
@@ -85,24 +86,26 @@ class Stats:
 
 def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
     """The player's stats; a newcomer's are all zero, with an empty calendar."""
-    attempts: list[models.Attempt] = []
+    attempts: list[models.PlayerAttempt] = []
     rating = Rating()
     record: dict[int, DayMark] = {}
     left = 0
     if player is not None:
         unfinished = session.scalars(
-            select(models.Attempt).where(
-                models.Attempt.player_id == player,
-                models.Attempt.status == "playing",
-                models.Attempt.number.is_not(None),
+            select(models.PlayerAttempt).where(
+                models.PlayerAttempt.player_id == player,
+                models.PlayerAttempt.status == Status.PLAYING,
+                models.PlayerAttempt.number.is_not(None),
             )
         )
         left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
         attempts = list(
             session.scalars(
-                select(models.Attempt)
-                .where(models.Attempt.player_id == player, models.Attempt.status != "playing")
-                .order_by(models.Attempt.finished, models.Attempt.id)
+                select(models.PlayerAttempt)
+                .where(
+                    models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING
+                )
+                .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
             )
         )
         row = session.get(models.Player, player)
@@ -111,7 +114,7 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         record = day_marks(session, player, dates, now)
     daily = [attempt for attempt in attempts if attempt.number is not None]
     practice = [attempt for attempt in attempts if attempt.number is None]
-    solved = [attempt for attempt in daily if attempt.status == "solved"]
+    solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
     history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
     return Stats(
         played=len(daily) + left,
@@ -124,7 +127,7 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         ratings=rating_line(history[-RATING_HISTORY:]),
         rated=len(history),
         practice_played=len(practice),
-        practice_solved=sum(1 for attempt in practice if attempt.status == "solved"),
+        practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )
 
 
@@ -133,16 +136,16 @@ def finished_numbers(session: Session, player: str | None, numbers: Iterable[int
     if player is None:
         return set()
     rows = session.scalars(
-        select(models.Attempt.number).where(
-            models.Attempt.player_id == player,
-            models.Attempt.number.in_(list(numbers)),
-            models.Attempt.status != "playing",
+        select(models.PlayerAttempt.number).where(
+            models.PlayerAttempt.player_id == player,
+            models.PlayerAttempt.number.in_(list(numbers)),
+            models.PlayerAttempt.status != Status.PLAYING,
         )
     )
     return {number for number in rows if number is not None}
 
 
-def _lapsed(attempt: models.Attempt, dates: Calendar, now: datetime) -> bool:
+def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:
     """An unfinished daily attempt that counts as played and not solved: the record calls it missed."""
     assert attempt.number is not None
     closes = dates.closes(attempt.number)
@@ -150,43 +153,44 @@ def _lapsed(attempt: models.Attempt, dates: Calendar, now: datetime) -> bool:
     return left_open or overdue(attempt, now)
 
 
-def rating_change(session: Session, attempt: models.Attempt) -> tuple[float, float] | None:
+def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[float, float] | None:
     """The player's rating after a rated attempt, and how much that attempt moved it."""
     if attempt.rating_after is None:
         return None
     before = session.scalar(
-        select(models.Attempt.rating_after)
+        select(models.PlayerAttempt.rating_after)
         .where(
-            models.Attempt.player_id == attempt.player_id,
-            models.Attempt.rating_after.is_not(None),
+            models.PlayerAttempt.player_id == attempt.player_id,
+            models.PlayerAttempt.rating_after.is_not(None),
             or_(
-                models.Attempt.finished < attempt.finished,
-                and_(models.Attempt.finished == attempt.finished, models.Attempt.id < attempt.id),
+                models.PlayerAttempt.finished < attempt.finished,
+                and_(models.PlayerAttempt.finished == attempt.finished, models.PlayerAttempt.id < attempt.id),
             ),
         )
-        .order_by(models.Attempt.finished.desc(), models.Attempt.id.desc())
+        .order_by(models.PlayerAttempt.finished.desc(), models.PlayerAttempt.id.desc())
         .limit(1)
     )
     previous = DEFAULT_RATING if before is None else before
     return attempt.rating_after, attempt.rating_after - previous
 
 
-def score(attempt: models.Attempt) -> float:
+def score(attempt: models.PlayerAttempt) -> float:
     """The player's result in the attempt's rating game: a solve less its hints' cost, else 0."""
-    return solve_score(attempt.hints) if attempt.status == "solved" else 0.0
+    return solve_score(attempt.hints) if attempt.status == Status.SOLVED else 0.0
 
 
 def rate(session: Session, attempt_id: int) -> float | None:
     """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
     rating, or None when it was rated already (or is not finished)."""
-    attempt = session.get(models.Attempt, attempt_id, with_for_update=True)
+    attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None:
         return None
     player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
-    puzzle = session.get_one(models.Puzzle, attempt.puzzle_id, with_for_update=True)
+    puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
     last = session.scalar(
-        select(func.max(models.Attempt.finished)).where(
-            models.Attempt.player_id == attempt.player_id, models.Attempt.rating_after.is_not(None)
+        select(func.max(models.PlayerAttempt.finished)).where(
+            models.PlayerAttempt.player_id == attempt.player_id,
+            models.PlayerAttempt.rating_after.is_not(None),
         )
     )
     # a rating period is a day, and the game's own period widens the deviation already (in play):
@@ -199,8 +203,8 @@ def rate(session: Session, attempt_id: int) -> float | None:
     )
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(
-        update(models.Attempt)
-        .where(models.Attempt.id == attempt_id, models.Attempt.rating_after.is_(None))
+        update(models.PlayerAttempt)
+        .where(models.PlayerAttempt.id == attempt_id, models.PlayerAttempt.rating_after.is_(None))
         .values(rating_after=player_after.rating)
         .execution_options(synchronize_session=False)
     )

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from webapp.models import Status
 from webapp.schedule.days import Calendar
 
 
@@ -44,7 +45,7 @@ class DailyPlay:
     """A player's attempt at a daily puzzle, as the streak needs it."""
 
     number: int
-    status: str
+    status: Status
     hints: int
     started: datetime
     finished: datetime | None
@@ -52,10 +53,15 @@ class DailyPlay:
 
 def day_mark(number: int, play: DailyPlay | None, dates: Calendar, now: datetime) -> DayMark:
     closes = dates.closes(number)
-    if play is not None and play.status == "solved" and play.finished is not None and play.finished < closes:
+    if (
+        play is not None
+        and play.status == Status.SOLVED
+        and play.finished is not None
+        and play.finished < closes
+    ):
         return DayMark.CLEAN if play.hints == 0 else DayMark.SOLVED
     played_in_time = play is not None and play.started < closes
-    if played_in_time and play is not None and play.status != "playing":
+    if played_in_time and play is not None and play.status != Status.PLAYING:
         return DayMark.MISSED  # over without a solve in time: it can no longer count
     if dates.is_open(number, now):
         return DayMark.OPEN

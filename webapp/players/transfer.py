@@ -81,7 +81,7 @@ def has_record(session: Session, player: str | None) -> bool:
     if player is None:
         return False
     count = session.scalar(
-        select(func.count()).select_from(models.Attempt).where(models.Attempt.player_id == player)
+        select(func.count()).select_from(models.PlayerAttempt).where(models.PlayerAttempt.player_id == player)
     )
     return bool(count)
 

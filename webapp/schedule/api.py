@@ -34,7 +34,7 @@ def puzzle_json(row: models.Daily) -> dict[str, Any]:
         "rules": puzzle.rules,
         "tier": puzzle.tier,
         "depth": puzzle.depth,
-        "max": puzzle.max_played,
+        "max": puzzle.max_placed,
         "table": puzzle.table,
         "hand": puzzle.hand,
         "opens": dates.opens(row.number).isoformat(),
@@ -96,8 +96,8 @@ def check(number: int) -> Response:
     return jsonify(
         valid=valid,
         placed=placed,
-        max=row.puzzle.max_played,
-        solved=valid and placed >= row.puzzle.max_played,
+        max=row.puzzle.max_placed,
+        solved=valid and placed >= row.puzzle.max_placed,
         errors=problems,
     )
 

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from webapp import db, models
 from webapp.client_input import small_number
+from webapp.models import Status
 from webapp.players.identity import current_player_id
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
@@ -54,13 +55,13 @@ MARK_WORDS = {
 }
 
 
-def mark(attempt: tuple[str, int] | None, is_open: bool) -> str:
+def mark(attempt: tuple[Status, int] | None, is_open: bool) -> str:
     """The mark of a puzzle from the player's attempt at it (status, hints), if any."""
     if attempt is not None:
         status, hints = attempt
-        if status == "solved":
+        if status == Status.SOLVED:
             return "clean" if hints == 0 else "solved"
-        return status
+        return str(status)
     return "open" if is_open else "unplayed"
 
 
@@ -86,20 +87,26 @@ def archive_list() -> str:
     reader = db.session()
     rows = reader.execute(
         select(
-            models.Daily.number, models.Daily.day, models.Puzzle.tier, models.Puzzle.depth, models.Puzzle.id
+            models.Daily.number,
+            models.Daily.day,
+            models.PoolPuzzle.tier,
+            models.PoolPuzzle.depth,
+            models.PoolPuzzle.id,
         )
-        .join(models.Puzzle, models.Daily.puzzle_id == models.Puzzle.id)
+        .join(models.PoolPuzzle, models.Daily.puzzle_id == models.PoolPuzzle.id)
         .where(models.Daily.number <= last)
         .order_by(models.Daily.number.desc())
         .limit(PER_PAGE + 1)
     ).all()
     player = current_player_id()
-    attempts: dict[int, tuple[str, int]] = {}
+    attempts: dict[int, tuple[Status, int]] = {}
     if player is not None and rows:
         found = reader.execute(
-            select(models.Attempt.puzzle_id, models.Attempt.status, models.Attempt.hints).where(
-                models.Attempt.player_id == player,
-                models.Attempt.puzzle_id.in_([row.id for row in rows]),
+            select(
+                models.PlayerAttempt.puzzle_id, models.PlayerAttempt.status, models.PlayerAttempt.hints
+            ).where(
+                models.PlayerAttempt.player_id == player,
+                models.PlayerAttempt.puzzle_id.in_([row.id for row in rows]),
             )
         )
         attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}

@@ -111,14 +111,14 @@ def publish(number: int) -> models.Daily:
     raise ScheduleError(f"no puzzle could be published for #{number}")
 
 
-def _schedule(session: Session, number: int, puzzle: models.Puzzle) -> models.Daily:
+def _schedule(session: Session, number: int, puzzle: models.PoolPuzzle) -> models.Daily:
     row = models.Daily(number=number, day=calendar().day(number), puzzle=puzzle, published=now())
     session.add(row)
     session.flush()
     return row
 
 
-def _scheduled_elsewhere(session: Session, puzzle: models.Puzzle) -> bool:
+def _scheduled_elsewhere(session: Session, puzzle: models.PoolPuzzle) -> bool:
     return session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == puzzle.id)) is not None
 
 

@@ -19,23 +19,23 @@ class PoolError(ValueError):
     """A puzzle file that cannot be imported, or no puzzle to be had; the message says which line."""
 
 
-def stored(session: Session, puzzle: generator.Puzzle) -> models.Puzzle | None:
+def stored(session: Session, puzzle: generator.Puzzle) -> models.PoolPuzzle | None:
     canonical = puzzle.canonical
-    return session.scalar(select(models.Puzzle).where(models.Puzzle.canonical == canonical))
+    return session.scalar(select(models.PoolPuzzle).where(models.PoolPuzzle.canonical == canonical))
 
 
-def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[models.Puzzle, bool]:
+def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[models.PoolPuzzle, bool]:
     """The pool's row for this puzzle, inserted unless the same puzzle is there; and whether it was new."""
     row = stored(session, puzzle)
     if row is not None:
         return row, False
-    row = models.Puzzle(
+    row = models.PoolPuzzle(
         code=puzzle.id,
         canonical=puzzle.canonical,
         rules=puzzle.rules,
         tier=puzzle.tier,
         depth=puzzle.depth,
-        max_played=puzzle.max_played,
+        max_placed=puzzle.max_played,
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,
         table=[list(meld) for meld in puzzle.table],
@@ -85,7 +85,7 @@ def new_lines(
     for number, puzzle in lines:
         if stored(session, puzzle) is not None:
             continue
-        taken = session.scalar(select(models.Puzzle.canonical).where(models.Puzzle.code == puzzle.id))
+        taken = session.scalar(select(models.PoolPuzzle.canonical).where(models.PoolPuzzle.code == puzzle.id))
         if taken is not None or ids.setdefault(puzzle.id, puzzle.canonical) != puzzle.canonical:
             raise PoolError(f"{path}: line {number}: id {puzzle.id} belongs to another puzzle")
         fresh.append((number, puzzle))
@@ -117,22 +117,22 @@ def tier_preference(tier: str) -> list[str]:
     return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
 
 
-def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.Puzzle | None:
+def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.PoolPuzzle | None:
     """The oldest pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else
     of the nearest tier to it.
 
     Practice puzzles never become daily ones: players may have played them already."""
     for candidate_tier in [tier] if exact else tier_preference(tier):
         row = session.scalar(
-            select(models.Puzzle)
-            .outerjoin(models.Daily, models.Daily.puzzle_id == models.Puzzle.id)
+            select(models.PoolPuzzle)
+            .outerjoin(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
             .where(
                 models.Daily.number.is_(None),
-                models.Puzzle.practice.is_(False),
-                models.Puzzle.rules == rules,
-                models.Puzzle.tier == candidate_tier,
+                models.PoolPuzzle.practice.is_(False),
+                models.PoolPuzzle.rules == rules,
+                models.PoolPuzzle.tier == candidate_tier,
             )
-            .order_by(models.Puzzle.id)
+            .order_by(models.PoolPuzzle.id)
             .limit(1)
         )
         if row is not None:

@@ -23,6 +23,7 @@ import generator
 from generator import TIERS, PuzzleError, make_puzzle
 from puzzles import PRESETS
 from webapp import db, models
+from webapp.models import Status
 from webapp.players.identity import current_player_id
 from webapp.schedule import pool
 from webapp.schedule.clock import now
@@ -55,7 +56,9 @@ def unplayed_by(player: str | None) -> ColumnElement[bool]:
     """Puzzles this player has no attempt at."""
     if player is None:
         return true()
-    return ~exists().where(models.Attempt.puzzle_id == models.Puzzle.id, models.Attempt.player_id == player)
+    return ~exists().where(
+        models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id, models.PlayerAttempt.player_id == player
+    )
 
 
 RATING_WINDOWS = (100.0, 200.0, 400.0, None)
@@ -64,21 +67,21 @@ RATING_WINDOWS = (100.0, 200.0, 400.0, None)
 
 def choose(
     session: Session, player: str | None, rules: str, tier: str | None, near: float | None, rng: random.Random
-) -> models.Puzzle | None:
+) -> models.PoolPuzzle | None:
     """A practice puzzle of these rules the player has not played: of the tier, or rated near `near`;
     random among a few, so that players do not all get the same one."""
-    query = select(models.Puzzle).where(
-        models.Puzzle.practice.is_(True), models.Puzzle.rules == rules, unplayed_by(player)
+    query = select(models.PoolPuzzle).where(
+        models.PoolPuzzle.practice.is_(True), models.PoolPuzzle.rules == rules, unplayed_by(player)
     )
     if tier is not None:
-        query = query.where(models.Puzzle.tier == tier)
+        query = query.where(models.PoolPuzzle.tier == tier)
     if near is None:
-        candidates = list(session.scalars(query.order_by(models.Puzzle.id).limit(NEAREST)))
+        candidates = list(session.scalars(query.order_by(models.PoolPuzzle.id).limit(NEAREST)))
         return rng.choice(candidates) if candidates else None
-    distance = func.abs(models.Puzzle.rating - near)
+    distance = func.abs(models.PoolPuzzle.rating - near)
     for window in RATING_WINDOWS:
         within = query if window is None else query.where(distance <= window)
-        candidates = list(session.scalars(within.order_by(distance, models.Puzzle.id).limit(NEAREST)))
+        candidates = list(session.scalars(within.order_by(distance, models.PoolPuzzle.id).limit(NEAREST)))
         if candidates:
             return rng.choice(candidates)
     return None
@@ -86,7 +89,9 @@ def choose(
 
 def practice_puzzle(code: str) -> PuzzlePage:
     row = db.session().scalar(
-        select(models.Puzzle).where(models.Puzzle.code == code[:16], models.Puzzle.practice.is_(True))
+        select(models.PoolPuzzle).where(
+            models.PoolPuzzle.code == code[:16], models.PoolPuzzle.practice.is_(True)
+        )
     )
     if row is None:
         abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
@@ -110,15 +115,15 @@ def _render(message: str | None = None, choice: Choice | None = None) -> str:
     unfinished = None
     if player is not None:
         unfinished = reader.scalar(
-            select(models.Puzzle)
-            .join(models.Attempt, models.Attempt.puzzle_id == models.Puzzle.id)
+            select(models.PoolPuzzle)
+            .join(models.PlayerAttempt, models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id)
             .where(
-                models.Attempt.player_id == player,
-                models.Attempt.number.is_(None),
-                models.Attempt.status == "playing",
-                models.Puzzle.practice.is_(True),
+                models.PlayerAttempt.player_id == player,
+                models.PlayerAttempt.number.is_(None),
+                models.PlayerAttempt.status == Status.PLAYING,
+                models.PoolPuzzle.practice.is_(True),
             )
-            .order_by(models.Attempt.started.desc())
+            .order_by(models.PlayerAttempt.started.desc())
             .limit(1)
         )
     return render_template(
@@ -167,12 +172,12 @@ def unplayed_count(session: Session, rules: str, tier: str) -> int:
     return (
         session.scalar(
             select(func.count())
-            .select_from(models.Puzzle)
+            .select_from(models.PoolPuzzle)
             .where(
-                models.Puzzle.practice.is_(True),
-                models.Puzzle.rules == rules,
-                models.Puzzle.tier == tier,
-                ~exists().where(models.Attempt.puzzle_id == models.Puzzle.id),
+                models.PoolPuzzle.practice.is_(True),
+                models.PoolPuzzle.rules == rules,
+                models.PoolPuzzle.tier == tier,
+                ~exists().where(models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id),
             )
         )
         or 0
@@ -220,8 +225,12 @@ def _first_seed(rules: str, tier: str) -> int:
     with db.database().reader() as session:
         made = session.scalar(
             select(func.count())
-            .select_from(models.Puzzle)
-            .where(models.Puzzle.practice.is_(True), models.Puzzle.rules == rules, models.Puzzle.tier == tier)
+            .select_from(models.PoolPuzzle)
+            .where(
+                models.PoolPuzzle.practice.is_(True),
+                models.PoolPuzzle.rules == rules,
+                models.PoolPuzzle.tier == tier,
+            )
         )
     return SEED_BASE + (list(PRESETS).index(rules) * len(TIERS) + TIERS.index(tier)) * 1_000_000 + (made or 0)
 

@@ -40,7 +40,9 @@ def daily_image(number: int) -> Response:
 @bp.get("/practice/<code>/preview.svg")
 def practice_image(code: str) -> Response:
     puzzle = db.session().scalar(
-        select(models.Puzzle).where(models.Puzzle.code == code[:16], models.Puzzle.practice.is_(True))
+        select(models.PoolPuzzle).where(
+            models.PoolPuzzle.code == code[:16], models.PoolPuzzle.practice.is_(True)
+        )
     )
     if puzzle is None:
         abort(404, description=f"There is no practice puzzle {code[:16]!r}.")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from puzzles import Card, Position, step_check
 from webapp import models
 from webapp.caching import memoised
+from webapp.models import Status
 from webapp.schedule.clock import now
 from webapp.turn.board import Board, MeldState, MoveError
 from webapp.turn.hints import Hint
@@ -90,29 +91,29 @@ def _progress(position_text: str, laid: tuple[str, ...], maximum: int, time_limi
     return Progress(Track.OFF, check.reachable, maximum)
 
 
-def find(session: Session, player: str | None, puzzle: models.Puzzle) -> models.Attempt | None:
+def find(session: Session, player: str | None, puzzle: models.PoolPuzzle) -> models.PlayerAttempt | None:
     if player is None:
         return None
     return session.scalar(
-        select(models.Attempt).where(
-            models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle.id
+        select(models.PlayerAttempt).where(
+            models.PlayerAttempt.player_id == player, models.PlayerAttempt.puzzle_id == puzzle.id
         )
     )
 
 
-def board_of(puzzle: models.Puzzle, attempt: models.Attempt | None) -> Board:
+def board_of(puzzle: models.PoolPuzzle, attempt: models.PlayerAttempt | None) -> Board:
     position = puzzle.position()
     if attempt is None:
         return Board.start(position)
     return Board.load(position, attempt.melds)
 
 
-def locked(session: Session, player: str, puzzle_id: int) -> models.Attempt | None:
+def locked(session: Session, player: str, puzzle_id: int) -> models.PlayerAttempt | None:
     """The player's attempt, locked until this transaction ends."""
     return session.scalar(
-        select(models.Attempt)
-        .where(models.Attempt.player_id == player, models.Attempt.puzzle_id == puzzle_id)
-        .with_for_update(of=models.Attempt)
+        select(models.PlayerAttempt)
+        .where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.puzzle_id == puzzle_id)
+        .with_for_update(of=models.PlayerAttempt)
     )
 
 
@@ -121,12 +122,12 @@ class Stored:
     """An attempt as read outside any transaction: `attempt` is a copy for an action to change,
     `columns` the row as it was (JSON as its stored text) and `values` as the copy first held them."""
 
-    attempt: models.Attempt
+    attempt: models.PlayerAttempt
     columns: dict[str, Any]
     values: dict[str, Any]
 
 
-ATTEMPT_COLUMNS = tuple((attr.key, attr.columns[0]) for attr in inspect(models.Attempt).column_attrs)
+ATTEMPT_COLUMNS = tuple((attr.key, attr.columns[0]) for attr in inspect(models.PlayerAttempt).column_attrs)
 
 
 def _as_stored(column: Any) -> Any:
@@ -139,7 +140,8 @@ def _value(column: Any, stored: Any) -> Any:
 
 
 READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT_COLUMNS)).where(
-    models.Attempt.player_id == bindparam("player"), models.Attempt.puzzle_id == bindparam("puzzle")
+    models.PlayerAttempt.player_id == bindparam("player"),
+    models.PlayerAttempt.puzzle_id == bindparam("puzzle"),
 )
 
 
@@ -153,20 +155,20 @@ def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
     ]
     columns = dict(ATTEMPT_COLUMNS)
     return (
-        update(models.Attempt)
+        update(models.PlayerAttempt)
         .where(*guard)
         .values({key: bindparam(f"new_{key}", type_=columns[key].type) for key in changed})
     )
 
 
-def read(connection: Connection, player: str, puzzle: models.Puzzle) -> Stored | None:
+def read(connection: Connection, player: str, puzzle: models.PoolPuzzle) -> Stored | None:
     """The player's attempt at the puzzle, if any, as it is now."""
     row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id}).first()
     if row is None:
         return None
     columns = dict(row._mapping)
     values = {key: _value(column, columns[key]) for key, column in ATTEMPT_COLUMNS}
-    return Stored(models.Attempt(puzzle=puzzle, **values), columns, values)
+    return Stored(models.PlayerAttempt(puzzle=puzzle, **values), columns, values)
 
 
 def write(connection: Connection, stored: Stored) -> bool:
@@ -186,9 +188,11 @@ def write(connection: Connection, stored: Stored) -> bool:
     return connection.execute(_swap(tuple(changes), nulls), parameters).rowcount == 1
 
 
-def start(session: Session, player: str, puzzle: models.Puzzle, number: int | None) -> models.Attempt:
+def start(
+    session: Session, player: str, puzzle: models.PoolPuzzle, number: int | None
+) -> models.PlayerAttempt:
     """The player's first move on this puzzle starts their attempt."""
-    attempt = models.Attempt(
+    attempt = models.PlayerAttempt(
         player_id=player,
         puzzle_id=puzzle.id,
         puzzle=puzzle,
@@ -198,7 +202,7 @@ def start(session: Session, player: str, puzzle: models.Puzzle, number: int | No
         moves=0,
         hints=0,
         hint_log=[],
-        status="playing",
+        status=Status.PLAYING,
         placed=0,
         started=now(),
         time_limit=None,
@@ -209,7 +213,7 @@ def start(session: Session, player: str, puzzle: models.Puzzle, number: int | No
     return attempt
 
 
-def _playing(attempt: models.Attempt) -> Board:
+def _playing(attempt: models.PlayerAttempt) -> Board:
     if attempt.done:
         raise TurnOver("this puzzle is finished: the table cannot change any more")
     return board_of(attempt.puzzle, attempt)
@@ -232,12 +236,12 @@ def undone_table(entry: str | list[list[str]]) -> list[list[str]]:
     return [meld.split(" ") for meld in entry.split("/")] if entry else []
 
 
-def _save(attempt: models.Attempt, before: Board, after: Board) -> None:
+def _save(attempt: models.PlayerAttempt, before: Board, after: Board) -> None:
     attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], undo_entry(before)]
     attempt.melds = after.to_json()
 
 
-def move(attempt: models.Attempt, card_id: str, target: str, seen_at: str | None) -> None:
+def move(attempt: models.PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> None:
     board = _playing(attempt)
     try:
         moved = board.move(card_id, target, seen_at)
@@ -247,7 +251,7 @@ def move(attempt: models.Attempt, card_id: str, target: str, seen_at: str | None
     attempt.moves += 1
 
 
-def undo(attempt: models.Attempt) -> None:
+def undo(attempt: models.PlayerAttempt) -> None:
     _playing(attempt)
     if not attempt.history:
         raise TurnError("nothing to undo")
@@ -255,7 +259,7 @@ def undo(attempt: models.Attempt) -> None:
     attempt.history = attempt.history[:-1]
 
 
-def reset(attempt: models.Attempt) -> None:
+def reset(attempt: models.PlayerAttempt) -> None:
     board = _playing(attempt)
     start = Board.start(board.position)
     if board.melds == start.melds:
@@ -263,7 +267,7 @@ def reset(attempt: models.Attempt) -> None:
     _save(attempt, board, start)
 
 
-def end_turn(attempt: models.Attempt) -> None:
+def end_turn(attempt: models.PlayerAttempt) -> None:
     """End the turn if every meld is valid: solved when it placed the maximum, missed otherwise."""
     board = _playing(attempt)
     invalid = [view for view in board.views() if view.state is not MeldState.VALID]
@@ -276,28 +280,28 @@ def end_turn(attempt: models.Attempt) -> None:
     play = board.play()
     assert play is not None, "every meld is valid"
     attempt.placed = play.count
-    attempt.status = "solved" if attempt.placed >= attempt.puzzle.max_played else "missed"
+    attempt.status = Status.SOLVED if attempt.placed >= attempt.puzzle.max_placed else Status.MISSED
     attempt.finished = now()
 
 
-def give_up(attempt: models.Attempt) -> None:
+def give_up(attempt: models.PlayerAttempt) -> None:
     """Put the table back as it was, as the rules' penalty does, and show the solution."""
     board = _playing(attempt)
     attempt.melds = Board.start(board.position).to_json()
     attempt.placed = 0
-    attempt.status = "gave-up"
+    attempt.status = Status.GAVE_UP
     attempt.finished = now()
 
 
-SHARE_MARKS = {"solved": "✅", "missed": "❌", "gave-up": "🏳️", "timed-out": "⌛"}
+SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳️", Status.TIMED_OUT: "⌛"}
 
 
-def share_text(title: str, attempt: models.Attempt, streak: int | None = None) -> str:
+def share_text(title: str, attempt: models.PlayerAttempt, streak: int | None = None) -> str:
     """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`: spoiler-free. The streak comes with a
     daily puzzle (when there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
     parts = [
-        f"{title} ⛓{puzzle.depth} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_played}",
+        f"{title} ⛓{puzzle.depth} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_placed}",
         f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
         f"💡{attempt.hints}",
     ]
@@ -319,14 +323,14 @@ def clock_face(span: timedelta) -> str:
 # -- hints
 
 
-def add_hint(attempt: models.Attempt, hint: Hint) -> None:
+def add_hint(attempt: models.PlayerAttempt, hint: Hint) -> None:
     """Record a hint the player asked for: it shows on the board, in the result and the share text."""
     _playing(attempt)
     attempt.hints += 1
     attempt.hint_log = [*attempt.hint_log, hint.to_json()]
 
 
-def latest_hint(attempt: models.Attempt | None) -> Hint | None:
+def latest_hint(attempt: models.PlayerAttempt | None) -> Hint | None:
     if attempt is None or not attempt.hint_log:
         return None
     return Hint.from_json(attempt.hint_log[-1])
@@ -339,7 +343,7 @@ GRACE = timedelta(seconds=3)
 first."""
 
 
-def start_clock(attempt: models.Attempt, seconds: int) -> None:
+def start_clock(attempt: models.PlayerAttempt, seconds: int) -> None:
     """Make an untouched attempt a timed turn, starting now."""
     _playing(attempt)
     if attempt.time_limit:
@@ -350,32 +354,32 @@ def start_clock(attempt: models.Attempt, seconds: int) -> None:
     attempt.started = now()
 
 
-def deadline(attempt: models.Attempt) -> datetime | None:
+def deadline(attempt: models.PlayerAttempt) -> datetime | None:
     """When a timed turn runs out; None for an untimed one."""
     if not attempt.time_limit:
         return None
     return attempt.started + timedelta(seconds=attempt.time_limit)
 
 
-def overdue(attempt: models.Attempt, moment: datetime) -> bool:
+def overdue(attempt: models.PlayerAttempt, moment: datetime) -> bool:
     ends = deadline(attempt)
     return not attempt.done and ends is not None and moment > ends + GRACE
 
 
-def time_out(attempt: models.Attempt) -> None:
+def time_out(attempt: models.PlayerAttempt) -> None:
     """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
     ends = deadline(attempt)
     assert ends is not None, "only a timed turn runs out"
     attempt.melds = Board.start(attempt.puzzle.position()).to_json()
     attempt.placed = 0
-    attempt.status = "timed-out"
+    attempt.status = Status.TIMED_OUT
     attempt.finished = ends
 
 
-def on_time(action: Callable[[models.Attempt], None]) -> Callable[[models.Attempt], None]:
+def on_time(action: Callable[[models.PlayerAttempt], None]) -> Callable[[models.PlayerAttempt], None]:
     """The action, unless the attempt's time has run out: then the turn ends there instead."""
 
-    def run(attempt: models.Attempt) -> None:
+    def run(attempt: models.PlayerAttempt) -> None:
         if overdue(attempt, now()):
             time_out(attempt)
             return

@@ -18,6 +18,7 @@ from webapp import db, models
 from webapp import pages as prefs
 from webapp.caching import AppCache, memoised
 from webapp.client_input import small_number
+from webapp.models import Status
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule import daily
@@ -71,7 +72,7 @@ class PuzzlePage:
     Each of those blueprints has the same turn views (`puzzle`, `move`, `undo`, `reset`, `end_turn`,
     `give_up`, `hint`, `timed`, `time_up`), whose URLs take `key`."""
 
-    puzzle: models.Puzzle
+    puzzle: models.PoolPuzzle
     blueprint: str
     key: tuple[tuple[str, int | str], ...]
     number: int | None = None
@@ -101,7 +102,7 @@ def daily_page(number: int, is_today: bool = False) -> PuzzlePage:
     return PuzzlePage(row.puzzle, "play", (("number", row.number),), row.number, row.day, is_today)
 
 
-def render_turn(page: PuzzlePage, attempt: models.Attempt | None = None) -> tuple[str, int]:
+def render_turn(page: PuzzlePage, attempt: models.PlayerAttempt | None = None) -> tuple[str, int]:
     """The play page, or only its board for htmx; `attempt` when the request has just written it."""
     player = current_player_id()
     if attempt is None and player is not None:
@@ -179,7 +180,7 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[
 def turn_context(
     page: PuzzlePage,
     board: Board,
-    attempt: models.Attempt | None,
+    attempt: models.PlayerAttempt | None,
     tz_name: str,
     behind: tuple[StillOpen, ...] = (),
 ) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def turn_context(
     done = attempt is not None and attempt.done
     progress = None
     if not done:
-        progress = turns.progress(board.position, board.laid(), puzzle.max_played, _step_time_limit())
+        progress = turns.progress(board.position, board.laid(), puzzle.max_placed, _step_time_limit())
     cards = board.cards()
     moment = now()
     next_at = calendar().next_day_starts(moment, zone(tz_name))
@@ -237,9 +238,9 @@ def turn_context(
     }
 
 
-def _challenge(page: PuzzlePage, attempt: models.Attempt) -> str:
+def _challenge(page: PuzzlePage, attempt: models.PlayerAttempt) -> str:
     """A link that opens this puzzle for a friend, with the moves to beat when it was solved."""
-    beat = attempt.moves if attempt.status == "solved" else None
+    beat = attempt.moves if attempt.status == Status.SOLVED else None
     return page.url("puzzle", _external=True, beat=beat)
 
 
@@ -248,7 +249,7 @@ def _beat() -> int | None:
     return small_number(request.args.get("beat", ""), 3)
 
 
-def _elapsed(attempt: models.Attempt | None) -> str | None:
+def _elapsed(attempt: models.PlayerAttempt | None) -> str | None:
     if attempt is None or attempt.finished is None:
         return None
     if attempt.time_limit:
@@ -309,7 +310,7 @@ def _drawn_card(
     return Markup(macro(card_id, card, where, from_hand, movable, hinted))
 
 
-def _solution(puzzle: models.Puzzle) -> list[list[Card]]:
+def _solution(puzzle: models.PoolPuzzle) -> list[list[Card]]:
     return [[Card.parse(token) for token in meld] for meld in puzzle.solution]
 
 
@@ -336,7 +337,7 @@ def puzzle(number: int) -> tuple[str, int]:
 
 
 RACE_TRIES = 3
-Action = Callable[[models.Attempt], None]
+Action = Callable[[models.PlayerAttempt], None]
 
 
 def act(page: PuzzlePage, action: Action) -> Response | tuple[str, int]:
@@ -353,11 +354,11 @@ def act(page: PuzzlePage, action: Action) -> Response | tuple[str, int]:
     return redirect(page.url("puzzle"), 303)
 
 
-def _nothing(attempt: models.Attempt) -> None:
+def _nothing(attempt: models.PlayerAttempt) -> None:
     """An action that changes nothing: with `turns.on_time`, it only settles a turn whose time ran out."""
 
 
-def _finished(attempt: models.Attempt) -> models.Attempt:
+def _finished(attempt: models.PlayerAttempt) -> models.PlayerAttempt:
     """Rate an attempt that has just finished: a Glicko-2 game between player and puzzle."""
     if attempt.done and attempt.rating_after is None:
         with db.write() as session:
@@ -367,7 +368,7 @@ def _finished(attempt: models.Attempt) -> models.Attempt:
     return attempt
 
 
-def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> models.Attempt | None:
+def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> models.PlayerAttempt | None:
     """The action on the player's attempt, if they have one, written with compare and swap: no
     transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
     with db.database().autocommit() as connection:
@@ -381,7 +382,7 @@ def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> models.Atte
     raise turns.TurnRace("the table changed in another window meanwhile: reload the page")
 
 
-def _act_on_new(page: PuzzlePage, action: Action) -> models.Attempt:
+def _act_on_new(page: PuzzlePage, action: Action) -> models.PlayerAttempt:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
@@ -389,7 +390,7 @@ def _act_on_new(page: PuzzlePage, action: Action) -> models.Attempt:
         if attempt is None:
             player = ensure_player(session)
             attempt = turns.start(
-                session, player, session.get_one(models.Puzzle, page.puzzle.id), page.number
+                session, player, session.get_one(models.PoolPuzzle, page.puzzle.id), page.number
             )
         action(attempt)
     return attempt
@@ -410,7 +411,7 @@ def hint(page: PuzzlePage) -> Response | tuple[str, int]:
     board = turns.board_of(page.puzzle, attempt)
     advice = hints.hint(board, used + 1, _solution(page.puzzle), float(current_app.config["HINT_TIME_LIMIT"]))
 
-    def give(attempt: models.Attempt) -> None:
+    def give(attempt: models.PlayerAttempt) -> None:
         if attempt.hints != used or attempt.melds != board.to_json():
             raise turns.TurnRace("the table changed while the hint was worked out: ask again")
         turns.add_hint(attempt, advice)
