@@ -26,7 +26,7 @@ from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-from puzzles import Position
+from puzzles import Card, Position
 from webapp.caching import memoised
 from webapp.players.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
@@ -131,6 +131,10 @@ class PoolPuzzle(Base):
 
     def position(self) -> Position:
         return _position(self.rules, tuple(tuple(meld) for meld in self.table), tuple(self.hand))
+
+    def solution_cards(self) -> list[list[Card]]:
+        """The solution's melds, as cards."""
+        return [[Card.parse(token) for token in meld] for meld in self.solution]
 
 
 @memoised(

@@ -1,34 +1,45 @@
-"""The settings page: how the deck is drawn, kept in a cookie of its own (not in the player's record,
-so it needs no database and stays with the browser, like the light or dark theme).
+"""The two pages beside the game: how to play (`/help`), and the settings (`/settings`).
 
-A page for a browser that chose four colours says so on its `<html>` (`class="four-colour"`, in
-base.html), so the cards come out in their colours on the first paint, with no script."""
+The settings page chooses how the deck is drawn, kept in a cookie of its own (`templating.deck`): not
+in the player's record, so it needs no database and stays with the browser, like the light or dark
+theme.
+"""
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card
+from puzzles import Card, parse_cards
+from webapp.templating import DECK_COOKIE, DECK_COOKIE_LIFETIME, DECKS, deck
 
-bp = Blueprint("prefs", __name__)
+bp = Blueprint("pages", __name__)
 
-DECK_COOKIE = "tavolo_deck"
-DECKS = {"two": "Two colours", "four": "Four colours (blue ♦, green ♣)"}
-"""The deck choices: the cookie's value and what the settings page calls it."""
-DEFAULT_DECK = "two"
-COOKIE_LIFETIME = timedelta(days=365)
+HELP_EXAMPLES = (
+    (
+        "A lonely Q♣ finds a set",
+        "10H 10D 10S / JH JD JS / QH QD QC",
+        "9S QD QS",
+        "10H JH QH / 10D JD QD / 9S 10S JS / QC QD QS",
+    ),
+    ("Cut a long run to free its middle", "3C 4C 5C 6C 7C 8C 9C", "6H 6D", "3C 4C 5C / 7C 8C 9C / 6C 6H 6D"),
+)
+"""Worked examples of the rules, drawn on the help page: title, table, hand and best final table."""
 SAMPLE = tuple(Card.parse(token) for token in ("7S", "7H", "7D", "7C"))
-"""One card of each suit, drawn beside each choice."""
+"""One card of each suit, drawn beside each deck choice."""
 
 
-@bp.app_template_global("deck")
-def deck() -> str:
-    """This browser's deck: the cookie's value if it is one of `DECKS`, else two colours."""
-    chosen = request.cookies.get(DECK_COOKIE, DEFAULT_DECK)
-    return chosen if chosen in DECKS else DEFAULT_DECK
+def _melds(text: str) -> list[tuple[Card, ...]]:
+    return [parse_cards(meld) for meld in text.split("/")]
+
+
+@bp.get("/help")
+def help_page() -> str:
+    examples = [
+        (title, _melds(table), parse_cards(hand), _melds(answer))
+        for title, table, hand, answer in HELP_EXAMPLES
+    ]
+    return render_template("help.html", examples=examples)
 
 
 @bp.get("/settings")
@@ -41,11 +52,11 @@ def save_settings() -> Response:
     chosen = request.form.get("deck", "")
     if chosen not in DECKS:
         abort(400, description="Choose a deck: two colours or four colours.")
-    response = redirect(url_for("prefs.settings_page"), 303)
+    response = redirect(url_for("pages.settings_page"), 303)
     response.set_cookie(
         DECK_COOKIE,
         chosen,
-        max_age=COOKIE_LIFETIME,
+        max_age=DECK_COOKIE_LIFETIME,
         secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
         httponly=True,
         samesite="Lax",

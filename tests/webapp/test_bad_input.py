@@ -20,7 +20,7 @@ from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player
 from webapp import models
 from webapp.db import database
 from webapp.models import Base
-from webapp.turn import store as turns
+from webapp.turn import attempts
 from webapp.turn.board import Board
 
 
@@ -403,7 +403,7 @@ def test_any_sequence_of_steps_leaves_a_valid_attempt(
     with app.app_context(), database().reader() as session:
         rows = list(session.scalars(select(models.PlayerAttempt)))
         for attempt in rows:
-            board = turns.board_of(attempt.puzzle, attempt)  # raises if the stored table is not whole
+            board = attempts.board_of(attempt.puzzle, attempt)  # raises if the stored table is not whole
             assert board.to_json() == attempt.melds
             assert (attempt.finished is None) == (attempt.status == "playing")
             if attempt.status in ("gave-up",):

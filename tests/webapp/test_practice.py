@@ -18,6 +18,7 @@ from tests.webapp.test_play import solve
 from webapp import models
 from webapp.db import database
 from webapp.schedule import practice
+from webapp.schedule.pool import make_exact
 from webapp.schedule.scheduler import practice_job, scheduler
 from webapp.turn.board import Board
 
@@ -193,8 +194,8 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
         max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
         depth=1, tier="easy", hand_size=2, decoys=0,
     )  # fmt: skip
-    monkeypatch.setattr("webapp.schedule.practice.make_puzzle", lambda *args, **kwargs: freeing)
-    assert practice._make("german-jokers", "easy", 1, 1.0) is freeing
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", lambda *args, **kwargs: freeing)
+    assert make_exact("german-jokers", "easy", 1, 1.0) is freeing
     # the board plays its solution: both sixes laid, the joker taken back
     board = Board.start(Position.parse("german-jokers | 6H 6S JK | 6D 6C"))
     board = board.move("h0", "0").move("h1", "0").move("t2", "hand")

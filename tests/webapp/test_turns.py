@@ -9,16 +9,16 @@ from puzzles import Position
 from tests.webapp.conftest import TODAY, Player, attempts
 from webapp import models
 from webapp.db import database
-from webapp.turn import store as turns
+from webapp.turn.attempts import undo_entry, undone_table
 from webapp.turn.board import Board
 
 
 def test_undo_entries_are_text_that_gives_the_table_back() -> None:
     board = Board.start(Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 9D")).move("h0", "0")
-    entry = turns.undo_entry(board)
+    entry = undo_entry(board)
     assert entry == "t0 t1 t2 h0/t3 t4 t5"
-    assert turns.undone_table(entry) == [list(meld) for meld in board.melds]
-    assert turns.undone_table(turns.undo_entry(Board.start(Position.parse("classic | | 6S 9D")))) == []
+    assert undone_table(entry) == [list(meld) for meld in board.melds]
+    assert undone_table(undo_entry(Board.start(Position.parse("classic | | 6S 9D")))) == []
 
 
 def test_an_attempt_stored_with_whole_tables_still_undoes(app: Flask, player: Player, published: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from puzzles import (
     DEFAULT_RULES,
@@ -184,3 +185,15 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Prob
                 )
             )
     return problems
+
+
+def position_args(entry: Entry) -> dict[str, Any]:
+    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
+    position = entry.position
+    if position is None:
+        return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
+    return {
+        "rules": position.rules.name,
+        "table": " / ".join(str(meld) for meld in position.table),
+        "hand": " ".join(str(card) for card in position.hand),
+    }

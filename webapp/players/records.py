@@ -18,8 +18,8 @@ from webapp.players.charts import Bar, Line, moves_histogram, rating_line
 from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
 from webapp.schedule.days import Calendar
+from webapp.turn.attempts import overdue
 from webapp.turn.hints import solve_score
-from webapp.turn.store import overdue
 
 CALENDAR_WEEKS = 10
 RATING_HISTORY = 100
@@ -151,6 +151,13 @@ def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bo
     closes = dates.closes(attempt.number)
     left_open = attempt.started < closes <= now  # an archive play, begun after, is still going
     return left_open or overdue(attempt, now)
+
+
+def player_rating(session: Session, player: str | None) -> float | None:
+    """The player's rating now; None for a newcomer."""
+    if player is None:
+        return None
+    return session.scalar(select(models.Player.rating).where(models.Player.id == player))
 
 
 def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[float, float] | None:

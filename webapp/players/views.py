@@ -1,4 +1,5 @@
-"""The stats page, and transfer codes: how a player takes their record to another browser."""
+"""The players' pages: the stats page, and transfer codes, how a player takes their record to
+another browser."""
 
 from __future__ import annotations
 
@@ -8,12 +9,11 @@ from werkzeug.wrappers import Response
 from webapp import db
 from webapp.players import records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
-from webapp.schedule.clock import calendar, now
+from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.security import limiter, transfer_rate_limit
-from webapp.turn.views import player_zone_name
 
-bp = Blueprint("stats", __name__)
+bp = Blueprint("players", __name__)
 
 
 @bp.get("/stats")
@@ -48,7 +48,7 @@ def issue_code() -> Response:
             abort(409, description="Play a puzzle first: there is no record to move yet.")
         assert player is not None, "a record has a player"
         transfer.issue(writer, player, now())
-    return redirect(url_for("stats.stats_page", _anchor="transfer"), 303)
+    return redirect(url_for("players.stats_page", _anchor="transfer"), 303)
 
 
 @bp.post("/stats/adopt")
@@ -79,4 +79,4 @@ def adopt() -> Response | tuple[str, int]:
         )
     else:
         flash("This browser now plays as the player of that code.")
-    return redirect(url_for("stats.stats_page"), 303)
+    return redirect(url_for("players.stats_page"), 303)

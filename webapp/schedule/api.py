@@ -1,4 +1,4 @@
-"""The JSON API: today's puzzle, a puzzle by number, and checking a final table.
+"""The JSON API of the daily puzzles: today's, one by number, and checking a final table.
 
 No answer ever holds the solution. The check stores nothing, so it needs no cookie and no CSRF token.
 """
@@ -11,12 +11,11 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from puzzles import Card, CardError, Meld, MeldError, argtypes, play_of, play_problems
-from webapp import db, models
+from webapp import models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import DayError, zone
 from webapp.security import check_rate_limit, csrf, limiter
-from webapp.turn.views import open_daily
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -39,7 +38,7 @@ def puzzle_json(row: models.Daily) -> dict[str, Any]:
         "hand": puzzle.hand,
         "opens": dates.opens(row.number).isoformat(),
         "closes": dates.closes(row.number).isoformat(),
-        "url": url_for("play.puzzle", number=row.number, _external=True),
+        "url": url_for("daily.puzzle", number=row.number, _external=True),
     }
 
 
@@ -52,36 +51,19 @@ def today() -> Response:
     number = calendar().today(now(), tz)
     if number < 1:
         abort(404, description=f"Tavolo starts on {calendar().launch.isoformat()}.")
-    return jsonify(puzzle_json(open_daily(number)))
+    return jsonify(puzzle_json(daily.open_daily(number)))
 
 
 @bp.get("/puzzles/<int:number>")
 def puzzle(number: int) -> Response:
-    return jsonify(puzzle_json(_published(number)))
-
-
-def _published(number: int) -> models.Daily:
-    """A puzzle that has opened: still open, or closed (reading and checking it stays allowed)."""
-    dates, moment = calendar(), now()
-    if dates.is_future(number, moment):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
-    if not dates.is_open(number, moment):
-        # a closed day is only read, never published late: no request makes the generator work for it
-        row = daily.find(db.session(), number)
-        if row is None:
-            abort(404, description=f"Puzzle #{number} was never published.")
-        return row
-    try:
-        return daily.daily(number)
-    except daily.ScheduleError as error:
-        abort(503, description=str(error))
+    return jsonify(puzzle_json(daily.opened_daily(number)))
 
 
 @bp.post("/puzzles/<int:number>/check")
 @limiter.limit(check_rate_limit)
 def check(number: int) -> Response:
     table = read_table(request.get_data(cache=False))
-    row = _published(number)
+    row = daily.opened_daily(number)
     position = row.puzzle.position()
     problems = play_problems(position, table)
     try:
@@ -103,7 +85,7 @@ def check(number: int) -> Response:
 
 
 # the check changes nothing and other programs call it: no cookie, so no CSRF token either
-csrf.exempt("webapp.schedule.api.check")
+csrf.exempt(check)
 
 
 def read_table(body: bytes) -> list[list[Card]]:

@@ -7,21 +7,13 @@ begun while the puzzle was open carries on here, and counts no more than if it h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlalchemy import select
-from werkzeug.wrappers import Response
+from sqlalchemy.orm import Session
 
-from webapp import db, models
-from webapp.client_input import small_number
-from webapp.models import Status
-from webapp.players.identity import current_player_id
-from webapp.schedule import daily
-from webapp.schedule.clock import calendar, now
-from webapp.turn.views import PuzzlePage, add_turn_views, render_turn
-
-bp = Blueprint("archive", __name__)
+from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
+from webapp.schedule.days import Calendar
 
 PER_PAGE = 60
 
@@ -65,65 +57,32 @@ def mark(attempt: tuple[Status, int] | None, is_open: bool) -> str:
     return "open" if is_open else "unplayed"
 
 
-def archive_page(number: int) -> PuzzlePage:
-    """A daily puzzle that has closed, to play from the archive; 404 if it never was, 409 while open."""
-    dates, moment = calendar(), now()
-    if dates.is_future(number, moment):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
-    if dates.is_open(number, moment):
-        abort(409, description=f"Puzzle #{number} is still open: play it as the daily puzzle.")
-    row = daily.find(db.session(), number)
-    if row is None:
-        abort(404, description=f"Puzzle #{number} was never published.")
-    return PuzzlePage(row.puzzle, "archive", (("number", number),), number, row.day)
-
-
-@bp.get("/archive")
-def archive_list() -> str:
-    dates, moment = calendar(), now()
-    newest = dates.open_numbers(moment).stop - 1
-    before = small_number(request.args.get("before", ""), 6)
-    last = newest if before is None else min(before, newest)
-    reader = db.session()
-    rows = reader.execute(
-        select(
-            models.Daily.number,
-            models.Daily.day,
-            models.PoolPuzzle.tier,
-            models.PoolPuzzle.depth,
-            models.PoolPuzzle.id,
-        )
-        .join(models.PoolPuzzle, models.Daily.puzzle_id == models.PoolPuzzle.id)
-        .where(models.Daily.number <= last)
-        .order_by(models.Daily.number.desc())
+def entries(
+    session: Session, player: str | None, dates: Calendar, now: datetime, last: int | None = None
+) -> tuple[list[Entry], int | None]:
+    """A page of the archive, newest first, from puzzle `last` (the newest if None) down, marked for
+    this player; and the number the next (older) page starts from, if there is one."""
+    newest = dates.open_numbers(now).stop - 1
+    last = newest if last is None else min(last, newest)
+    rows = session.execute(
+        select(Daily.number, Daily.day, PoolPuzzle.tier, PoolPuzzle.depth, PoolPuzzle.id)
+        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
+        .where(Daily.number <= last)
+        .order_by(Daily.number.desc())
         .limit(PER_PAGE + 1)
     ).all()
-    player = current_player_id()
     attempts: dict[int, tuple[Status, int]] = {}
     if player is not None and rows:
-        found = reader.execute(
-            select(
-                models.PlayerAttempt.puzzle_id, models.PlayerAttempt.status, models.PlayerAttempt.hints
-            ).where(
-                models.PlayerAttempt.player_id == player,
-                models.PlayerAttempt.puzzle_id.in_([row.id for row in rows]),
+        found = session.execute(
+            select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints).where(
+                PlayerAttempt.player_id == player,
+                PlayerAttempt.puzzle_id.in_([row.id for row in rows]),
             )
         )
         attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
-    entries = [
+    listed = [
         Entry(row.number, row.day, row.tier, row.depth, mark(attempts.get(row.id), is_open), is_open)
         for row in rows[:PER_PAGE]
-        for is_open in [dates.is_open(row.number, moment)]
+        for is_open in [dates.is_open(row.number, now)]
     ]
-    older = rows[PER_PAGE].number if len(rows) > PER_PAGE else None
-    return render_template("archive.html", entries=entries, older=older)
-
-
-@bp.get("/archive/<int:number>")
-def puzzle(number: int) -> Response | tuple[str, int]:
-    if calendar().is_open(number, now()):
-        return redirect(url_for("play.puzzle", number=number), 303)
-    return render_turn(archive_page(number))
-
-
-add_turn_views(bp, "/archive/<int:number>", archive_page)
+    return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None

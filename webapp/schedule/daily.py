@@ -9,11 +9,7 @@ number as seed).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import click
-from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask import abort, current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -36,6 +32,38 @@ class ScheduleError(RuntimeError):
 
 def find(session: Session, number: int) -> models.Daily | None:
     return session.get(models.Daily, number)
+
+
+def open_daily(number: int) -> models.Daily:
+    """The daily puzzle `number` if it is open now; 404 before its day, 410 after."""
+    dates, moment = calendar(), now()
+    if dates.is_future(number, moment):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    if not dates.is_open(number, moment):
+        abort(410, description=f"Puzzle #{number} has closed: its day has ended everywhere.")
+    return _published_now(number)
+
+
+def opened_daily(number: int) -> models.Daily:
+    """A daily puzzle that has opened: still open, or closed (reading and checking it stays allowed);
+    404 before its day, or if it was never published."""
+    dates, moment = calendar(), now()
+    if dates.is_future(number, moment):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    if not dates.is_open(number, moment):
+        # a closed day is only read, never published late: no request makes the generator work for it
+        row = find(db.session(), number)
+        if row is None:
+            abort(404, description=f"Puzzle #{number} was never published.")
+        return row
+    return _published_now(number)
+
+
+def _published_now(number: int) -> models.Daily:
+    try:
+        return daily(number)
+    except ScheduleError as error:
+        abort(503, description=str(error))
 
 
 def daily(number: int) -> models.Daily:
@@ -139,47 +167,3 @@ def publish_ahead(days: int | None = None) -> list[int]:
             publish(number)
             made.append(number)
     return made
-
-
-class CommandError(click.ClickException):
-    """Bad input to a command: one line on stderr and exit status 2."""
-
-    exit_code = 2
-
-
-puzzles_cli = AppGroup("puzzles", help="The puzzle pool and the daily schedule.")
-
-
-@puzzles_cli.command(
-    "import", help="Add a generator output file (JSON Lines) to the pool, skipping known puzzles."
-)
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-def import_command(path: Path) -> None:
-    try:
-        lines = pool.read_file(path)
-        with db.database().reader() as session:
-            fresh = pool.new_lines(session, lines, path)
-        # the solver's proofs take seconds each: outside any transaction
-        pool.prove(fresh, path, pool.IMPORT_TIME_LIMIT)
-    except pool.PoolError as error:
-        raise CommandError(str(error)) from None
-    try:
-        with db.database().write() as session:
-            added, skipped = pool.import_puzzles(session, [puzzle for _, puzzle in lines], now())
-    except IntegrityError:
-        raise CommandError(f"{path}: another import ran at the same time: run this one again") from None
-    click.echo(f"imported {added} puzzle{'s' if added != 1 else ''}, {skipped} already in the pool")
-
-
-@puzzles_cli.command("ensure", help="Publish today's puzzle and the next days' (the clock's job, once).")
-@click.option("--days", type=click.IntRange(0, 60), default=None, help="How many days ahead (default 7).")
-def ensure_command(days: int | None) -> None:
-    try:
-        made = publish_ahead(days)
-    except (ScheduleError, pool.PoolError) as error:
-        raise CommandError(str(error)) from None
-    click.echo(f"published {', '.join(f'#{n}' for n in made)}" if made else "every day is already published")
-
-
-def init_app(app: Flask) -> None:
-    app.cli.add_command(puzzles_cli)

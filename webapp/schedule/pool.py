@@ -1,4 +1,7 @@
-"""The puzzle pool in the database: imported from generator files or made on demand, stored once."""
+"""The puzzle pool in the database: imported from generator files or made on demand, stored once.
+
+`make_puzzle` is called here alone, so a test replaces the generator in one place.
+"""
 
 from __future__ import annotations
 
@@ -138,6 +141,15 @@ def unused(session: Session, rules: str, tier: str, exact: bool = False) -> mode
         if row is not None:
             return row
     return None
+
+
+def make_exact(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle | None:
+    """A new puzzle of exactly this tier, or None; deterministic for the same arguments."""
+    try:
+        made = make_puzzle(rules, tier=tier, seed=seed, time_limit=time_limit)
+    except PuzzleError:
+        return None
+    return made if made.tier == tier else None
 
 
 def make(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle:

@@ -2,7 +2,7 @@
 
 Practice puzzles are made for it (never daily ones) and the clock keeps the pool topped up ahead of
 the players, so no request ever waits for the generator: `top_up` runs in the clock process (and as
-`flask practice fill`), and a request only picks among the puzzles already stored.
+`flask practice fill`), and a request only picks among the puzzles already stored (`choose`).
 """
 
 from __future__ import annotations
@@ -11,28 +11,20 @@ import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-import click
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import current_app
 from sqlalchemy import ColumnElement, exists, func, select, true
 from sqlalchemy.orm import Session
-from werkzeug.wrappers import Response
 
-import generator
-from generator import TIERS, PuzzleError, make_puzzle
+from generator import TIERS
 from puzzles import PRESETS
-from webapp import db, models
-from webapp.models import Status
-from webapp.players.identity import current_player_id
+from webapp import db
+from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule import pool
 from webapp.schedule.clock import now
-from webapp.settings import practice_pool
-from webapp.turn.views import PuzzlePage, add_turn_views, render_turn
 
 log = logging.getLogger(__name__)
-
-bp = Blueprint("practice", __name__)
 
 NEAREST = 12
 """A practice pick is random among this many candidates, so that players do not all get one puzzle."""
@@ -40,25 +32,11 @@ SEED_BASE = 100_000_000
 """Practice seeds start far above the daily ones (the day's number, plus a million per retry)."""
 
 
-class Choice:
-    """What the player asked practice for: a preset, and a tier or `rating`."""
-
-    def __init__(self, rules: str, tier: str) -> None:
-        if rules not in PRESETS:
-            abort(400, description=f"unknown rules {rules[:30]!r}: one of {', '.join(PRESETS)}")
-        if tier != "rating" and tier not in TIERS:
-            abort(400, description=f"unknown tier {tier[:30]!r}: one of {', '.join(TIERS)}, or rating")
-        self.rules = rules
-        self.tier = tier
-
-
 def unplayed_by(player: str | None) -> ColumnElement[bool]:
     """Puzzles this player has no attempt at."""
     if player is None:
         return true()
-    return ~exists().where(
-        models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id, models.PlayerAttempt.player_id == player
-    )
+    return ~exists().where(PlayerAttempt.puzzle_id == PoolPuzzle.id, PlayerAttempt.player_id == player)
 
 
 RATING_WINDOWS = (100.0, 200.0, 400.0, None)
@@ -67,101 +45,42 @@ RATING_WINDOWS = (100.0, 200.0, 400.0, None)
 
 def choose(
     session: Session, player: str | None, rules: str, tier: str | None, near: float | None, rng: random.Random
-) -> models.PoolPuzzle | None:
+) -> PoolPuzzle | None:
     """A practice puzzle of these rules the player has not played: of the tier, or rated near `near`;
     random among a few, so that players do not all get the same one."""
-    query = select(models.PoolPuzzle).where(
-        models.PoolPuzzle.practice.is_(True), models.PoolPuzzle.rules == rules, unplayed_by(player)
+    query = select(PoolPuzzle).where(
+        PoolPuzzle.practice.is_(True), PoolPuzzle.rules == rules, unplayed_by(player)
     )
     if tier is not None:
-        query = query.where(models.PoolPuzzle.tier == tier)
+        query = query.where(PoolPuzzle.tier == tier)
     if near is None:
-        candidates = list(session.scalars(query.order_by(models.PoolPuzzle.id).limit(NEAREST)))
+        candidates = list(session.scalars(query.order_by(PoolPuzzle.id).limit(NEAREST)))
         return rng.choice(candidates) if candidates else None
-    distance = func.abs(models.PoolPuzzle.rating - near)
+    distance = func.abs(PoolPuzzle.rating - near)
     for window in RATING_WINDOWS:
         within = query if window is None else query.where(distance <= window)
-        candidates = list(session.scalars(within.order_by(distance, models.PoolPuzzle.id).limit(NEAREST)))
+        candidates = list(session.scalars(within.order_by(distance, PoolPuzzle.id).limit(NEAREST)))
         if candidates:
             return rng.choice(candidates)
     return None
 
 
-def practice_puzzle(code: str) -> PuzzlePage:
-    row = db.session().scalar(
-        select(models.PoolPuzzle).where(
-            models.PoolPuzzle.code == code[:16], models.PoolPuzzle.practice.is_(True)
-        )
-    )
-    if row is None:
-        abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
-    return PuzzlePage(row, "practice", (("code", row.code),))
-
-
-def _player_rating(session: Session, player: str | None) -> float | None:
+def unfinished(session: Session, player: str | None) -> PoolPuzzle | None:
+    """The practice puzzle the player last started and has not finished, if any."""
     if player is None:
         return None
-    return session.scalar(select(models.Player.rating).where(models.Player.id == player))
-
-
-@bp.get("/practice")
-def practice_page() -> tuple[str, int]:
-    return _render(), 200
-
-
-def _render(message: str | None = None, choice: Choice | None = None) -> str:
-    reader = db.session()
-    player = current_player_id()
-    unfinished = None
-    if player is not None:
-        unfinished = reader.scalar(
-            select(models.PoolPuzzle)
-            .join(models.PlayerAttempt, models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id)
-            .where(
-                models.PlayerAttempt.player_id == player,
-                models.PlayerAttempt.number.is_(None),
-                models.PlayerAttempt.status == Status.PLAYING,
-                models.PoolPuzzle.practice.is_(True),
-            )
-            .order_by(models.PlayerAttempt.started.desc())
-            .limit(1)
+    return session.scalar(
+        select(PoolPuzzle)
+        .join(PlayerAttempt, PlayerAttempt.puzzle_id == PoolPuzzle.id)
+        .where(
+            PlayerAttempt.player_id == player,
+            PlayerAttempt.number.is_(None),
+            PlayerAttempt.status == Status.PLAYING,
+            PoolPuzzle.practice.is_(True),
         )
-    return render_template(
-        "practice.html",
-        presets=list(PRESETS),
-        tiers=TIERS,
-        rules=choice.rules if choice else request.args.get("rules", "classic"),
-        rating=_player_rating(reader, player),
-        unfinished=unfinished,
-        message=message,
+        .order_by(PlayerAttempt.started.desc())
+        .limit(1)
     )
-
-
-@bp.get("/practice/next")
-def next_puzzle() -> Response | tuple[str, int]:
-    choice = Choice(request.args.get("rules", "classic"), request.args.get("tier", "rating"))
-    reader = db.session()
-    player = current_player_id()
-    near = None
-    if choice.tier == "rating":
-        near = _player_rating(reader, player) or models.TIER_RATINGS["hard"]
-    tier = None if choice.tier == "rating" else choice.tier
-    found = choose(reader, player, choice.rules, tier, near, random.Random())
-    if found is None:
-        wanted = f"{choice.tier} {choice.rules}" if tier else choice.rules
-        message = (
-            f"No {wanted} puzzle you have not played is ready: the pool is being topped up. Try another tier."
-        )
-        return _render(message, choice), 404
-    return redirect(url_for("practice.puzzle", code=found.code), 303)
-
-
-@bp.get("/practice/<code>")
-def puzzle(code: str) -> tuple[str, int]:
-    return render_turn(practice_puzzle(code))
-
-
-add_turn_views(bp, "/practice/<code>", practice_puzzle)
 
 
 # -- topping up the pool: the clock's job
@@ -172,24 +91,29 @@ def unplayed_count(session: Session, rules: str, tier: str) -> int:
     return (
         session.scalar(
             select(func.count())
-            .select_from(models.PoolPuzzle)
+            .select_from(PoolPuzzle)
             .where(
-                models.PoolPuzzle.practice.is_(True),
-                models.PoolPuzzle.rules == rules,
-                models.PoolPuzzle.tier == tier,
-                ~exists().where(models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id),
+                PoolPuzzle.practice.is_(True),
+                PoolPuzzle.rules == rules,
+                PoolPuzzle.tier == tier,
+                ~exists().where(PlayerAttempt.puzzle_id == PoolPuzzle.id),
             )
         )
         or 0
     )
 
 
-def top_up(targets: Mapping[str, int], seconds: float, time_limit: float) -> Counter[tuple[str, str]]:
-    """Generate practice puzzles until every preset and tier has its target of unplayed ones, or the
-    time is up; returns how many were added per (rules, tier). The tiers take turns, so a short
-    run still gives each a share. Needs an app context."""
+def top_up(
+    targets: Mapping[str, int],
+    seconds: float,
+    time_limit: float,
+    timer: Callable[[], float] = time.monotonic,
+) -> Counter[tuple[str, str]]:
+    """Generate practice puzzles until every preset and tier has its target of unplayed ones, or
+    `seconds` have passed on `timer`; returns how many were added per (rules, tier). The tiers take
+    turns, so a short run still gives each a share. Needs an app context."""
     database = db.database()
-    deadline = time.monotonic() + seconds
+    deadline = timer() + seconds
     wanting: dict[tuple[str, str], int] = {}
     with database.reader() as session:
         for rules, target in targets.items():
@@ -199,10 +123,10 @@ def top_up(targets: Mapping[str, int], seconds: float, time_limit: float) -> Cou
                     wanting[(rules, tier)] = missing
     seeds = {key: _first_seed(*key) for key in wanting}
     added: Counter[tuple[str, str]] = Counter()
-    while wanting and time.monotonic() < deadline:
+    while wanting and timer() < deadline:
         for key in list(wanting):
             rules, tier = key
-            made = _make(rules, tier, seeds[key], time_limit)
+            made = pool.make_exact(rules, tier, seeds[key], time_limit)
             seeds[key] += 1
             if made is None:
                 continue
@@ -215,7 +139,7 @@ def top_up(targets: Mapping[str, int], seconds: float, time_limit: float) -> Cou
                 wanting[key] -= 1
                 if not wanting[key]:
                     del wanting[key]
-            if time.monotonic() >= deadline:
+            if timer() >= deadline:
                 break
     return added
 
@@ -225,25 +149,14 @@ def _first_seed(rules: str, tier: str) -> int:
     with db.database().reader() as session:
         made = session.scalar(
             select(func.count())
-            .select_from(models.PoolPuzzle)
+            .select_from(PoolPuzzle)
             .where(
-                models.PoolPuzzle.practice.is_(True),
-                models.PoolPuzzle.rules == rules,
-                models.PoolPuzzle.tier == tier,
+                PoolPuzzle.practice.is_(True),
+                PoolPuzzle.rules == rules,
+                PoolPuzzle.tier == tier,
             )
         )
     return SEED_BASE + (list(PRESETS).index(rules) * len(TIERS) + TIERS.index(tier)) * 1_000_000 + (made or 0)
-
-
-def _make(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle | None:
-    """One practice puzzle of exactly this tier, or None."""
-    try:
-        made = make_puzzle(rules, tier=tier, seed=seed, time_limit=time_limit)
-    except PuzzleError:
-        return None
-    if made.tier != tier:
-        return None
-    return made
 
 
 def fill_job() -> Counter[tuple[str, str]]:
@@ -254,16 +167,3 @@ def fill_job() -> Counter[tuple[str, str]]:
     )
     log.info("practice: added %d puzzles", sum(added.values()))
     return added
-
-
-@bp.cli.command("fill", help="Top up the practice pool now (the clock does it every ten minutes).")
-@click.option(
-    "--target", type=click.IntRange(0, 100_000), default=None, help="Unplayed classic puzzles per tier."
-)
-@click.option("--seconds", type=click.FloatRange(1, 86_400), default=None, help="Stop after this long.")
-def fill_command(target: int | None, seconds: float | None) -> None:
-    config = current_app.config
-    targets = practice_pool(target) if target is not None else config["PRACTICE_POOL"]
-    budget = seconds if seconds is not None else float(config["PRACTICE_FILL_SECONDS"])
-    added = top_up(targets, budget, config["GENERATE_TIME_LIMIT"])
-    click.echo(f"added {sum(added.values())} practice puzzle{'s' if sum(added.values()) != 1 else ''}")

@@ -7,11 +7,11 @@ the puzzle itself.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template
-from sqlalchemy import select
 
-from webapp import db, models
+from webapp import db
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
+from webapp.turn.pages import practice_puzzle
 
 bp = Blueprint("preview", __name__)
 
@@ -39,11 +39,7 @@ def daily_image(number: int) -> Response:
 
 @bp.get("/practice/<code>/preview.svg")
 def practice_image(code: str) -> Response:
-    puzzle = db.session().scalar(
-        select(models.PoolPuzzle).where(
-            models.PoolPuzzle.code == code[:16], models.PoolPuzzle.practice.is_(True)
-        )
-    )
+    puzzle = practice_puzzle(code)
     if puzzle is None:
         abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
     return _svg(
