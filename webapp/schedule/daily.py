@@ -9,11 +9,15 @@ number as seed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from flask import abort, current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+import generator
 from webapp import db, models
 from webapp.caching import AppCache
 from webapp.schedule import pool
@@ -80,27 +84,15 @@ def daily(number: int) -> models.Daily:
 
 def publish(number: int) -> models.Daily:
     """Give day `number` its puzzle unless it has one; returns the day's row either way."""
-    database = db.database()
     rules = current_app.config["DAILY_RULES"]
-    day = calendar().day(number)
-    tier = weekly_tier(day)
+    tier = weekly_tier(calendar().day(number))
+    # the pool's oldest unused puzzle of the day's tier, chosen again if a racing publisher took it
     for _ in range(SEED_TRIES):
-        try:
-            with database.write() as session:
-                row = find(session, number)
-                if row is None:
-                    candidate = pool.unused(session, rules, tier, exact=True)
-                    if candidate is None:
-                        break
-                    row = _schedule(session, number, candidate)
-                return row
-        except IntegrityError:
-            # another publisher (PostgreSQL lets them run together) took this day, or this puzzle for
-            # another day: use its row, or choose again
-            with database.reader() as session:
-                row = find(session, number)
-                if row is not None:
-                    return row
+        row, lost = _publish_once(number, partial(pool.unused, rules=rules, tier=tier, exact=True))
+        if row is not None:
+            return row
+        if not lost:
+            break
     # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
     for attempt in range(SEED_TRIES):
         seed = number + attempt * 1_000_000
@@ -108,35 +100,47 @@ def publish(number: int) -> models.Daily:
             made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
         except pool.PoolError:
             break
-        try:
-            with database.write() as session:
-                row = find(session, number)
-                if row is not None:
-                    return row
-                stored, _ = pool.add(session, made, now())
-                if _scheduled_elsewhere(session, stored):
-                    continue
-                return _schedule(session, number, stored)
-        except IntegrityError:  # a racing publisher won: use its row
-            with database.reader() as session:
-                row = find(session, number)
-                if row is not None:
-                    return row
+        row, _ = _publish_once(number, partial(_pooled, made=made))
+        if row is not None:
+            return row
     # the generator found nothing: the pool's puzzle of the nearest tier, rather than no puzzle
+    row, _ = _publish_once(number, partial(pool.unused, rules=rules, tier=tier))
+    if row is not None:
+        return row
+    raise ScheduleError(f"no puzzle could be published for #{number}")
+
+
+Pick = Callable[[Session], models.PoolPuzzle | None]
+"""Chooses a day's puzzle inside the write transaction; None when it has none to give."""
+
+
+def _publish_once(number: int, pick: Pick) -> tuple[models.Daily | None, bool]:
+    """Schedule the puzzle `pick` chooses on day `number`, unless the day has one already. Returns the
+    day's row (None when `pick` had nothing), and whether a racing publisher's insert won without
+    giving the day its puzzle (it took this puzzle for another day): then choose again."""
+    database = db.database()
     try:
         with database.write() as session:
             row = find(session, number)
-            candidate = None if row is not None else pool.unused(session, rules, tier)
-            if candidate is not None:
-                row = _schedule(session, number, candidate)
-            if row is not None:
-                return row
-    except IntegrityError:  # a racing publisher won: use its row
+            if row is None:
+                puzzle = pick(session)
+                if puzzle is None:
+                    return None, False
+                row = _schedule(session, number, puzzle)
+            return row, False
+    except IntegrityError:
+        # another publisher (PostgreSQL lets them run together) took this day, or this puzzle for
+        # another day: use its row, or choose again
         with database.reader() as session:
             row = find(session, number)
-            if row is not None:
-                return row
-    raise ScheduleError(f"no puzzle could be published for #{number}")
+        return row, row is None
+
+
+def _pooled(session: Session, made: generator.Puzzle) -> models.PoolPuzzle | None:
+    """A puzzle just made, added to the pool (if new); None if it is some other day's puzzle already."""
+    stored, _ = pool.add(session, made, now())
+    scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
+    return None if scheduled is not None else stored
 
 
 def _schedule(session: Session, number: int, puzzle: models.PoolPuzzle) -> models.Daily:
@@ -144,10 +148,6 @@ def _schedule(session: Session, number: int, puzzle: models.PoolPuzzle) -> model
     session.add(row)
     session.flush()
     return row
-
-
-def _scheduled_elsewhere(session: Session, puzzle: models.PoolPuzzle) -> bool:
-    return session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == puzzle.id)) is not None
 
 
 def publish_ahead(days: int | None = None) -> list[int]:
