@@ -271,10 +271,17 @@ def test_ensure_publishes_today_and_the_next_days(
     assert "every day is already published" in again.output
 
 
-def test_clock_once_catches_up_and_exits(runner: FlaskCliRunner, app: Flask, fake_generator: list) -> None:
+def test_clock_once_catches_up_and_exits(
+    runner: FlaskCliRunner, app: Flask, fake_generator: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one practice puzzle per tier, so the practice job ends by reaching its targets, not its time
+    monkeypatch.setitem(app.config, "PRACTICE_POOL", {"classic": 1})
     result = runner.invoke(args=["clock", "--once"])
     assert result.exit_code == 0
     assert sorted(schedule(app)) == list(range(7, 15))
+    with app.app_context(), database().reader() as session:
+        practice = session.scalars(select(models.PoolPuzzle.tier).where(models.PoolPuzzle.practice.is_(True)))
+        assert sorted(practice) == sorted(generator.TIERS)
 
 
 def test_migrations_build_the_models_schema(database_url: str, clock: FrozenClock, tmp_path: Path) -> None:

@@ -177,6 +177,21 @@ def test_a_played_puzzle_no_longer_counts_as_unplayed(
     assert unplayed(app)[("classic", "easy")] == 2
 
 
+def test_the_top_up_stops_at_its_deadline_on_its_own_timer(
+    app: Flask, fake_generator: list[tuple[str, int]]
+) -> None:
+    ticks = iter(range(1000))  # a timer that moves one second each time it is read, from 0
+
+    def timer() -> float:
+        return float(next(ticks))
+
+    with app.app_context():
+        # deadline 2.5: made at 1 (easy), at 2 (medium), read 3 after it, and stop
+        added = practice.top_up({"classic": 50}, 2.5, 1.0, timer=timer)
+    assert added == {("classic", "easy"): 1, ("classic", "medium"): 1}
+    assert len(fake_generator) == 2
+
+
 def test_the_top_up_stops_when_its_time_is_up(
     app: Flask, fake_generator: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
