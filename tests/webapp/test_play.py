@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import generator
-from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts, csrf_token, make_app
+from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts, csrf_token, make_app, store
 
 CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
 
@@ -165,6 +165,24 @@ def test_the_step_check_sees_off_track_and_dead_ends(player: Player, published: 
     assert "dead end: no valid table holds these cards" in off
     assert "track-dead-end" in off
     back = player.move(TODAY, two, "hand").get_data(as_text=True)
+    assert "on track" in back
+
+
+SHORT_RUN = generator.Puzzle(
+    id="cs1", rules="classic", table=(("3S", "4S", "5S", "6S"),), hand=("7S", "6H", "6D"),
+    max_played=2, played=("6H", "6D"), solution=(("3S", "4S", "5S"), ("6S", "6H", "6D")),
+    depth=1, tier="easy", hand_size=3, decoys=1,
+)  # fmt: skip
+"""The 6♠ leaves the run for 6♥ 6♦; 7♠ on the run keeps it there, and only one card can be placed."""
+
+
+def test_the_step_check_says_off_track_with_the_most_still_placeable(app: Flask, player: Player) -> None:
+    store(app, SHORT_RUN, TODAY)
+    seven = card_id(player.client.get("/").get_data(as_text=True), "7♠")
+    off = player.move(TODAY, seven, "0").get_data(as_text=True)
+    assert "track-off-track" in off
+    assert "off track: at most 1 now" in off
+    back = player.move(TODAY, seven, "hand").get_data(as_text=True)
     assert "on track" in back
 
 
