@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 import generator
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts
-from tests.webapp.test_play import card_id, solve
+from tests.webapp.playing import card_id, solve
 from webapp import models
 from webapp.db import database
 

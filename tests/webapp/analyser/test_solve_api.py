@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzles._cli import main as cli
+from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
 from tests.webapp.conftest import FrozenClock, make_app
-from tests.webapp.test_analyser import HARD_HAND, HARD_TABLE
 
 EXAMPLES = [
     {

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 import generator
 from tests.webapp.conftest import NOON, FrozenClock, Player, store, variant
-from tests.webapp.test_play import solve
+from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
 

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 import generator
 from puzzles import Position
 from tests.webapp.conftest import DECOY_PAIRS, TODAY, Player, attempts, store, variant
-from tests.webapp.test_play import solve
+from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
 from webapp.schedule import practice

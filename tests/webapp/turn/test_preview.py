@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import generator
-from tests.webapp.test_practice import pool, practise
+from tests.webapp.schedule.test_practice import pool, practise
 
 
 def test_the_daily_preview_is_an_svg_without_a_spoiler(client: FlaskClient, published: int) -> None:

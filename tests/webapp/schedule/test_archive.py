@@ -10,8 +10,8 @@ from flask import Flask
 
 import generator
 from tests.webapp.conftest import NOON, FrozenClock, Player, attempts
-from tests.webapp.test_play import solve
-from tests.webapp.test_stats import on_day, solve_daily, tile, week
+from tests.webapp.players.test_stats import on_day, solve_daily, tile, week
+from tests.webapp.playing import solve
 
 __all__ = ["week"]  # the fixture, shared with the stats tests
 

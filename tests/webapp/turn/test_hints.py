@@ -13,7 +13,7 @@ from sqlalchemy import select
 import generator
 from puzzles import Card, Position, analyse, meld_problem
 from tests.webapp.conftest import TODAY, Player
-from tests.webapp.test_play import card_id, solve
+from tests.webapp.playing import card_id, solve
 from webapp import models
 from webapp.db import database
 from webapp.turn.board import Board, MeldState

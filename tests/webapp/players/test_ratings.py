@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, store, variant
-from tests.webapp.test_play import solve
+from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
 from webapp.players import records
