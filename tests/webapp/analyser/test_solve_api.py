@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import runpy
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +15,6 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzles._cli import main as cli
 from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
 from tests.webapp.conftest import FrozenClock, make_app
 
@@ -37,7 +38,13 @@ def solve(client: FlaskClient, body: Any, query: str = "") -> Any:
 
 
 def cli_answer(capsys: pytest.CaptureFixture[str], position: Any, *options: str) -> dict[str, Any]:
-    assert cli(["solve", *options], io.StringIO(json.dumps(position))) == 0
+    """What `python -m puzzles solve OPTIONS` answers for the position (run in this process)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "argv", ["puzzles", "solve", *options])
+        patch.setattr(sys, "stdin", io.StringIO(json.dumps(position)))
+        with pytest.raises(SystemExit) as finished:
+            runpy.run_module("puzzles", run_name="__main__")
+    assert finished.value.code == 0
     answer: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert answer.pop("line") == 1  # the CLI numbers its input lines; the API reads one body
     return answer
