@@ -377,6 +377,7 @@ STEPS = st.one_of(
 )
 
 
+@pytest.mark.slow  # Hypothesis plays whole sequences of steps
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(STEPS, min_size=1, max_size=10))
 def test_any_sequence_of_steps_leaves_a_valid_attempt(

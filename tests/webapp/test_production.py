@@ -114,6 +114,7 @@ def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow  # runs flask twice as a program
 def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
     env = {"TAVOLO_ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}
     refused = flask_command(env, "routes")
@@ -400,6 +401,7 @@ def checks_in_a_new_process(database_url: str, clock: FrozenClock, count: int, *
     return codes
 
 
+@pytest.mark.slow  # a Redis server and worker processes
 def test_with_redis_every_worker_counts_against_the_same_limit(
     app: Flask, published: int, database_url: str, clock: FrozenClock, redis_url: str
 ) -> None:
