@@ -23,17 +23,31 @@ class NumberedMeld:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
+    """An analysis as the page shows it."""
+
     analysis: Analysis
     play: Play
+    """The best play shown (`Analysis.shown`)."""
     hand_after: tuple[Card, ...]
     points_left: int
     steps: tuple[Step, ...]
     final: tuple[NumberedMeld, ...]
     witness: Play | None
+    """Another best play that leaves another hand, when there is one."""
 
     @property
     def best(self) -> Best:
         return self.analysis.best
+
+    @property
+    def laid(self) -> tuple[Card, ...]:
+        """The hand cards the play lays on the table (the engine's `Play.placed`)."""
+        return self.play.placed
+
+    @property
+    def freed(self) -> tuple[Card, ...]:
+        """The jokers the play sends back to the hand (`german-jokers`)."""
+        return self.play.freed
 
     @property
     def points_words(self) -> str:

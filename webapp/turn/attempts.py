@@ -218,8 +218,8 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
         parts.append(f"🔥{streak}")
     if attempt.time_limit and attempt.finished:
         # a turn ended in the grace for the last request's travel took the whole time, no more
-        taken = min(attempt.finished - attempt.started, timedelta(seconds=attempt.time_limit))
-        parts.append(f"⏱{clock_face(taken)}")
+        spent = min(attempt.finished - attempt.started, timedelta(seconds=attempt.time_limit))
+        parts.append(f"⏱{clock_face(spent)}")
     return " · ".join(parts)
 
 
