@@ -76,9 +76,6 @@ class BoundedCache(Generic[K, V]):
         with self._lock:
             return key in self._entries
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
 
 class AppCache(Generic[K, V]):
     """A bounded cache per app: `CACHE()` is the current app's."""
