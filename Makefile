@@ -1,10 +1,11 @@
-# The two commands: `make run` and `make test`. Both set up .venv from scratch when needed.
+# The commands: `make run`, `make test` (everything) and `make check` (the quick loop while editing).
+# Each sets up .venv from scratch when needed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres-test system bench setup clean
+.PHONY: run test check lint typecheck unit postgres-test system bench setup clean
 
 setup: $(STAMP) node_modules/.installed
 
@@ -42,6 +43,12 @@ postgres-test: setup system
 	scripts/test-postgres.sh
 
 test: lint typecheck unit postgres-test
+
+# The edit loop: lint, types and the tests that take a minute or two. It leaves out the tests marked
+# slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle
+# searches fewer positions. `make test` runs them all.
+check: lint typecheck
+	ORACLE_EXAMPLES=20 $(BIN)/pytest -m "not slow and not browser"
 
 bench: setup
 	$(BIN)/python bench/generate.py --count 200

@@ -7,7 +7,7 @@ from puzzles._answer import answer_json, play_json
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
-from puzzles._plays import Play, play_problems
+from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._rules import (
     DEFAULT_RULES,
@@ -78,6 +78,7 @@ __all__ = [
     "parse_cards",
     "plan_steps",
     "play_json",
+    "play_of",
     "play_problems",
     "skill_limited",
     "sorted_cards",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from puzzles._cards import JOKER, Card, sorted_cards
@@ -32,6 +32,20 @@ class Play:
         left.subtract(self.placed)
         left.update(self.freed)
         return sorted_cards(left.elements())
+
+
+def play_of(position: Position, table: Iterable[Meld]) -> Play:
+    """The play that ends on this final table: the hand cards it lays and the jokers it frees.
+
+    The one count of a play: `Play.count` is the number by which the hand shrinks. It is read off
+    the cards alone, legal or not; `play_problems` says whether the table is a legal play.
+    """
+    melds = tuple(table)
+    final: Counter[Card] = Counter()
+    for meld in melds:
+        final.update(meld.cards)
+    old = position.table_counts()
+    return Play(melds, sorted_cards((final - old).elements()), (JOKER,) * (old - final)[JOKER])
 
 
 def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[str]:

@@ -2,6 +2,11 @@
 
 `create_app()` builds the app; `flask --app webapp run`, `flask --app webapp clock` (the publishing
 clock), `flask --app webapp db upgrade` and `flask --app webapp puzzles import FILE` use it.
+
+Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
+`templating`, `assets`), with the two pages beside the game (`pages`: help and settings). The game is
+in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle when), `players`
+(records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
 """
 
 from __future__ import annotations
@@ -14,23 +19,14 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.routing import IntegerConverter
 
-from webapp import (
-    analyser,
-    api,
-    archive,
-    assets,
-    daily,
-    db,
-    errors,
-    play,
-    practice,
-    prefs,
-    preview,
-    scheduler,
-    security,
-    settings,
-    stats,
-)
+from webapp import assets, db, errors, pages, security, settings, templating
+from webapp.analyser import views as analyser_views
+from webapp.players import views as players_views
+from webapp.schedule import api, cli, scheduler
+from webapp.schedule import views as schedule_views
+from webapp.turn import preview
+from webapp.turn import views as turn_views
+from webapp.turn.pages import Mode
 
 
 class AsciiIntegerConverter(IntegerConverter):
@@ -38,6 +34,14 @@ class AsciiIntegerConverter(IntegerConverter):
     be a second address for puzzle 7."""
 
     regex = r"[0-9]+"
+
+
+TURN_PLACES = {
+    Mode.DAILY: "/puzzles/<int:number>",
+    Mode.ARCHIVE: "/archive/<int:number>",
+    Mode.PRACTICE: "/practice/<code>",
+}
+"""Where the turn blueprint is registered, under each mode's name: `/puzzles/7/end` is `daily.end_turn`."""
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -56,17 +60,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Compress(app)
     security.init_app(app)
     errors.init_app(app)
-    daily.init_app(app)
+    templating.init_app(app)
+    cli.init_app(app)
     scheduler.init_app(app)
-    app.register_blueprint(play.bp)
+    for mode, url_prefix in TURN_PLACES.items():
+        app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
+    app.register_blueprint(schedule_views.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(assets.bp)
-    app.register_blueprint(stats.bp)
-    app.register_blueprint(archive.bp)
-    app.register_blueprint(practice.bp)
     app.register_blueprint(preview.bp)
-    app.register_blueprint(analyser.bp)
-    app.register_blueprint(prefs.bp)
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
+    app.register_blueprint(players_views.bp)
+    app.register_blueprint(analyser_views.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(assets.bp)
     return app

@@ -23,8 +23,6 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
-SQLITE_BUSY_MS = 10_000
-"""How long an SQLite writer waits for another's lock before the request is a 503."""
 
 
 def engine_url(url: str) -> str:
@@ -38,7 +36,7 @@ def engine_url(url: str) -> str:
 class Database:
     """The app's connection to its database."""
 
-    def __init__(self, url: str, busy_ms: int = SQLITE_BUSY_MS) -> None:
+    def __init__(self, url: str, busy_ms: int = 10_000) -> None:
         self.url = engine_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
@@ -165,8 +163,6 @@ def revision_command(message: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["tavolo.db"] = Database(
-        app.config["DATABASE_URL"], int(app.config.get("SQLITE_BUSY_MS", SQLITE_BUSY_MS))
-    )
+    app.extensions["tavolo.db"] = Database(app.config["DATABASE_URL"], int(app.config["SQLITE_BUSY_MS"]))
     app.teardown_appcontext(close_session)
     app.cli.add_command(db_cli)

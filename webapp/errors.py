@@ -12,8 +12,6 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from webapp.turns import TurnError
-
 log = logging.getLogger(__name__)
 
 PLAIN_WORDS: dict[type[HTTPException], str] = {
@@ -52,10 +50,6 @@ def http_error(error: HTTPException) -> Response:
     return reply(error.code or 500, description or error.name)
 
 
-def turn_error(error: TurnError) -> Response:
-    return reply(error.status, str(error))
-
-
 def database_away(error: OperationalError | PoolTimeout) -> Response:
     """The database refused or dropped a connection, or every pooled connection stayed busy."""
     log.warning("database unavailable: %s", error.__class__.__name__)
@@ -66,6 +60,5 @@ def database_away(error: OperationalError | PoolTimeout) -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(TurnError, turn_error)
     app.register_error_handler(OperationalError, database_away)
     app.register_error_handler(PoolTimeout, database_away)

@@ -40,6 +40,14 @@ def check_rate_limit() -> str:
     return str(current_app.config["CHECK_RATE_LIMIT"])
 
 
+def solve_rate_limit() -> str:
+    return str(current_app.config["SOLVE_RATE_LIMIT"])
+
+
+def transfer_rate_limit() -> str:
+    return str(current_app.config["TRANSFER_RATE_LIMIT"])
+
+
 def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)

@@ -10,6 +10,9 @@
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
 | `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
+
+Every setting the code reads has its default in `defaults()`, and nowhere else; `instance/config.py`
+and a test's config may set any of them.
 """
 
 from __future__ import annotations
@@ -40,13 +43,24 @@ def defaults(instance_path: str) -> dict[str, Any]:
     return {
         "ENV_NAME": "development",
         "DATABASE_URL": f"sqlite:///{Path(instance_path) / 'tavolo.sqlite3'}",
+        # how long an SQLite writer waits for another's lock before the request is a 503
+        "SQLITE_BUSY_MS": 10_000,
         "SECRET_KEY": None,
         "LAUNCH_DATE": LAUNCH_DATE,
+        "NOW": utc_now,
+        # the schedule: the daily preset, how far ahead the clock publishes, the generator's limit
         "DAILY_RULES": "classic",
         "PUBLISH_AHEAD_DAYS": 7,
-        "STEP_TIME_LIMIT": 0.3,
         "GENERATE_TIME_LIMIT": 2.0,
-        "NOW": utc_now,
+        # practice: unplayed puzzles kept per preset and tier, and how long one fill may run
+        "PRACTICE_POOL": practice_pool(200),
+        "PRACTICE_FILL_SECONDS": 300.0,
+        # a turn: the step check's and a hint's solve limits, a timed turn's seconds (the German rules')
+        "STEP_TIME_LIMIT": 0.3,
+        "HINT_TIME_LIMIT": 1.0,
+        "TURN_SECONDS": 120,
+        # the analyser: each solve's limit, which is also the most /api/solve may ask for
+        "SOLVE_TIME_LIMIT": 2.0,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
         "MAX_CONTENT_LENGTH": 32 * 1024,
@@ -66,6 +80,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
+        # the analyser page, its play view's first look at a position and /api/solve, together
+        "SOLVE_RATE_LIMIT": "30 per minute",
+        # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
+        "TRANSFER_RATE_LIMIT": "10 per minute",
     }
 
 

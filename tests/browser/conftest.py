@@ -41,6 +41,14 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here drives Chromium: marked `browser`, which `make check` leaves out."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
 @contextmanager
 def served(app: Flask) -> Iterator[str]:
     """The app served on a free loopback port, for as long as the block runs; yields its URL."""

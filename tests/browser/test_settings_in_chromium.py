@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM
-from webapp.prefs import DECK_COOKIE
+from webapp.templating import DECK_COOKIE
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

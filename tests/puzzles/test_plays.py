@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from puzzles import JOKER, Meld, Play, Position, parse_cards, play_problems
+from hypothesis import given, settings
+
+from puzzles import JOKER, Meld, Play, Position, maximum, parse_cards, play_of, play_problems
+from tests.puzzles.strategies import positions
 
 
 def problems(position: str, *table: str) -> list[str]:
@@ -59,3 +62,41 @@ def test_play_counts_and_the_hand_after() -> None:
     nothing = Play(position.table, ())
     assert nothing.count == 0
     assert nothing.hand_after(position) == position.hand
+
+
+def melds(position: Position, *table: str) -> list[Meld]:
+    return [Meld.parse(meld, position.rules) for meld in table]
+
+
+def test_play_of_reads_the_cards_laid_off_the_final_table() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
+    play = play_of(position, melds(position, "3S 4S 5S 6S 7S", "7H 7D 7C"))
+    assert play.placed == parse_cards("6S 7S") and play.freed == () and play.count == 2
+    assert play.hand_after(position) == parse_cards("KD")
+    assert play_of(position, position.table) == Play(position.table, ())
+
+
+def test_play_of_counts_a_freed_joker_against_the_cards_laid() -> None:
+    position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
+    four = play_of(position, melds(position, "6H 6S 6D 6C"))
+    assert (four.placed, four.freed, four.count) == (parse_cards("6D 6C"), (JOKER,), 1)
+    # a six laid for the joker, the joker back in the hand: a card was laid, the hand is no smaller
+    swap = play_of(position, melds(position, "6H 6S 6D"))
+    assert (swap.placed, swap.freed, swap.count) == (parse_cards("6D"), (JOKER,), 0)
+    kept = play_of(position, melds(position, "6H 6S JK 6D"))
+    assert (kept.placed, kept.freed, kept.count) == (parse_cards("6D"), (), 1)
+
+
+def test_play_of_counts_an_illegal_table_too() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S")
+    lost = play_of(position, melds(position, "3S 4S 5S 6S"))  # the set left the table
+    assert lost.count == 1 and play_problems(position, [meld.cards for meld in lost.table]) != []
+
+
+@settings(max_examples=40, deadline=None)
+@given(position=positions(max_table_cards=9, max_hand=3))
+def test_play_of_agrees_with_the_solver(position: Position) -> None:
+    best = maximum(position, time_limit=10.0)
+    play = play_of(position, best.play.table)
+    assert play.count == best.play.count
+    assert play.hand_after(position) == best.play.hand_after(position)

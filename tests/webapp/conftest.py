@@ -21,10 +21,11 @@ from sqlalchemy import create_engine, select, text
 
 import generator
 from puzzles import Position, analyse
-from webapp import create_app, models, pool
-from webapp.days import Calendar
+from webapp import create_app, models
 from webapp.db import database, engine_url
 from webapp.models import Base
+from webapp.schedule import pool
+from webapp.schedule.days import Calendar
 
 LAUNCH = date(2026, 11, 23)
 """A Monday: puzzle #7 is Sunday 29 November 2026."""
@@ -85,7 +86,7 @@ def fake_generator(monkeypatch: pytest.MonkeyPatch, known_puzzle: generator.Puzz
         decoy = " ".join(DECOY_PAIRS[seed % len(DECOY_PAIRS)])
         return variant(known_puzzle, decoy, tier or "hard", f"cy{seed}")
 
-    monkeypatch.setattr("webapp.pool.make_puzzle", make)
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", make)
     return calls
 
 
@@ -196,5 +197,5 @@ def player(client: FlaskClient) -> Player:
 def attempts(app: Flask) -> list[tuple[str, list[list[str]], str, int]]:
     """Every stored attempt as (player, table, status, moves): to show that a refusal stored nothing."""
     with app.app_context(), database().reader() as session:
-        rows = session.scalars(select(models.Attempt).order_by(models.Attempt.id))
+        rows = session.scalars(select(models.PlayerAttempt).order_by(models.PlayerAttempt.id))
         return [(row.player_id, row.melds, row.status, row.moves) for row in rows]

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player
-from webapp import models, turns
-from webapp.board import Board
+from webapp import models
 from webapp.db import database
 from webapp.models import Base
+from webapp.turn import attempts
+from webapp.turn.board import Board
 
 
 def everything(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
@@ -376,6 +377,7 @@ STEPS = st.one_of(
 )
 
 
+@pytest.mark.slow  # Hypothesis plays whole sequences of steps
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(STEPS, min_size=1, max_size=10))
 def test_any_sequence_of_steps_leaves_a_valid_attempt(
@@ -400,9 +402,9 @@ def test_any_sequence_of_steps_leaves_a_valid_attempt(
         if response.status_code != 200:
             assert message(response).strip()
     with app.app_context(), database().reader() as session:
-        rows = list(session.scalars(select(models.Attempt)))
+        rows = list(session.scalars(select(models.PlayerAttempt)))
         for attempt in rows:
-            board = turns.board_of(attempt.puzzle, attempt)  # raises if the stored table is not whole
+            board = attempts.board_of(attempt.puzzle, attempt)  # raises if the stored table is not whole
             assert board.to_json() == attempt.melds
             assert (attempt.finished is None) == (attempt.status == "playing")
             if attempt.status in ("gave-up",):

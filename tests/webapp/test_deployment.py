@@ -19,6 +19,7 @@ from webapp.db import engine_url
 from webapp.settings import PROJECT_ROOT
 
 PROCFILE = PROJECT_ROOT / "Procfile"
+pytestmark = pytest.mark.slow  # each Procfile line runs as a program
 
 
 def procfile() -> dict[str, str]:

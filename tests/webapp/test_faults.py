@@ -32,15 +32,18 @@ from tests.webapp.conftest import (
     store,
     variant,
 )
-from webapp import daily, models, turns
+from webapp import models
 from webapp.db import database, engine_url
-from webapp.scheduler import publish_job
+from webapp.schedule import daily
+from webapp.schedule.scheduler import publish_job
+from webapp.turn import store as attempt_store
+from webapp.turn.attempts import move
 
 
-def stored_attempt(app: Flask) -> turns.Stored:
+def stored_attempt(app: Flask) -> attempt_store.Stored:
     """The only attempt, as a move reads it."""
     with app.app_context(), database().autocommit() as connection:
-        stored = turns.read(connection, attempts(app)[0][0], daily.daily(TODAY).puzzle)
+        stored = attempt_store.read(connection, attempts(app)[0][0], daily.daily(TODAY).puzzle)
         assert stored is not None
         return stored
 
@@ -49,9 +52,9 @@ def test_a_move_writes_only_onto_the_attempt_it_read(app: Flask, player: Player,
     player.move(TODAY, "h0", "new")
     stale = stored_attempt(app)
     assert player.move(TODAY, "h1", "new").status_code == 200
-    turns.move(stale.attempt, "h2", "new", None)
+    move(stale.attempt, "h2", "new", None)
     with app.app_context(), database().autocommit() as connection:
-        assert not turns.write(connection, stale)
+        assert not attempt_store.write(connection, stale)
     # the stale write lost: the table holds h0 and h1, as the two moves that succeeded left it
     table = attempts(app)[0][1]
     assert ["h0"] in table and ["h1"] in table and ["h2"] not in table
@@ -65,17 +68,17 @@ def test_a_move_that_loses_a_race_is_redone_on_the_new_table(
     other = Player(app.test_client())
     other.client.set_cookie("tavolo", player.client.get_cookie("tavolo").value)  # type: ignore[union-attr]
     other.token = player.token
-    real_read = turns.read
+    real_read = attempt_store.read
     raced: list[int] = []
 
-    def read_then_race(*args: Any) -> turns.Stored | None:
+    def read_then_race(*args: Any) -> attempt_store.Stored | None:
         stored = real_read(*args)
         if not raced:  # another window moves a card between this request's read and its write
             raced.append(0)
             raced[0] = other.move(TODAY, "h1", "new").status_code
         return stored
 
-    monkeypatch.setattr(turns, "read", read_then_race)
+    monkeypatch.setattr(attempt_store, "read", read_then_race)
     response = player.move(TODAY, "h2", "new")
     assert raced == [200]
     assert response.status_code == 200
@@ -88,7 +91,7 @@ def test_a_move_that_always_loses_the_race_is_refused_and_changes_nothing_of_its
     app: Flask, player: Player, published: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     player.move(TODAY, "h0", "new")
-    monkeypatch.setattr(turns, "write", lambda connection, stored: False)
+    monkeypatch.setattr(attempt_store, "write", lambda connection, stored: False)
     response = player.move(TODAY, "h1", "new")
     assert response.status_code == 409
     assert "reload the page" in response.get_data(as_text=True)
@@ -233,16 +236,16 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
             time.sleep(60)  # the test kills the process here
 
         if where == "first move, player and attempt flushed":
-            real_start = turns.start
+            real_start = attempt_store.start
 
-            def start_then_stop(*args: Any) -> models.Attempt:
+            def start_then_stop(*args: Any) -> models.PlayerAttempt:
                 attempt = real_start(*args)
                 stop_dead()
                 return attempt
 
-            turns.start = start_then_stop  # type: ignore[assignment]
+            attempt_store.start = start_then_stop  # type: ignore[assignment]
         else:  # "move, between its read and its write"
-            turns.write = stop_dead  # type: ignore[assignment]
+            attempt_store.write = stop_dead  # type: ignore[assignment]
         client = app.test_client()
         client.set_cookie("tavolo", cookie)
         client.post(

@@ -12,7 +12,7 @@ from werkzeug.test import TestResponse
 
 from tests.webapp.conftest import FrozenClock, csrf_token, make_app
 from webapp import settings
-from webapp.prefs import DECK_COOKIE
+from webapp.templating import DECK_COOKIE
 
 FOUR_COLOURS = '<html lang="en" class="four-colour">'
 TWO_COLOURS = '<html lang="en">'

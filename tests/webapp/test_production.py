@@ -114,6 +114,7 @@ def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow  # runs flask twice as a program
 def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
     env = {"TAVOLO_ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}
     refused = flask_command(env, "routes")
@@ -162,7 +163,9 @@ def test_every_post_but_the_stateless_apis_needs_the_csrf_token(app: Flask, publ
     client = app.test_client()
     client.get("/")
     rules = post_rules(app)
-    assert {"play.move", "play.end_turn", "stats.adopt"} <= {endpoint for endpoint, _ in rules}
+    assert {"daily.move", "daily.end_turn", "archive.move", "practice.move", "players.adopt"} <= {
+        endpoint for endpoint, _ in rules
+    }
     for endpoint, path in rules:
         if endpoint in STATELESS_POSTS:
             continue
@@ -398,6 +401,7 @@ def checks_in_a_new_process(database_url: str, clock: FrozenClock, count: int, *
     return codes
 
 
+@pytest.mark.slow  # a Redis server and worker processes
 def test_with_redis_every_worker_counts_against_the_same_limit(
     app: Flask, published: int, database_url: str, clock: FrozenClock, redis_url: str
 ) -> None:

@@ -1,0 +1,310 @@
+"""Publishing: the clock's job, the fallback on first request, races, and the puzzle commands."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import func, inspect, select
+
+import generator
+from tests.webapp.conftest import NOON, FrozenClock, store, variant
+from webapp import models
+from webapp.db import database, upgrade
+from webapp.schedule import daily
+from webapp.schedule.scheduler import publish_job, scheduler
+
+
+def schedule(app: Flask) -> dict[int, tuple[str, str]]:
+    """Every published day as number -> (tier, puzzle code)."""
+    with app.app_context(), database().reader() as session:
+        rows = session.scalars(select(models.Daily).order_by(models.Daily.number))
+        return {row.number: (row.puzzle.tier, row.puzzle.code) for row in rows}
+
+
+def pool_size(app: Flask) -> int:
+    with app.app_context(), database().reader() as session:
+        return session.scalar(select(func.count()).select_from(models.PoolPuzzle)) or 0
+
+
+def test_the_clock_publishes_the_open_days_and_the_next_seven(app: Flask, fake_generator: list) -> None:
+    made = publish_job(app)
+    # at noon UTC on the 29th (#7), #7 and #8 are open somewhere; then seven more days
+    assert made == list(range(7, 15))
+    assert sorted(schedule(app)) == made
+    assert len({code for _, code in schedule(app).values()}) == 8  # no puzzle on two days
+
+
+def test_the_clock_is_idempotent(app: Flask, fake_generator: list) -> None:
+    publish_job(app)
+    before = schedule(app)
+    calls = len(fake_generator)
+    assert publish_job(app) == []
+    assert schedule(app) == before
+    assert len(fake_generator) == calls
+
+
+def test_the_clock_catches_up_after_being_down(app: Flask, fake_generator: list, clock: FrozenClock) -> None:
+    publish_job(app)
+    clock.moment = NOON.replace(month=12, day=10)  # eleven days later
+    made = publish_job(app)
+    # days that closed everywhere while it was down stay empty; #18 (10 December) is open
+    assert made == list(range(18, 26))
+    assert sorted(schedule(app)) == [*range(7, 15), *range(18, 26)]
+
+
+def test_the_clock_runs_at_once_then_hourly_in_utc(app: Flask) -> None:
+    job = scheduler(app).get_job("publish")
+    assert job is not None
+    assert str(job.trigger.timezone) == "UTC"
+    assert job.coalesce and job.max_instances == 1
+
+
+def test_days_take_the_weekly_tier_from_the_pool(app: Flask, known_puzzle: generator.Puzzle) -> None:
+    for i, tier in enumerate(["easy", "medium", "hard", "expert", "master"]):
+        store(app, variant(known_puzzle, f"{i + 2}H", tier, f"cx{i}"))
+    with app.app_context():
+        for number in (1, 2, 3, 5, 7):  # Monday, Tuesday, Wednesday, Friday, Sunday
+            daily.publish(number)
+    tiers = {number: tier for number, (tier, _) in schedule(app).items()}
+    assert tiers == {1: "easy", 2: "medium", 3: "hard", 5: "expert", 7: "master"}
+
+
+def test_without_the_days_tier_in_the_pool_one_is_made_rather_than_another_tier_taken(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    store(app, variant(known_puzzle, "2H", "master", "cx1"))
+    with app.app_context():
+        daily.publish(1)  # Monday: easy, though the pool holds a master
+    assert schedule(app)[1] == ("easy", "cy1") and fake_generator == [("easy", 1)]
+
+
+def test_when_the_generator_fails_the_pools_nearest_easier_tier_is_used(
+    app: Flask, known_puzzle: generator.Puzzle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*args: object, **kwargs: object) -> generator.Puzzle:
+        raise generator.PuzzleError("nothing found")
+
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", fail)
+    store(app, variant(known_puzzle, "2H", "easy", "cx1"))
+    store(app, variant(known_puzzle, "3H", "medium", "cx2"))
+    with app.app_context():
+        daily.publish(7)  # Sunday: no master, no expert, no hard
+    assert schedule(app)[7] == ("medium", "cx2")
+
+
+def test_the_pool_is_used_before_generating(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    store(app, variant(known_puzzle, "2H", "hard", "cx1"))
+    with app.app_context():
+        daily.publish(3)
+        daily.publish(4)
+    assert schedule(app)[3] == ("hard", "cx1")
+    assert fake_generator == [("hard", 4)]  # day 4's seed is its number
+
+
+def test_the_first_request_of_an_unpublished_day_publishes_it(
+    client: FlaskClient, app: Flask, fake_generator: list
+) -> None:
+    assert schedule(app) == {}
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "Tavolo #7" in page.get_data(as_text=True)
+    assert list(schedule(app)) == [7]
+    assert fake_generator == [("master", 7)]
+    client.get("/")
+    assert len(fake_generator) == 1
+
+
+def test_the_fallback_is_deterministic(database_url: str, tmp_path: Path, clock: FrozenClock) -> None:
+    from tests.webapp.conftest import make_app
+
+    # the real generator, twice from an empty pool, on two databases
+    first = make_app(database_url, clock)
+    other = make_app(f"sqlite:///{tmp_path / 'other.sqlite3'}", clock)
+    codes = []
+    for app in (first, other):
+        with app.app_context():
+            codes.append(daily.publish(1).puzzle.canonical)  # a Monday: an easy puzzle, quick to make
+        with app.app_context():
+            database().dispose()
+    assert codes[0] == codes[1]
+
+
+def test_racing_publishers_get_the_same_row(app: Flask, fake_generator: list) -> None:
+    results: list[str] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def publish() -> None:
+        try:
+            with app.app_context():
+                start.wait()
+                results.append(daily.publish(7).puzzle.code)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=publish) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(set(results)) == 1 and len(results) == 4
+    assert list(schedule(app)) == [7]
+    assert pool_size(app) == 1
+
+
+def test_the_unique_constraints_hold_one_puzzle_per_day(app: Flask, known_puzzle: generator.Puzzle) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    first = store(app, known_puzzle, 7)
+    with pytest.raises(IntegrityError), app.app_context(), database().write() as session:
+        session.add(models.Daily(number=8, day=NOON.date().replace(day=30), puzzle_id=first, published=NOON))
+
+
+def write_pool(path: Path, puzzles: list[generator.Puzzle]) -> Path:
+    path.write_text("".join(json.dumps(puzzle.to_json()) + "\n" for puzzle in puzzles))
+    return path
+
+
+def test_import_adds_each_puzzle_once(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    puzzles = [known_puzzle, variant(known_puzzle, "3H", "hard", "cx3")]
+    path = write_pool(tmp_path / "pool.jsonl", [*puzzles, known_puzzle])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 0
+    assert "imported 2 puzzles, 1 already in the pool" in result.output
+    again = runner.invoke(args=["puzzles", "import", str(path)])
+    assert "imported 0 puzzles, 3 already in the pool" in again.output
+    assert pool_size(app) == 2
+    with app.app_context(), database().reader() as session:
+        row = session.scalars(
+            select(models.PoolPuzzle).where(models.PoolPuzzle.code == known_puzzle.id)
+        ).one()
+        assert (row.hand_size, row.decoys) == (known_puzzle.hand_size, known_puzzle.decoys)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json\n", "line 1: not JSON"),
+        ('{"id": "cz1"}\n', "line 1: missing field 'rules'"),
+        ("[" * 10_000 + "]" * 10_000 + "\n", "line 1: not JSON (nested more than 100 deep)"),
+        ('{"id": ' + "9" * 5000 + "}\n", "line 1: not JSON (a number of more than"),
+        (None, "cannot read it"),
+    ],
+)
+def test_import_refuses_a_bad_file_with_one_line_and_status_2(
+    runner: FlaskCliRunner,
+    app: Flask,
+    tmp_path: Path,
+    known_puzzle: generator.Puzzle,
+    content: str | None,
+    message: str,
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    if content is not None:
+        path.write_text(json.dumps(known_puzzle.to_json()) + "\n" + content)
+        message = message.replace("line 1", "line 2")
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert pool_size(app) == 0  # nothing imported from a bad file
+
+
+FORGED = {
+    "id": "cb4dbls", "rules": "classic",
+    "table": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
+              ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C"]],
+    "hand": ["8D", "AC", "3C", "10C"], "max_played": 1, "played": ["10C"],
+    "solution": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
+                 ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C", "10C"]],
+    "depth": 1, "tier": "easy", "hand_size": 4, "decoys": 3,
+}  # fmt: skip
+"""A line that holds together on its own (its solution is a legal play placing what it says) but
+claims a maximum of 1 where the solver finds more."""
+
+
+def test_import_refuses_claims_the_solver_refutes(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    path = tmp_path / "forged.jsonl"
+    path.write_text(json.dumps(known_puzzle.to_json()) + "\n" + json.dumps(FORGED) + "\n")
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "line 2: max_played is 1, but the maximum is" in result.output
+    assert pool_size(app) == 0  # all or nothing: the good first line is not imported either
+
+
+def test_import_refuses_an_id_that_another_puzzle_has(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    other = variant(known_puzzle, "3H", known_puzzle.tier, known_puzzle.id)
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, other])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2
+    assert f"line 2: id {known_puzzle.id} belongs to another puzzle" in result.output
+    assert pool_size(app) == 0  # all or nothing
+    write_pool(path, [known_puzzle])
+    assert runner.invoke(args=["puzzles", "import", str(path)]).exit_code == 0
+    write_pool(path, [other])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 2 and "line 1: id" in result.output and "Traceback" not in result.output
+    assert pool_size(app) == 1
+
+
+def test_ensure_publishes_today_and_the_next_days(
+    runner: FlaskCliRunner, app: Flask, fake_generator: list
+) -> None:
+    result = runner.invoke(args=["puzzles", "ensure", "--days", "2"])
+    assert result.exit_code == 0
+    assert "published #7, #8, #9" in result.output
+    again = runner.invoke(args=["puzzles", "ensure", "--days", "2"])
+    assert "every day is already published" in again.output
+
+
+def test_clock_once_catches_up_and_exits(
+    runner: FlaskCliRunner, app: Flask, fake_generator: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one practice puzzle per tier, so the practice job ends by reaching its targets, not its time
+    monkeypatch.setitem(app.config, "PRACTICE_POOL", {"classic": 1})
+    result = runner.invoke(args=["clock", "--once"])
+    assert result.exit_code == 0
+    assert sorted(schedule(app)) == list(range(7, 15))
+    with app.app_context(), database().reader() as session:
+        practice = session.scalars(select(models.PoolPuzzle.tier).where(models.PoolPuzzle.practice.is_(True)))
+        assert sorted(practice) == sorted(generator.TIERS)
+
+
+def test_migrations_build_the_models_schema(database_url: str, clock: FrozenClock, tmp_path: Path) -> None:
+    from webapp import create_app
+
+    app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "x", "NOW": clock})
+    with app.app_context():
+        upgrade(database())
+        upgrade(database())  # a second upgrade is a no-op
+        tables = set(inspect(database().engine).get_table_names())
+        database().dispose()
+    assert {"puzzle", "daily", "player", "attempt", "alembic_version"} <= tables
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0 and "database at head" in result.output
+
+
+def test_practice_puzzles_are_never_published_as_daily_ones(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    practice_id = store(app, variant(known_puzzle, "2H 3D", "hard", "cp1"))
+    with app.app_context(), database().write() as session:
+        session.get_one(models.PoolPuzzle, practice_id).practice = True
+    with app.app_context():
+        row = daily.publish(9)  # a Tuesday: medium, else the easier or harder tiers
+        assert row.puzzle_id != practice_id
+    assert len(fake_generator) == 1  # the only stored puzzle was practice: a new one was made

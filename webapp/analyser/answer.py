@@ -1,0 +1,110 @@
+"""The answer to an analysed position as the page shows it: the best play, the hand it leaves and its
+points, the steps to lay it out, and the final table numbered as the steps number it.
+
+Pure, like the engine: no Flask.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from puzzles import Analysis, Best, Card, Meld, Play, Position, Step, StepKind, apply_steps, plan_steps
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedMeld:
+    """A meld of the final table under the number the steps gave it, and which cards came from the hand."""
+
+    index: int
+    cards: tuple[Card, ...]
+    from_hand: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An analysis as the page shows it."""
+
+    analysis: Analysis
+    play: Play
+    """The best play shown (`Analysis.shown`)."""
+    hand_after: tuple[Card, ...]
+    points_left: int
+    steps: tuple[Step, ...]
+    final: tuple[NumberedMeld, ...]
+    witness: Play | None
+    """Another best play that leaves another hand, when there is one."""
+
+    @property
+    def best(self) -> Best:
+        return self.analysis.best
+
+    @property
+    def laid(self) -> tuple[Card, ...]:
+        """The hand cards the play lays on the table (the engine's `Play.placed`)."""
+        return self.play.placed
+
+    @property
+    def freed(self) -> tuple[Card, ...]:
+        """The jokers the play sends back to the hand (`german-jokers`)."""
+        return self.play.freed
+
+    @property
+    def points_words(self) -> str:
+        """The preset's hand points: `A 1, 2-9 face value, 10 J Q K 10`."""
+        points = self.analysis.position.rules.points
+        tens = (
+            f"10 J Q K {points.face}"
+            if points.ten == points.face
+            else f"10 {points.ten}, J Q K {points.face}"
+        )
+        words = f"A {points.ace}, 2-9 face value, {tens}"
+        return words + (f", joker {points.joker}" if self.analysis.position.rules.jokers else "")
+
+    @property
+    def broken_names(self) -> str:
+        """The numbers of the melds the steps break, as words: `1, 2 and 4`.
+
+        The same melds as the chain depth's, except that of two identical melds the steps may name
+        the other: the page names the one the steps break."""
+        numbers = [
+            str(step.source + 1)
+            for step in self.steps
+            if step.kind is StepKind.BREAK and step.source is not None
+        ]
+        return " and ".join([", ".join(numbers[:-1]), numbers[-1]] if len(numbers) > 1 else numbers)
+
+
+def answer_of(analysis: Analysis) -> Answer:
+    position = analysis.position
+    play = analysis.shown
+    steps = plan_steps(position, play)
+    return Answer(
+        analysis=analysis,
+        play=play,
+        hand_after=play.hand_after(position),
+        points_left=sum(position.rules.points.of(card) for card in play.hand_after(position)),
+        steps=steps,
+        final=_numbered(position, steps),
+        witness=analysis.other_play,
+    )
+
+
+def _numbered(position: Position, steps: tuple[Step, ...]) -> tuple[NumberedMeld, ...]:
+    laid: dict[int, Counter[Card]] = {}
+    for step in steps:
+        if step.source is None and step.target is not None:
+            laid.setdefault(step.target, Counter()).update(step.cards)
+    melds = []
+    for index, cards in enumerate(apply_steps([meld.cards for meld in position.table], steps)):
+        if not cards:
+            continue
+        # in table order: a plan ends on the play's own melds, all valid
+        cards = Meld.of(cards, position.rules).cards
+        marks = Counter(laid.get(index, Counter()))
+        flags = []
+        for card in cards:
+            flags.append(marks[card] > 0)
+            marks[card] -= 1
+        melds.append(NumberedMeld(index, cards, tuple(flags)))
+    return tuple(melds)

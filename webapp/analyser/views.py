@@ -1,0 +1,243 @@
+"""The analyser's pages: `/analyse` (a typed position and its best play), `/analyse/play` (playing it
+with every step checked) and `POST /api/solve` (the answer of `python -m puzzles solve`).
+
+The position lives in the URL, and so do the moves of a position played: nothing is stored, so undo
+and reset are links and a link shares a half-played table. Every solve runs under `SOLVE_TIME_LIMIT`
+and counts against the client's `SOLVE_RATE_LIMIT`, shared by the page and the API.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from puzzles import JOKER, PRESETS, SUITS, Card, Objective, Position, PositionError, answer_json, argtypes
+from webapp.analyser.answer import answer_of
+from webapp.analyser.entry import MAX_PROBLEMS, Entry, position_args, read_entry
+from webapp.analyser.solving import (
+    best_of,
+    is_cached,
+    is_maximum_cached,
+    refuse_open_daily,
+    solve,
+    solve_time_limit,
+)
+from webapp.security import csrf, limiter, solve_rate_limit, step_rate_limit
+from webapp.turn.board import Board, MoveError
+from webapp.turn.progress import progress
+from webapp.turn.view import turn_view
+
+bp = Blueprint("analyser", __name__)
+
+MAX_MOVES = 300
+"""A turn longer than this is not a person playing: the URL that holds it stops growing."""
+PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
+"""The cards to tap, a row per suit; the joker comes after them."""
+
+
+def _entry(args: Mapping[str, str]) -> Entry:
+    return read_entry(
+        args.get("rules", "classic"),
+        args.get("table", ""),
+        args.get("hand", ""),
+        args.get("objective", "cards"),
+    )
+
+
+def _solve_is_free() -> bool:
+    """No solve for the rate limit to count: nothing to solve, or the answer is cached."""
+    entry = _entry(request.args)
+    return entry.position is None or is_cached(entry.position, entry.objective)
+
+
+@bp.get("/analyse")
+@limiter.shared_limit(solve_rate_limit, scope="solve", exempt_when=_solve_is_free)
+def analyse_page() -> Response:
+    entry = _entry(request.args)
+    answer = None
+    if entry.position is not None:
+        refuse_open_daily(entry.position)
+        answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
+    htmx = bool(request.headers.get("HX-Request"))
+    status = 422 if entry.problems and not entry.blank else 200
+    page = render_template(
+        "_analyser.html" if htmx else "analyser.html",
+        entry=entry,
+        answer=answer,
+        presets=PRESETS.values(),
+        palette=PALETTE,
+        joker=JOKER,
+        query=position_args(entry),
+        max_problems=MAX_PROBLEMS,
+        time_limit=solve_time_limit(),
+    )
+    response = current_app.make_response((page, status))
+    if htmx:  # the address bar shows the position in its tidy form: the link to share
+        response.headers["HX-Push-Url"] = url_for(
+            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
+        )
+    return response
+
+
+# -- playing a position, the moves in the URL
+
+
+def replay(position: Position, moves_text: str) -> tuple[Board, list[str]]:
+    """The board after the moves `card-target` (`h0-1.t3-new.h0-hand`), each checked as it is made."""
+    board = Board.start(position)
+    moves = [move for move in moves_text.split(".") if move]
+    if len(moves) > MAX_MOVES:
+        abort(400, description=f"too many moves: at most {MAX_MOVES}")
+    for number, move in enumerate(moves, start=1):
+        card, _, target = move.partition("-")
+        try:
+            board = board.move(card, target)
+        except MoveError as error:
+            abort(400, description=f"move {number} ({move[:20]}): {error}")
+    return board, moves
+
+
+def _play_position() -> tuple[Entry, Position]:
+    entry = _entry(request.args)
+    if entry.position is None:
+        problem = entry.problems[0].message if entry.problems else "no position"
+        abort(400, description=f"This position cannot be played: {problem}.")
+    refuse_open_daily(entry.position)
+    return entry, entry.position
+
+
+def _play_url(entry: Entry, moves: list[str], ending: bool = False) -> str:
+    query = position_args(entry)
+    if moves:
+        query["moves"] = ".".join(moves)
+    if ending:
+        query["end"] = "1"
+    return url_for("analyser.play", **query)
+
+
+def _play_is_free() -> bool:
+    entry = _entry(request.args)
+    position = entry.position
+    return position is None or is_maximum_cached(position)
+
+
+@bp.get("/analyse/play")
+@limiter.limit(step_rate_limit)
+@limiter.shared_limit(solve_rate_limit, scope="solve", exempt_when=_play_is_free)
+def play() -> tuple[str, int]:
+    entry, position = _play_position()
+    board, moves = replay(position, request.args.get("moves", ""))
+    return _render_play(entry, position, board, moves, ending=request.args.get("end") == "1"), 200
+
+
+@bp.post("/analyse/play/move")
+@limiter.limit(step_rate_limit)
+def move() -> Response | tuple[str, int]:
+    entry, position = _play_position()
+    board, moves = replay(position, request.args.get("moves", ""))
+    card, target = request.form.get("card", ""), request.form.get("to", "")
+    if not card or not target:
+        abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+    if len(moves) >= MAX_MOVES:
+        abort(422, description=f"that is {MAX_MOVES} moves: reset the table to start again")
+    try:
+        board = board.move(card, target, request.form.get("from") or None)
+    except MoveError as error:
+        abort(422, description=str(error))
+    moves = [*moves, f"{card}-{target}"]
+    if not request.headers.get("HX-Request"):
+        return redirect(_play_url(entry, moves), 303)
+    response = current_app.make_response((_render_play(entry, position, board, moves, ending=False), 200))
+    response.headers["HX-Push-Url"] = _play_url(entry, moves)
+    return response
+
+
+def _render_play(entry: Entry, position: Position, board: Board, moves: list[str], ending: bool) -> str:
+    best = best_of(position)
+    limit = float(current_app.config["STEP_TIME_LIMIT"])
+    turn = turn_view(
+        board,
+        best.value,
+        lambda laid: progress(position, laid, best.value, limit),
+        can_undo=bool(moves),
+        ending=ending,
+    )
+    template = "_analyser_board.html" if request.headers.get("HX-Request") else "analyser_play.html"
+    return render_template(
+        template,
+        position=position,
+        best=best,
+        turn=turn,
+        moves=moves,
+        move_url=url_for("analyser.move", **position_args(entry), moves=".".join(moves)),
+        undo_url=_play_url(entry, moves[:-1]) if moves else None,
+        reset_url=_play_url(entry, []),
+        end_url=_play_url(entry, moves, ending=True),
+        analysis_url=url_for("analyser.analyse_page", **position_args(entry)),
+    )
+
+
+# -- the JSON API
+
+
+@bp.post("/api/solve")
+@limiter.shared_limit(solve_rate_limit, scope="solve")
+def solve_api() -> Response:
+    """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
+    document = _read_json(request.get_data(cache=False))
+    # the CLI reads these as options, here they are query parameters: in the body they would be
+    # ignored with the position's other unknown fields, and the caller get an answer it did not ask for
+    fields = set(document) if isinstance(document, dict) else set()
+    misplaced = sorted(fields & {"objective", "time_limit", "time-limit"})
+    if misplaced:
+        name = misplaced[0].replace("-", "_")
+        abort(400, description=f"{misplaced[0]} goes in the query (?{name}=...), not in the body")
+    try:
+        position = Position.from_json(document)
+    except PositionError as error:
+        abort(400, description=str(error))
+    objective = _objective(request.args.get("objective", Objective.CARDS.value))
+    time_limit = _time_limit(request.args.get("time_limit"))
+    refuse_open_daily(position)
+    answer = answer_json(solve(position, objective, time_limit))
+    if isinstance(document, dict) and "id" in document:
+        answer = {"id": document["id"], **answer}
+    return jsonify(answer)
+
+
+# the answer depends on the body alone and changes nothing: no cookie, so no CSRF token either
+csrf.exempt(solve_api)
+
+
+def _read_json(body: bytes) -> Any:
+    try:
+        return argtypes.load_json(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        abort(400, description="the body is not UTF-8")
+    except argtypes.NotJSON as error:
+        abort(400, description=f"the body is not one JSON position: {error}")
+
+
+def _objective(text: str) -> Objective:
+    try:
+        return Objective(text)
+    except ValueError:
+        abort(400, description=f"objective {text[:20]!r} is not cards or points")
+
+
+def _time_limit(text: str | None) -> float:
+    """The request's own limit, up to the site's (which is also the default)."""
+    most = solve_time_limit()
+    if text is None:
+        return most
+    try:
+        value = float(text)
+    except ValueError:
+        abort(400, description=f"time_limit {text[:20]!r} is not a number of seconds")
+    if not (math.isfinite(value) and 0 < value <= most):
+        abort(400, description=f"time_limit must be more than 0 and at most {most:g} seconds")
+    return value

@@ -1,0 +1,65 @@
+"""The two pages beside the game: how to play (`/help`), and the settings (`/settings`).
+
+The settings page chooses how the deck is drawn, kept in a cookie of its own (`templating.deck`): not
+in the player's record, so it needs no database and stays with the browser, like the light or dark
+theme.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from puzzles import Card, parse_cards
+from webapp.templating import DECK_COOKIE, DECK_COOKIE_LIFETIME, DECKS, deck
+
+bp = Blueprint("pages", __name__)
+
+HELP_EXAMPLES = (
+    (
+        "A lonely Q♣ finds a set",
+        "10H 10D 10S / JH JD JS / QH QD QC",
+        "9S QD QS",
+        "10H JH QH / 10D JD QD / 9S 10S JS / QC QD QS",
+    ),
+    ("Cut a long run to free its middle", "3C 4C 5C 6C 7C 8C 9C", "6H 6D", "3C 4C 5C / 7C 8C 9C / 6C 6H 6D"),
+)
+"""Worked examples of the rules, drawn on the help page: title, table, hand and best final table."""
+SAMPLE = tuple(Card.parse(token) for token in ("7S", "7H", "7D", "7C"))
+"""One card of each suit, drawn beside each deck choice."""
+
+
+def _melds(text: str) -> list[tuple[Card, ...]]:
+    return [parse_cards(meld) for meld in text.split("/")]
+
+
+@bp.get("/help")
+def help_page() -> str:
+    examples = [
+        (title, _melds(table), parse_cards(hand), _melds(answer))
+        for title, table, hand, answer in HELP_EXAMPLES
+    ]
+    return render_template("help.html", examples=examples)
+
+
+@bp.get("/settings")
+def settings_page() -> str:
+    return render_template("settings.html", decks=DECKS, chosen=deck(), sample=SAMPLE)
+
+
+@bp.post("/settings")
+def save_settings() -> Response:
+    chosen = request.form.get("deck", "")
+    if chosen not in DECKS:
+        abort(400, description="Choose a deck: two colours or four colours.")
+    response = redirect(url_for("pages.settings_page"), 303)
+    response.set_cookie(
+        DECK_COOKIE,
+        chosen,
+        max_age=DECK_COOKIE_LIFETIME,
+        secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
+        httponly=True,
+        samesite="Lax",
+    )
+    flash(f"Saved: {DECKS[chosen].lower()}.")
+    return response

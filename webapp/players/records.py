@@ -1,0 +1,231 @@
+"""A player's record in the database: their daily plays and streak, their stats, and their rating.
+
+The arithmetic is `streaks`, `glicko` and `charts`; this module only reads and writes rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from webapp import models
+from webapp.models import Status
+from webapp.players.charts import Bar, Line, moves_histogram, rating_line
+from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play
+from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
+from webapp.schedule.days import Calendar
+from webapp.turn.attempts import overdue
+from webapp.turn.hints import solve_score
+
+CALENDAR_WEEKS = 10
+RATING_HISTORY = 100
+"""Points of the rating chart: the latest attempts rated."""
+
+
+def daily_plays(session: Session, player: str) -> list[DailyPlay]:
+    rows = session.execute(
+        select(
+            models.PlayerAttempt.number,
+            models.PlayerAttempt.status,
+            models.PlayerAttempt.hints,
+            models.PlayerAttempt.started,
+            models.PlayerAttempt.finished,
+        ).where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.number.is_not(None))
+    )
+    return [
+        DailyPlay(number, status, hints, started, finished)
+        for number, status, hints, started, finished in rows
+        if number is not None
+    ]
+
+
+def published(session: Session, last: int) -> list[int]:
+    """The numbers of the daily puzzles published up to `last`."""
+    return list(session.scalars(select(models.Daily.number).where(models.Daily.number <= last)))
+
+
+def day_marks(session: Session, player: str, dates: Calendar, now: datetime) -> dict[int, DayMark]:
+    last = dates.open_numbers(now).stop - 1
+    return marks(published(session, last), daily_plays(session, player), dates, now)
+
+
+def player_streak(session: Session, player: str | None, dates: Calendar, now: datetime) -> Streak:
+    if player is None:
+        return Streak(0, 0)
+    return streak(day_marks(session, player, dates, now))
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What the stats page shows."""
+
+    played: int
+    """Daily puzzles finished (as the daily or from the archive), and those left unfinished that can
+    no longer be: begun while open and now closed, or a timed turn past its time."""
+    solved: int
+    clean: int
+    """Solved without a hint."""
+    streak: Streak
+    moves: list[Bar]
+    calendar: list[CalendarCell]
+    rating: Rating
+    ratings: Line
+    rated: int
+    practice_played: int
+    practice_solved: int
+
+    @property
+    def solve_rate(self) -> int:
+        """Percent of the daily puzzles played that were solved."""
+        return round(100 * self.solved / self.played) if self.played else 0
+
+
+def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
+    """The player's stats; a newcomer's are all zero, with an empty calendar."""
+    attempts: list[models.PlayerAttempt] = []
+    rating = Rating()
+    record: dict[int, DayMark] = {}
+    left = 0
+    if player is not None:
+        unfinished = session.scalars(
+            select(models.PlayerAttempt).where(
+                models.PlayerAttempt.player_id == player,
+                models.PlayerAttempt.status == Status.PLAYING,
+                models.PlayerAttempt.number.is_not(None),
+            )
+        )
+        left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
+        attempts = list(
+            session.scalars(
+                select(models.PlayerAttempt)
+                .where(
+                    models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING
+                )
+                .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
+            )
+        )
+        row = session.get(models.Player, player)
+        if row is not None:
+            rating = Rating(row.rating, row.deviation, row.volatility)
+        record = day_marks(session, player, dates, now)
+    daily = [attempt for attempt in attempts if attempt.number is not None]
+    practice = [attempt for attempt in attempts if attempt.number is None]
+    solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
+    history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
+    return Stats(
+        played=len(daily) + left,
+        solved=len(solved),
+        clean=sum(1 for attempt in solved if attempt.hints == 0),
+        streak=streak(record),
+        moves=moves_histogram([attempt.moves for attempt in solved]),
+        calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
+        rating=rating,
+        ratings=rating_line(history[-RATING_HISTORY:]),
+        rated=len(history),
+        practice_played=len(practice),
+        practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
+    )
+
+
+def finished_numbers(session: Session, player: str | None, numbers: Iterable[int]) -> set[int]:
+    """Which of these daily puzzles the player has finished (solved, missed, given up or timed out)."""
+    if player is None:
+        return set()
+    rows = session.scalars(
+        select(models.PlayerAttempt.number).where(
+            models.PlayerAttempt.player_id == player,
+            models.PlayerAttempt.number.in_(list(numbers)),
+            models.PlayerAttempt.status != Status.PLAYING,
+        )
+    )
+    return {number for number in rows if number is not None}
+
+
+def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:
+    """An unfinished daily attempt that counts as played and not solved: the record calls it missed."""
+    assert attempt.number is not None
+    closes = dates.closes(attempt.number)
+    left_open = attempt.started < closes <= now  # an archive play, begun after, is still going
+    return left_open or overdue(attempt, now)
+
+
+def player_rating(session: Session, player: str | None) -> float | None:
+    """The player's rating now; None for a newcomer."""
+    if player is None:
+        return None
+    return session.scalar(select(models.Player.rating).where(models.Player.id == player))
+
+
+def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[float, float] | None:
+    """The player's rating after a rated attempt, and how much that attempt moved it."""
+    if attempt.rating_after is None:
+        return None
+    before = session.scalar(
+        select(models.PlayerAttempt.rating_after)
+        .where(
+            models.PlayerAttempt.player_id == attempt.player_id,
+            models.PlayerAttempt.rating_after.is_not(None),
+            or_(
+                models.PlayerAttempt.finished < attempt.finished,
+                and_(models.PlayerAttempt.finished == attempt.finished, models.PlayerAttempt.id < attempt.id),
+            ),
+        )
+        .order_by(models.PlayerAttempt.finished.desc(), models.PlayerAttempt.id.desc())
+        .limit(1)
+    )
+    previous = DEFAULT_RATING if before is None else before
+    return attempt.rating_after, attempt.rating_after - previous
+
+
+def score(attempt: models.PlayerAttempt) -> float:
+    """The player's result in the attempt's rating game: a solve less its hints' cost, else 0."""
+    return solve_score(attempt.hints) if attempt.status == Status.SOLVED else 0.0
+
+
+def rate(session: Session, attempt_id: int) -> float | None:
+    """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
+    rating, or None when it was rated already (or is not finished)."""
+    attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
+    if attempt is None or not attempt.done or attempt.rating_after is not None:
+        return None
+    player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
+    puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
+    last = session.scalar(
+        select(func.max(models.PlayerAttempt.finished)).where(
+            models.PlayerAttempt.player_id == attempt.player_id,
+            models.PlayerAttempt.rating_after.is_not(None),
+        )
+    )
+    # a rating period is a day, and the game's own period widens the deviation already (in play):
+    # each whole day between the last rated game and this one makes the rating less certain too
+    days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
+    player_after, puzzle_after = play(
+        idle(Rating(player.rating, player.deviation, player.volatility), days - 1),
+        Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
+        score(attempt),
+    )
+    # the guard makes a second rating of the same attempt, racing this one, change nothing
+    changed = session.execute(
+        update(models.PlayerAttempt)
+        .where(models.PlayerAttempt.id == attempt_id, models.PlayerAttempt.rating_after.is_(None))
+        .values(rating_after=player_after.rating)
+        .execution_options(synchronize_session=False)
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    attempt.rating_after = player_after.rating
+    player.rating, player.deviation, player.volatility = (
+        player_after.rating,
+        player_after.deviation,
+        player_after.volatility,
+    )
+    puzzle.rating, puzzle.deviation, puzzle.volatility = (
+        puzzle_after.rating,
+        puzzle_after.deviation,
+        puzzle_after.volatility,
+    )
+    return player_after.rating

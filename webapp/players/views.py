@@ -1,0 +1,82 @@
+"""The players' pages: the stats page, and transfer codes, how a player takes their record to
+another browser."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from webapp import db
+from webapp.players import records, transfer
+from webapp.players.identity import PLAYER_KEY, current_player_id
+from webapp.schedule.clock import calendar, now, player_zone_name
+from webapp.schedule.days import zone
+from webapp.security import limiter, transfer_rate_limit
+
+bp = Blueprint("players", __name__)
+
+
+@bp.get("/stats")
+def stats_page() -> tuple[str, int]:
+    return _render(), 200
+
+
+def _render(adopt_error: str | None = None, typed: str = "") -> str:
+    player = current_player_id()
+    moment = now()
+    today = moment.astimezone(zone(player_zone_name())).date()
+    reader = db.session()
+    stats = records.stats(reader, player, calendar(), moment, today)
+    code = transfer.active(reader, player) if player else None
+    return render_template(
+        "stats.html",
+        stats=stats,
+        code=transfer.shown(code.code) if code else None,
+        has_record=transfer.has_record(reader, player),
+        adopt_error=adopt_error,
+        typed=typed,
+    )
+
+
+@bp.post("/stats/code")
+@limiter.limit(transfer_rate_limit)
+def issue_code() -> Response:
+    """Show this player's transfer code, made now if they have none."""
+    player = current_player_id()
+    with db.write() as writer:
+        if not transfer.has_record(writer, player):
+            abort(409, description="Play a puzzle first: there is no record to move yet.")
+        assert player is not None, "a record has a player"
+        transfer.issue(writer, player, now())
+    return redirect(url_for("players.stats_page", _anchor="transfer"), 303)
+
+
+@bp.post("/stats/adopt")
+@limiter.limit(transfer_rate_limit)
+def adopt() -> Response | tuple[str, int]:
+    """Become the player a code names. When this browser has a record of its own, say first what
+    happens to it, and go on only once the player confirms."""
+    current = current_player_id()
+    try:
+        code = transfer.normalise(request.form.get("code", ""))
+        with db.write() as writer:
+            if request.form.get("confirm") != "yes" and transfer.has_record(writer, current):
+                row = transfer.check(writer, code, current)
+                moment = now()
+                mine = records.stats(writer, current, calendar(), moment, moment.date())
+                theirs = records.stats(writer, row.player_id, calendar(), moment, moment.date())
+                return render_template("adopt.html", code=transfer.shown(code), mine=mine, theirs=theirs), 200
+            adoption = transfer.adopt(writer, code, current, now())
+    except transfer.TransferError as error:
+        return _render(str(error), request.form.get("code", "")[:20]), 422
+    session[PLAYER_KEY] = adoption.player
+    session.permanent = True
+    if adoption.left_behind:
+        flash(
+            "This browser now plays as the player of that code. Its own record was not merged: it is kept"
+            f" apart under the code {transfer.shown(adoption.left_behind)}, which brings it back here or"
+            " anywhere else."
+        )
+    else:
+        flash("This browser now plays as the player of that code.")
+    return redirect(url_for("players.stats_page"), 303)

@@ -1,0 +1,88 @@
+"""The archive: every past daily puzzle, playable once it has closed, marked with how this player did.
+
+An archive play starts after its puzzle closed everywhere, so it never touches the streak; an attempt
+begun while the puzzle was open carries on here, and counts no more than if it had been left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
+from webapp.schedule.days import Calendar
+
+PER_PAGE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One daily puzzle in the archive list, as this player left it."""
+
+    number: int
+    day: date
+    tier: str
+    depth: int
+    mark: str
+    """clean, solved, gave-up, missed, timed-out, playing, unplayed; or open while still the daily."""
+    is_open: bool
+
+    @property
+    def words(self) -> str:
+        return MARK_WORDS[self.mark]
+
+
+MARK_WORDS = {
+    "clean": "clean",
+    "solved": "solved",
+    "gave-up": "given up",
+    "missed": "missed",
+    "timed-out": "timed out",
+    "playing": "in progress",
+    "unplayed": "unplayed",
+    "open": "today's",
+}
+
+
+def mark(attempt: tuple[Status, int] | None, is_open: bool) -> str:
+    """The mark of a puzzle from the player's attempt at it (status, hints), if any."""
+    if attempt is not None:
+        status, hints = attempt
+        if status == Status.SOLVED:
+            return "clean" if hints == 0 else "solved"
+        return str(status)
+    return "open" if is_open else "unplayed"
+
+
+def entries(
+    session: Session, player: str | None, dates: Calendar, now: datetime, last: int | None = None
+) -> tuple[list[Entry], int | None]:
+    """A page of the archive, newest first, from puzzle `last` (the newest if None) down, marked for
+    this player; and the number the next (older) page starts from, if there is one."""
+    newest = dates.open_numbers(now).stop - 1
+    last = newest if last is None else min(last, newest)
+    rows = session.execute(
+        select(Daily.number, Daily.day, PoolPuzzle.tier, PoolPuzzle.depth, PoolPuzzle.id)
+        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
+        .where(Daily.number <= last)
+        .order_by(Daily.number.desc())
+        .limit(PER_PAGE + 1)
+    ).all()
+    attempts: dict[int, tuple[Status, int]] = {}
+    if player is not None and rows:
+        found = session.execute(
+            select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints).where(
+                PlayerAttempt.player_id == player,
+                PlayerAttempt.puzzle_id.in_([row.id for row in rows]),
+            )
+        )
+        attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
+    listed = [
+        Entry(row.number, row.day, row.tier, row.depth, mark(attempts.get(row.id), is_open), is_open)
+        for row in rows[:PER_PAGE]
+        for is_open in [dates.is_open(row.number, now)]
+    ]
+    return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None

@@ -1,0 +1,43 @@
+"""The site's time, and the player's: `now()` reads the app's `NOW` setting (tests freeze time by
+passing their own), `calendar()` numbers the days from the launch, and `player_zone_name()` says
+where the player's day is."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import abort, current_app, request
+
+from webapp.schedule.days import Calendar, DayError, zone
+
+TZ_COOKIE = "tz"
+"""Set by the page's script to the browser's time zone."""
+
+
+def now() -> datetime:
+    """The current time, aware and in UTC."""
+    moment: datetime = current_app.config["NOW"]()
+    if moment.tzinfo is None:
+        raise ValueError("NOW must return an aware datetime")
+    return moment.astimezone(UTC)
+
+
+def calendar() -> Calendar:
+    return Calendar(current_app.config["LAUNCH_DATE"])
+
+
+def player_zone_name() -> str:
+    """The player's time zone: `?tz=`, else the cookie the page's script sets, else UTC."""
+    asked = request.args.get("tz")
+    if asked:
+        try:
+            zone(asked)
+        except DayError as error:
+            abort(400, description=str(error))
+        return asked
+    cookie = request.cookies.get(TZ_COOKIE, "")
+    try:
+        zone(cookie)
+    except DayError:  # a stale or forged cookie is not worth an error page
+        return "UTC"
+    return cookie or "UTC"

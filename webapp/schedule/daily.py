@@ -1,0 +1,169 @@
+"""The daily schedule: which puzzle each day has, published ahead by the clock or on first request.
+
+Publishing a day is idempotent and safe under races: the `daily` table holds one row per number and
+each puzzle once, so when two processes publish the same day together one insert fails, rolls back,
+and reads the winner's row. Both would have chosen the same puzzle anyway: the choice is
+deterministic (the pool's oldest unused puzzle of the day's tier, or one generated from the day's
+number as seed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from flask import abort, current_app
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+import generator
+from webapp import db, models
+from webapp.caching import AppCache
+from webapp.schedule import pool
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import weekly_tier
+
+SEED_TRIES = 3
+PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
+    "published days", 64, serves="GET / for a newcomer: 1.2 ms, 2.0 ms reading the day's row again"
+)
+
+
+class ScheduleError(RuntimeError):
+    """No puzzle could be published for a day."""
+
+
+def find(session: Session, number: int) -> models.Daily | None:
+    return session.get(models.Daily, number)
+
+
+def open_daily(number: int) -> models.Daily:
+    """The daily puzzle `number` if it is open now; 404 before its day, 410 after."""
+    dates, moment = calendar(), now()
+    if dates.is_future(number, moment):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    if not dates.is_open(number, moment):
+        abort(410, description=f"Puzzle #{number} has closed: its day has ended everywhere.")
+    return _published_now(number)
+
+
+def opened_daily(number: int) -> models.Daily:
+    """A daily puzzle that has opened: still open, or closed (reading and checking it stays allowed);
+    404 before its day, or if it was never published."""
+    dates, moment = calendar(), now()
+    if dates.is_future(number, moment):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    if not dates.is_open(number, moment):
+        # a closed day is only read, never published late: no request makes the generator work for it
+        row = find(db.session(), number)
+        if row is None:
+            abort(404, description=f"Puzzle #{number} was never published.")
+        return row
+    return _published_now(number)
+
+
+def _published_now(number: int) -> models.Daily:
+    try:
+        return daily(number)
+    except ScheduleError as error:
+        abort(503, description=str(error))
+
+
+def daily(number: int) -> models.Daily:
+    """The day's puzzle, published now if the clock has not done it yet.
+
+    A published day never changes, so each process keeps the rows it has read (a few a day)."""
+    known = PUBLISHED_DAYS()
+    row = known.get(number)
+    if row is None:
+        row = find(db.session(), number) or publish(number)
+        known.put(number, row)
+    return row
+
+
+def publish(number: int) -> models.Daily:
+    """Give day `number` its puzzle unless it has one; returns the day's row either way."""
+    rules = current_app.config["DAILY_RULES"]
+    tier = weekly_tier(calendar().day(number))
+    # the pool's oldest unused puzzle of the day's tier, chosen again if a racing publisher took it
+    for _ in range(SEED_TRIES):
+        row, lost = _publish_once(number, partial(pool.unused, rules=rules, tier=tier, exact=True))
+        if row is not None:
+            return row
+        if not lost:
+            break
+    # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
+    for attempt in range(SEED_TRIES):
+        seed = number + attempt * 1_000_000
+        try:
+            made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
+        except pool.PoolError:
+            break
+        row, _ = _publish_once(number, partial(_pooled, made=made))
+        if row is not None:
+            return row
+    # the generator found nothing: the pool's puzzle of the nearest tier, rather than no puzzle
+    row, _ = _publish_once(number, partial(pool.unused, rules=rules, tier=tier))
+    if row is not None:
+        return row
+    raise ScheduleError(f"no puzzle could be published for #{number}")
+
+
+Pick = Callable[[Session], models.PoolPuzzle | None]
+"""Chooses a day's puzzle inside the write transaction; None when it has none to give."""
+
+
+def _publish_once(number: int, pick: Pick) -> tuple[models.Daily | None, bool]:
+    """Schedule the puzzle `pick` chooses on day `number`, unless the day has one already. Returns the
+    day's row (None when `pick` had nothing), and whether a racing publisher's insert won without
+    giving the day its puzzle (it took this puzzle for another day): then choose again."""
+    database = db.database()
+    try:
+        with database.write() as session:
+            row = find(session, number)
+            if row is None:
+                puzzle = pick(session)
+                if puzzle is None:
+                    return None, False
+                row = _schedule(session, number, puzzle)
+            return row, False
+    except IntegrityError:
+        # another publisher (PostgreSQL lets them run together) took this day, or this puzzle for
+        # another day: use its row, or choose again
+        with database.reader() as session:
+            row = find(session, number)
+        return row, row is None
+
+
+def _pooled(session: Session, made: generator.Puzzle) -> models.PoolPuzzle | None:
+    """A puzzle just made, added to the pool (if new); None if it is some other day's puzzle already."""
+    stored, _ = pool.add(session, made, now())
+    scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
+    return None if scheduled is not None else stored
+
+
+def _schedule(session: Session, number: int, puzzle: models.PoolPuzzle) -> models.Daily:
+    row = models.Daily(number=number, day=calendar().day(number), puzzle=puzzle, published=now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def publish_ahead(days: int | None = None) -> list[int]:
+    """Publish every day still open anywhere and the next `days` ones; returns the numbers made."""
+    ahead = current_app.config["PUBLISH_AHEAD_DAYS"] if days is None else days
+    moment = now()
+    dates = calendar()
+    first = dates.open_numbers(moment).start
+    last = dates.number(moment.date()) + ahead
+    made = []
+    with db.database().reader() as session:
+        have = set(
+            session.scalars(select(models.Daily.number).where(models.Daily.number.between(first, last)))
+        )
+    for number in range(max(first, 1), last + 1):
+        if number not in have:
+            publish(number)
+            made.append(number)
+    return made

@@ -1,0 +1,162 @@
+"""The puzzle pool in the database: imported from generator files or made on demand, stored once.
+
+`make_puzzle` is called here alone, so a test replaces the generator in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import generator
+from generator import TIERS, PuzzleError, make_puzzle
+from puzzles import argtypes
+from webapp import models
+
+
+class PoolError(ValueError):
+    """A puzzle file that cannot be imported, or no puzzle to be had; the message says which line."""
+
+
+def stored(session: Session, puzzle: generator.Puzzle) -> models.PoolPuzzle | None:
+    canonical = puzzle.canonical
+    return session.scalar(select(models.PoolPuzzle).where(models.PoolPuzzle.canonical == canonical))
+
+
+def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[models.PoolPuzzle, bool]:
+    """The pool's row for this puzzle, inserted unless the same puzzle is there; and whether it was new."""
+    row = stored(session, puzzle)
+    if row is not None:
+        return row, False
+    row = models.PoolPuzzle(
+        code=puzzle.id,
+        canonical=puzzle.canonical,
+        rules=puzzle.rules,
+        tier=puzzle.tier,
+        depth=puzzle.depth,
+        max_placed=puzzle.max_played,
+        hand_size=puzzle.hand_size,
+        decoys=puzzle.decoys,
+        table=[list(meld) for meld in puzzle.table],
+        hand=list(puzzle.hand),
+        solution=[list(meld) for meld in puzzle.solution],
+        added=now,
+    )
+    session.add(row)
+    session.flush()
+    return row, True
+
+
+IMPORT_TIME_LIMIT = 10.0
+"""Seconds the solver may take to prove an imported puzzle's claims: generous, as the generator had 2."""
+
+
+def read_file(path: Path) -> list[tuple[int, generator.Puzzle]]:
+    """Every puzzle of a generator output file (JSON Lines) with its line number; PoolError naming
+    the first bad line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PoolError(f"{path}: cannot read it ({error.__class__.__name__})") from None
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}: line {number}"
+        try:
+            data = argtypes.load_json(line)
+        except argtypes.NotJSON as error:
+            raise PoolError(f"{where}: not JSON ({error})") from None
+        try:
+            puzzles.append((number, generator.Puzzle.from_json(data)))
+        except PuzzleError as error:
+            raise PoolError(f"{where}: {error}") from None
+    return puzzles
+
+
+def new_lines(
+    session: Session, lines: Iterable[tuple[int, generator.Puzzle]], path: Path
+) -> list[tuple[int, generator.Puzzle]]:
+    """The lines whose puzzle the pool lacks; PoolError naming the first that takes an id another
+    puzzle has."""
+    ids: dict[str, str] = {}
+    fresh = []
+    for number, puzzle in lines:
+        if stored(session, puzzle) is not None:
+            continue
+        taken = session.scalar(select(models.PoolPuzzle.canonical).where(models.PoolPuzzle.code == puzzle.id))
+        if taken is not None or ids.setdefault(puzzle.id, puzzle.canonical) != puzzle.canonical:
+            raise PoolError(f"{path}: line {number}: id {puzzle.id} belongs to another puzzle")
+        fresh.append((number, puzzle))
+    return fresh
+
+
+def prove(lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit: float) -> None:
+    """PoolError naming the first line with a claim (maximum, uniqueness, played cards, depth, tier)
+    the solver refutes: a file from elsewhere is checked as the generator's own output was."""
+    for number, puzzle in lines:
+        problems = generator.verify(puzzle, time_limit)
+        if problems:
+            raise PoolError(f"{path}: line {number}: {problems[0]}")
+
+
+def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: datetime) -> tuple[int, int]:
+    """Add the puzzles the pool lacks; returns (added, already there)."""
+    added = skipped = 0
+    for puzzle in puzzles:
+        _, new = add(session, puzzle, now)
+        added += new
+        skipped += not new
+    return added, skipped
+
+
+def tier_preference(tier: str) -> list[str]:
+    """The tier asked for, then the next easier ones, then the harder ones."""
+    rank = TIERS.index(tier)
+    return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
+
+
+def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.PoolPuzzle | None:
+    """The oldest pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else
+    of the nearest tier to it.
+
+    Practice puzzles never become daily ones: players may have played them already."""
+    for candidate_tier in [tier] if exact else tier_preference(tier):
+        row = session.scalar(
+            select(models.PoolPuzzle)
+            .outerjoin(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
+            .where(
+                models.Daily.number.is_(None),
+                models.PoolPuzzle.practice.is_(False),
+                models.PoolPuzzle.rules == rules,
+                models.PoolPuzzle.tier == candidate_tier,
+            )
+            .order_by(models.PoolPuzzle.id)
+            .limit(1)
+        )
+        if row is not None:
+            return row
+    return None
+
+
+def make_exact(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle | None:
+    """A new puzzle of exactly this tier, or None; deterministic for the same arguments."""
+    try:
+        made = make_puzzle(rules, tier=tier, seed=seed, time_limit=time_limit)
+    except PuzzleError:
+        return None
+    return made if made.tier == tier else None
+
+
+def make(rules: str, tier: str, seed: int, time_limit: float) -> generator.Puzzle:
+    """A new puzzle of the tier, or the nearest easier one; deterministic for the same arguments."""
+    for candidate_tier in [*tier_preference(tier)[: TIERS.index(tier) + 1], None]:
+        try:
+            return make_puzzle(rules, tier=candidate_tier, seed=seed, time_limit=time_limit)
+        except PuzzleError:
+            continue
+    raise PoolError(f"the generator found no {rules} puzzle from seed {seed}")

@@ -1,0 +1,82 @@
+"""The clock process: `flask clock` keeps the coming days published and the practice pool full.
+
+It is its own process (the Procfile's `clock:` line), never inside a web worker. It runs once at
+start, catching up whatever it missed while down, then every hour, in UTC. Publishing is idempotent,
+so a second run, or a second clock by mistake, changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from datetime import UTC, datetime
+
+import click
+from apscheduler.schedulers.blocking import BlockingScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from webapp.schedule.daily import publish_ahead
+from webapp.schedule.practice import fill_job
+
+log = logging.getLogger(__name__)
+
+
+def publish_job(app: Flask) -> list[int]:
+    """One run of the clock; returns the puzzle numbers it published."""
+    with app.app_context():
+        made = publish_ahead()
+    log.info("clock: published %s", ", ".join(f"#{n}" for n in made) or "nothing new")
+    return made
+
+
+def practice_job(app: Flask) -> int:
+    """One top-up of the practice pool; returns how many puzzles it added."""
+    with app.app_context():
+        return sum(fill_job().values())
+
+
+def scheduler(app: Flask) -> BlockingScheduler:
+    clock = BlockingScheduler(timezone=UTC)
+    clock.add_job(
+        publish_job,
+        CronTrigger(minute=5, timezone=UTC),
+        args=[app],
+        id="publish",
+        next_run_time=datetime.now(UTC),  # catch up at once on start
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=3600,
+    )
+    # practice puzzles are made here, ahead of the players, so that no request waits for the generator
+    clock.add_job(
+        practice_job,
+        IntervalTrigger(minutes=10, timezone=UTC),
+        args=[app],
+        id="practice",
+        next_run_time=datetime.now(UTC),
+        coalesce=True,
+        max_instances=1,
+    )
+    return clock
+
+
+@click.command("clock", help="Keep the next days' puzzles published: now, then hourly (runs until stopped).")
+@click.option("--once", is_flag=True, help="Catch up once and exit.")
+@with_appcontext
+def clock_command(once: bool) -> None:
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    if once:
+        publish_job(app)
+        practice_job(app)
+        return
+    click.echo("clock: publishing now, then hourly at :05 UTC; topping up practice every 10 minutes")
+    with contextlib.suppress(KeyboardInterrupt, SystemExit):
+        scheduler(app).start()
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(clock_command)

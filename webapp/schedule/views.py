@@ -1,0 +1,82 @@
+"""The pages that pick a puzzle: today's (the home page), the archive list, and practice's chooser.
+
+The puzzle itself is then played on the turn blueprint's pages (`webapp.turn.views`); today's page is
+its daily page for the player's own day.
+"""
+
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from generator import TIERS
+from puzzles import PRESETS
+from webapp import db
+from webapp.client_input import small_number
+from webapp.models import TIER_RATINGS
+from webapp.players.identity import current_player_id
+from webapp.players.records import player_rating
+from webapp.schedule import archive, practice
+from webapp.schedule.clock import calendar, now, player_zone_name
+from webapp.schedule.days import zone
+from webapp.turn.pages import daily_page
+from webapp.turn.rendering import render_turn
+
+bp = Blueprint("schedule", __name__)
+
+
+@bp.get("/")
+def today() -> tuple[str, int]:
+    number = calendar().today(now(), zone(player_zone_name()))
+    if number < 1:
+        return render_template("soon.html", launch=calendar().launch), 200
+    return render_turn(daily_page(number, is_today=True))
+
+
+@bp.get("/archive")
+def archive_list() -> str:
+    before = small_number(request.args.get("before", ""), 6)
+    entries, older = archive.entries(db.session(), current_player_id(), calendar(), now(), before)
+    return render_template("archive.html", entries=entries, older=older)
+
+
+@bp.get("/practice")
+def practice_page() -> tuple[str, int]:
+    return _practice(), 200
+
+
+def _practice(message: str | None = None, rules: str | None = None) -> str:
+    reader = db.session()
+    player = current_player_id()
+    return render_template(
+        "practice.html",
+        presets=list(PRESETS),
+        tiers=TIERS,
+        rules=rules or request.args.get("rules", "classic"),
+        rating=player_rating(reader, player),
+        unfinished=practice.unfinished(reader, player),
+        message=message,
+    )
+
+
+@bp.get("/practice/next")
+def next_practice() -> Response | tuple[str, int]:
+    """A practice puzzle the player has not played, of the preset and the tier (or `rating`) asked."""
+    rules, tier = request.args.get("rules", "classic"), request.args.get("tier", "rating")
+    if rules not in PRESETS:
+        abort(400, description=f"unknown rules {rules[:30]!r}: one of {', '.join(PRESETS)}")
+    if tier != "rating" and tier not in TIERS:
+        abort(400, description=f"unknown tier {tier[:30]!r}: one of {', '.join(TIERS)}, or rating")
+    reader = db.session()
+    player = current_player_id()
+    near = (player_rating(reader, player) or TIER_RATINGS["hard"]) if tier == "rating" else None
+    found = practice.choose(reader, player, rules, None if tier == "rating" else tier, near, random.Random())
+    if found is None:
+        wanted = rules if tier == "rating" else f"{tier} {rules}"
+        message = (
+            f"No {wanted} puzzle you have not played is ready: the pool is being topped up. Try another tier."
+        )
+        return _practice(message, rules), 404
+    return redirect(url_for("practice.puzzle", code=found.code), 303)

@@ -1,0 +1,81 @@
+"""How pages are drawn: Jinja's settings, the cards, and the deck colours every page opens with.
+
+Cards are drawn by `_cards.html`; `drawn_card` renders each card, place and state once per process
+(the board draws every card after every move, and nearly all are drawn as they were). The deck
+choice is a cookie of its own, not part of the player's record: a page for a browser that chose four
+colours says so on its `<html>` (`class="four-colour"`, in base.html), so the cards come out in their
+colours on the first paint, with no script.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flask import Flask, current_app, request
+from jinja2 import Environment
+from markupsafe import Markup
+
+from puzzles import Card
+from webapp.caching import memoised
+
+DECK_COOKIE = "tavolo_deck"
+DECKS = {"two": "Two colours", "four": "Four colours (blue ♦, green ♣)"}
+"""The deck choices: the cookie's value and what the settings page calls it."""
+DEFAULT_DECK = "two"
+DECK_COOKIE_LIFETIME = timedelta(days=365)
+
+
+def deck() -> str:
+    """This browser's deck: the cookie's value if it is one of `DECKS`, else two colours."""
+    chosen = request.cookies.get(DECK_COOKIE, DEFAULT_DECK)
+    return chosen if chosen in DECKS else DEFAULT_DECK
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """What a drawn card shows: its corner, its colour and suit classes, and its spoken name."""
+
+    rank: str
+    symbol: str
+    classes: str
+    label: str
+
+
+@memoised(64, serves="pages that draw cards outside the board: /help takes 3.1 ms, 3.9 ms without")
+def card_face(card: Card) -> CardFace:
+    if card.suit is None:
+        return CardFace("JOKER", "★", "joker", "joker")
+    colour = "red" if card.suit.is_red else "black"
+    return CardFace(card.pretty()[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", card.pretty())
+
+
+def drawn_card(
+    card_id: str,
+    card: Card,
+    where: int | str,
+    from_hand: bool = False,
+    movable: bool = True,
+    hinted: bool = False,
+) -> Markup:
+    """The `card` macro of `_cards.html`, rendered once per process for each card, place and state."""
+    return _drawn_card(current_app.jinja_env, card_id, card, where, from_hand, movable, hinted)
+
+
+@memoised(
+    8192,
+    serves="the board drawn after every move: a player's page takes 5.5 ms, 6.3 ms rendering "
+    "each card's button again",
+)
+def _drawn_card(
+    env: Environment, card_id: str, card: Card, where: int | str, from_hand: bool, movable: bool, hinted: bool
+) -> Markup:
+    macro = env.get_template("_cards.html").module.card  # type: ignore[attr-defined]
+    return Markup(macro(card_id, card, where, from_hand, movable, hinted))
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["face"] = card_face
+    app.jinja_env.globals.update(drawn_card=drawn_card, deck=deck)

@@ -1,0 +1,115 @@
+"""A request's action on the player's attempt, carried to the database: the life of a move.
+
+`act` reads the attempt outside any transaction, does the action (`turn.attempts`) to a copy, and
+writes it with one compare-and-swap UPDATE (`turn.store`), redone on the new row when another window
+won; a first move starts the attempt (and the player) in one write transaction instead. An attempt
+that the action finished is rated at once, as a Glicko-2 game between player and puzzle.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from webapp import db
+from webapp.models import PlayerAttempt, PoolPuzzle
+from webapp.players import records
+from webapp.players.identity import current_player_id, ensure_player
+from webapp.schedule.clock import now
+from webapp.turn import attempts, hints, store
+from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
+from webapp.turn.pages import PuzzlePage
+
+RACE_TRIES = 3
+"""Compare-and-swap rounds before a move gives up with a 409."""
+
+
+def act(page: PuzzlePage, action: Action) -> PlayerAttempt:
+    """Do `action` to the player's attempt at the page's puzzle (started now if they have none),
+    unless the turn's time has run out; rate the attempt if that finished it."""
+    player = current_player_id()
+    action = attempts.on_time(action)
+    attempt = _act_on_stored(page, player, action) if player else None
+    if attempt is None:
+        attempt = _act_on_new(page, action)
+    return _rated(attempt)
+
+
+def settle(page: PuzzlePage, player: str, attempt: PlayerAttempt) -> PlayerAttempt:
+    """The attempt with a timed turn that ran out while nobody asked ended, as any move would end it."""
+    return _rated(_act_on_stored(page, player, attempts.on_time(attempts.nothing)) or attempt)
+
+
+def ask_hint(page: PuzzlePage) -> PlayerAttempt:
+    """The next rung of the hint ladder for the table as it stands. The engine works outside any
+    transaction; the hint is stored only if the table is still the one it was worked out for."""
+    player = current_player_id()
+    attempt = store.find(db.session(), player, page.puzzle) if player else None
+    if attempt is not None and attempt.done:
+        raise TurnOver("this puzzle is finished: no more hints")
+    if attempt is not None and attempts.overdue(attempt, now()):
+        return act(page, attempts.nothing)
+    used = attempt.hints if attempt else 0
+    if used >= hints.RUNGS:
+        raise TurnError(f"no hints left: {hints.RUNGS} is the most")
+    board = attempts.board_of(page.puzzle, attempt)
+    limit = float(current_app.config["HINT_TIME_LIMIT"])
+    advice = hints.hint(board, used + 1, page.puzzle.solution_cards(), limit)
+
+    def give(attempt: PlayerAttempt) -> None:
+        if attempt.hints != used or attempt.melds != board.to_json():
+            raise TurnRace("the table changed while the hint was worked out: ask again")
+        attempts.add_hint(attempt, advice)
+
+    return act(page, give)
+
+
+def start_timed(page: PuzzlePage) -> PlayerAttempt:
+    """Start a timed turn: the clock runs from now."""
+    seconds = int(current_app.config["TURN_SECONDS"])
+    return act(page, lambda attempt: attempts.start_clock(attempt, seconds))
+
+
+def time_up(page: PuzzlePage) -> PlayerAttempt | None:
+    """The page's clock reached zero: end the turn if the server's clock agrees. None when the
+    player has no attempt here (nothing to end)."""
+    player = current_player_id()
+    if player is None or store.find(db.session(), player, page.puzzle) is None:
+        return None
+    return act(page, attempts.nothing)
+
+
+def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
+    """Rate an attempt that has just finished: a Glicko-2 game between player and puzzle."""
+    if attempt.done and attempt.rating_after is None:
+        with db.write() as session:
+            rating = records.rate(session, attempt.id)
+        if rating is not None:
+            attempt.rating_after = rating
+    return attempt
+
+
+def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttempt | None:
+    """The action on the player's attempt, if they have one, written with compare and swap: no
+    transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
+    with db.database().autocommit() as connection:
+        for _ in range(RACE_TRIES):
+            stored = store.read(connection, player, page.puzzle)
+            if stored is None:
+                return None
+            action(stored.attempt)
+            if store.write(connection, stored):
+                return stored.attempt
+    raise TurnRace("the table changed in another window meanwhile: reload the page")
+
+
+def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:
+    """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
+    with db.write() as session:
+        player = current_player_id()
+        attempt = store.locked(session, player, page.puzzle.id) if player else None
+        if attempt is None:
+            player = ensure_player(session)
+            puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
+            attempt = store.start(session, player, puzzle, page.number)
+        action(attempt)
+    return attempt

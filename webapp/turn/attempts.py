@@ -1,0 +1,238 @@
+"""What a turn may do to a player's attempt: move, undo, reset, end the turn, give up, take a hint,
+start and run out a timed turn; and the share text of a finished one.
+
+Each action changes the attempt in memory (`turn.store` writes it); the rules themselves are the
+engine's and the board's. No Flask, no database session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from webapp.models import PlayerAttempt, PoolPuzzle, Status
+from webapp.schedule.clock import now
+from webapp.turn.board import Board, MeldState, MoveError
+from webapp.turn.hints import Hint
+
+
+class TurnError(ValueError):
+    """A request the turn cannot take now: the move is illegal, or the turn is over."""
+
+    status = 422
+
+
+class TurnOver(TurnError):
+    status = 409
+
+
+class TurnRace(TurnError):
+    """Other requests kept changing the attempt while this one was working on it."""
+
+    status = 409
+
+
+Action = Callable[[PlayerAttempt], None]
+"""Something a request does to an attempt, in memory."""
+
+
+def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
+    """The board of the attempt, or the untouched table when there is none."""
+    position = puzzle.position()
+    if attempt is None:
+        return Board.start(position)
+    return Board.load(position, attempt.melds)
+
+
+def _playing(attempt: PlayerAttempt) -> Board:
+    if attempt.done:
+        raise TurnOver("this puzzle is finished: the table cannot change any more")
+    return board_of(attempt.puzzle, attempt)
+
+
+UNDO_DEPTH = 100
+"""Tables kept for undo; Reset goes back to the start from anywhere."""
+
+
+def undo_entry(board: Board) -> str:
+    """A table kept for undo, as text: `t0 t1 t2/t3 t4 t5/h0`. A hundred of them load in microseconds;
+    as lists of lists, loading and storing them took most of a move's time."""
+    return "/".join(" ".join(meld) for meld in board.melds)
+
+
+def undone_table(entry: str | list[list[str]]) -> list[list[str]]:
+    """The table an undo entry kept (attempts begun before the text form kept the lists)."""
+    if isinstance(entry, list):
+        return entry
+    return [meld.split(" ") for meld in entry.split("/")] if entry else []
+
+
+def _save(attempt: PlayerAttempt, before: Board, after: Board) -> None:
+    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], undo_entry(before)]
+    attempt.melds = after.to_json()
+
+
+def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> None:
+    board = _playing(attempt)
+    try:
+        moved = board.move(card_id, target, seen_at)
+    except MoveError as error:
+        raise TurnError(str(error)) from None
+    _save(attempt, board, moved)
+    attempt.moves += 1
+
+
+def undo(attempt: PlayerAttempt) -> None:
+    _playing(attempt)
+    if not attempt.history:
+        raise TurnError("nothing to undo")
+    attempt.melds = undone_table(attempt.history[-1])
+    attempt.history = attempt.history[:-1]
+
+
+def reset(attempt: PlayerAttempt) -> None:
+    board = _playing(attempt)
+    start = Board.start(board.position)
+    if board.melds == start.melds:
+        raise TurnError("the table is already as it was")
+    _save(attempt, board, start)
+
+
+def end_turn(attempt: PlayerAttempt) -> None:
+    """End the turn if every meld is valid: solved when it placed the maximum, missed otherwise."""
+    board = _playing(attempt)
+    invalid = [view for view in board.views() if view.state is not MeldState.VALID]
+    if invalid:
+        first = invalid[0]
+        raise TurnError(f"meld {first.index + 1} is not valid yet: {first.reason}")
+    problems = board.problems()
+    if problems:
+        raise TurnError(problems[0])
+    play = board.play()
+    assert play is not None, "every meld is valid"
+    attempt.placed = play.count
+    attempt.status = Status.SOLVED if attempt.placed >= attempt.puzzle.max_placed else Status.MISSED
+    attempt.finished = now()
+
+
+def give_up(attempt: PlayerAttempt) -> None:
+    """Put the table back as it was, as the rules' penalty does, and show the solution."""
+    board = _playing(attempt)
+    attempt.melds = Board.start(board.position).to_json()
+    attempt.placed = 0
+    attempt.status = Status.GAVE_UP
+    attempt.finished = now()
+
+
+def nothing(attempt: PlayerAttempt) -> None:
+    """An action that changes nothing: with `on_time`, it only settles a turn whose time ran out."""
+
+
+# -- hints
+
+
+def add_hint(attempt: PlayerAttempt, hint: Hint) -> None:
+    """Record a hint the player asked for: it shows on the board, in the result and the share text."""
+    _playing(attempt)
+    attempt.hints += 1
+    attempt.hint_log = [*attempt.hint_log, hint.to_json()]
+
+
+def latest_hint(attempt: PlayerAttempt | None) -> Hint | None:
+    if attempt is None or not attempt.hint_log:
+        return None
+    return Hint.from_json(attempt.hint_log[-1])
+
+
+def hints_used(attempt: PlayerAttempt | None) -> list[Hint]:
+    return [Hint.from_json(entry) for entry in attempt.hint_log] if attempt else []
+
+
+# -- timed turns: the German rules' two minutes
+
+GRACE = timedelta(seconds=3)
+"""Time allowed past the deadline for the last request to travel: the clock on the page reads 0:00
+first."""
+
+
+def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
+    """Make an untouched attempt a timed turn, starting now."""
+    _playing(attempt)
+    if attempt.time_limit:
+        raise TurnOver("the clock is already running")
+    if attempt.moves or attempt.history or attempt.hints:
+        raise TurnOver("this turn has begun without the clock: a timed turn starts from an untouched table")
+    attempt.time_limit = seconds
+    attempt.started = now()
+
+
+def deadline(attempt: PlayerAttempt) -> datetime | None:
+    """When a timed turn runs out; None for an untimed one."""
+    if not attempt.time_limit:
+        return None
+    return attempt.started + timedelta(seconds=attempt.time_limit)
+
+
+def overdue(attempt: PlayerAttempt, moment: datetime) -> bool:
+    ends = deadline(attempt)
+    return not attempt.done and ends is not None and moment > ends + GRACE
+
+
+def time_out(attempt: PlayerAttempt) -> None:
+    """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
+    ends = deadline(attempt)
+    assert ends is not None, "only a timed turn runs out"
+    attempt.melds = Board.start(attempt.puzzle.position()).to_json()
+    attempt.placed = 0
+    attempt.status = Status.TIMED_OUT
+    attempt.finished = ends
+
+
+def on_time(action: Action) -> Action:
+    """The action, unless the attempt's time has run out: then the turn ends there instead."""
+
+    def run(attempt: PlayerAttempt) -> None:
+        if overdue(attempt, now()):
+            time_out(attempt)
+            return
+        action(attempt)
+
+    return run
+
+
+# -- the result
+
+SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳️", Status.TIMED_OUT: "⌛"}
+
+
+def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> str:
+    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`: spoiler-free. The streak comes with a
+    daily puzzle (when there is one to show), the time with a timed turn."""
+    puzzle = attempt.puzzle
+    parts = [
+        f"{title} ⛓{puzzle.depth} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_placed}",
+        f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
+        f"💡{attempt.hints}",
+    ]
+    if streak:
+        parts.append(f"🔥{streak}")
+    if attempt.time_limit and attempt.finished:
+        # a turn ended in the grace for the last request's travel took the whole time, no more
+        spent = min(attempt.finished - attempt.started, timedelta(seconds=attempt.time_limit))
+        parts.append(f"⏱{clock_face(spent)}")
+    return " · ".join(parts)
+
+
+def clock_face(span: timedelta) -> str:
+    """`1:37`: minutes and seconds, as a turn clock shows them."""
+    seconds = max(int(span.total_seconds()), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def duration_words(span: timedelta) -> str:
+    """`1 h 05 min`, `12 min`, `under 1 min`: how long, in words."""
+    minutes = max(int(span.total_seconds()) // 60, 0)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min" if minutes else "under 1 min"

@@ -1,0 +1,237 @@
+"""The hint ladder: three hints, each giving more away and costing more, adapted to the player's table.
+
+Pure, like the board: no Flask, no database. A hint starts from a best final table that keeps as
+much of the player's table as it can: the engine's chain-depth solve on a position whose table is
+the player's valid melds and whose hand is every card still to be laid or rehoused. The engine's
+`steps_between` then says how to get there from where the table stands now:
+
+1. which meld must be broken first (a meld of the puzzle's table, or one the player has made);
+2. which card moves where next;
+3. one whole meld of that final table.
+
+A card the player laid that no best play places comes first, whatever the rung: it must go back.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from puzzles import (
+    Best,
+    Card,
+    Meld,
+    MeldError,
+    Objective,
+    Play,
+    Position,
+    PositionError,
+    Rules,
+    Step,
+    StepKind,
+    apply_steps,
+    chain_depth,
+    meld_problem,
+    play_of,
+    sorted_cards,
+    steps_between,
+)
+from webapp.caching import memoised
+from webapp.turn.board import Board, MeldState
+
+HINT_COSTS = (0.1, 0.2, 0.3)
+"""What each rung takes off a solve's score in the ratings: each hint costs more than the last."""
+RUNGS = len(HINT_COSTS)
+
+
+def solve_score(hints: int) -> float:
+    """A solve's result in its rating game: 1 without hints, then 0.9, 0.7 and 0.4."""
+    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints])), 6)
+
+
+class HintError(ValueError):
+    """No hint to give: the ladder is used up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One hint as the page shows it: its words, and the cards and meld it points at."""
+
+    rung: int
+    words: str
+    card_ids: tuple[str, ...]
+    """The board's ids of the cards the hint is about, for the page to mark."""
+    meld: int | None
+    """The board meld the hint points at (to break, or to move onto); None for the hand or a new meld."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rung": self.rung, "words": self.words, "cards": list(self.card_ids), "meld": self.meld}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hint:
+        return cls(int(data["rung"]), str(data["words"]), tuple(data["cards"]), data.get("meld"))
+
+
+Melds = tuple[tuple[Card, ...], ...]
+
+
+def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float) -> Hint:
+    """Hint number `rung` (1 to 3) for the board as it stands, towards a best play like `solution`."""
+    if not 1 <= rung <= RUNGS:
+        raise HintError(f"there are {RUNGS} hints, not {rung}")
+    cards = board.cards()
+    rules = board.position.rules
+    best = play_of(board.position, [Meld.of(meld, rules) for meld in solution])
+    stray = Counter(board.laid()) - Counter(best.placed)
+    if stray:
+        card = sorted_cards(stray)[0]
+        card_id = next(i for meld in board.melds for i in meld if i.startswith("h") and cards[i] == card)
+        words = f"Take {card.pretty()} back into your hand: no best play places it."
+        return Hint(rung, words, (card_id,), None)
+    start = [view.cards for view in board.views()]
+    final = final_table(board, solution, time_limit)
+    steps = steps_between(start, final)
+    moving = [step for step in steps if step.kind is not StepKind.BREAK]
+    if not moving:
+        return Hint(rung, "Every card is where it belongs: end your turn.", (), None)
+    if rung == 1:
+        return _break_hint(board, steps)
+    if rung == 2 or moving[0].kind is StepKind.TAKE:
+        # a joker going back to the hand has no meld of the best table to show
+        return _move_hint(board, moving[0], rung)
+    return _meld_hint(board, moving[0], apply_steps(start, steps))
+
+
+def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: float) -> Melds:
+    """A best final table keeping as many of the board's valid melds whole as the engine can find in
+    the time; `solution` itself when the engine finds none (or the board holds a stray card)."""
+    rules = board.position.rules
+    views = [view for view in board.views() if view.state is MeldState.VALID]
+    melds = tuple(tuple(view.cards) for view in views)
+    return _final_table(str(board.position), melds, tuple(tuple(meld) for meld in solution), time_limit) or (
+        tuple(tuple(Meld.of(meld, rules).cards) for meld in solution)
+    )
+
+
+@memoised(
+    512,
+    serves="a hint on a table asked before (another rung, another player): 13.9 ms, 16.9 ms solving "
+    "the known puzzle's chain depth again; a harder puzzle's solve takes up to HINT_TIME_LIMIT",
+)
+def _final_table(position_text: str, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
+    rules = Position.parse(position_text).rules
+    final = Counter(card for meld in solution for card in meld)
+    kept = Counter(card for meld in valid for card in meld)
+    if kept - final:
+        return None
+    hand = tuple((final - kept).elements())
+    if not hand:
+        return valid
+    try:
+        derived = Position(rules, tuple(Meld.of(meld, rules) for meld in valid), hand)
+        # the solution places every card still loose, so it is a best play of the derived position
+        best_table = tuple(Meld.of(meld, rules) for meld in solution)
+    except (MeldError, PositionError):
+        return None
+    best = Best(Play(best_table, sorted_cards(hand)), Objective.CARDS, len(hand), True, 0.0)
+    depth = chain_depth(derived, best, time_limit)
+    if depth.play is None:
+        return None
+    return _apart(tuple(meld.cards for meld in depth.play.table), valid, rules)
+
+
+def _apart(final: Melds, valid: Melds, rules: Rules) -> Melds:
+    """The engine lays runs that continue one another as one long run; where the player keeps
+    some of them apart, cut the long run at their edges (a short piece left over joins the next
+    piece), so that no hint asks for a needless join."""
+    table: list[tuple[Card, ...]] = []
+    for run in final:
+        cuts = {0, len(run)}
+        for meld in valid:
+            size = len(meld)
+            start = next((i for i in range(len(run) - size + 1) if run[i : i + size] == meld), None)
+            if size < len(run) and start is not None:
+                cuts |= {start, start + size}
+        edges = sorted(cuts)
+        pieces = [run[a:b] for a, b in pairwise(edges)]
+        table += _joined_up(pieces, rules) or [run]
+    return tuple(table)
+
+
+def _joined_up(pieces: list[tuple[Card, ...]], rules: Rules) -> list[tuple[Card, ...]] | None:
+    """The pieces of a run, each invalid one joined to the piece after it (the last to the one
+    before); None when that leaves an invalid meld."""
+    merged: list[tuple[Card, ...]] = []
+    carry: tuple[Card, ...] = ()
+    for piece in pieces:
+        piece = carry + piece
+        carry = () if meld_problem(piece, rules) is None else piece
+        if not carry:
+            merged.append(piece)
+    if carry:
+        if not merged:
+            return None
+        merged[-1] = merged[-1] + carry
+    if any(meld_problem(meld, rules) is not None for meld in merged):
+        return None
+    return merged
+
+
+def _shown(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty() for card in cards)
+
+
+def _break_hint(board: Board, steps: Sequence[Step]) -> Hint:
+    views = board.views()
+    breaks = [step for step in steps if step.kind is StepKind.BREAK and step.source is not None]
+    whole = [step for step in breaks if views[step.source].state is MeldState.VALID]  # type: ignore[index]
+    chosen = next(iter(whole or breaks), None)
+    if chosen is None or chosen.source is None:
+        words = "No meld needs breaking now: the cards still to place fit around the melds as they stand."
+        return Hint(1, words, (), None)
+    view = views[chosen.source]
+    words = f"Break the meld {_shown(view.cards)}: the best table cannot keep it whole."
+    return Hint(1, words, view.card_ids, view.index)
+
+
+def _move_hint(board: Board, step: Step, rung: int) -> Hint:
+    views = board.views()
+    card = step.cards[0]
+    source = "your hand" if step.source is None else _shown(views[step.source].cards)
+    if step.kind is StepKind.TAKE:
+        where, meld = "into your hand", None
+    elif step.new or step.target is None:
+        where, meld = "to a new meld", None
+    else:
+        where, meld = f"onto {_shown(views[step.target].cards)}", step.target
+    words = f"Move {card.pretty()} from {source} {where}."
+    return Hint(rung, words, (_card_id(board, card, step.source),), meld)
+
+
+def _meld_hint(board: Board, step: Step, planned: Melds) -> Hint:
+    assert step.target is not None, "a move or lay step has a target"
+    meld = Meld.of(planned[step.target], board.position.rules)
+    words = f"One meld of the best table: {_shown(meld.cards)}."
+    home = None if step.new else step.target
+    return Hint(3, words, _card_ids(board, meld.cards, home), home)
+
+
+def _card_id(board: Board, card: Card, meld: int | None) -> str:
+    """The id of a copy of `card` in board meld `meld`, or in the hand for None."""
+    cards = board.cards()
+    place = board.hand_ids() if meld is None else board.melds[meld]
+    return next(card_id for card_id in place if cards[card_id] == card)
+
+
+def _card_ids(board: Board, wanted: Sequence[Card], home: int | None) -> tuple[str, ...]:
+    """Ids for these cards: copies already in meld `home` first, then the table's, then the hand's."""
+    cards = board.cards()
+    places = [*(board.melds[home] if home is not None else ()), *(i for meld in board.melds for i in meld)]
+    order = [*dict.fromkeys(places), *board.hand_ids()]
+    chosen: list[str] = []
+    for card in wanted:
+        chosen.append(next(i for i in order if cards[i] == card and i not in chosen))
+    return tuple(chosen)

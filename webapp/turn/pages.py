@@ -1,0 +1,115 @@
+"""Where a puzzle is played: as the daily puzzle, from the archive, or in practice.
+
+Each `Mode` is one registration of the turn blueprint, under the mode's name: `daily.move`,
+`archive.move` and `practice.move` are the same view. `find_page` turns the URL values of a
+registration (`number`, or a practice `code`) into the `PuzzlePage` its views work on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from typing import Any
+
+from flask import abort, redirect, request, url_for
+from sqlalchemy import select
+
+from webapp import db
+from webapp.models import PoolPuzzle
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+
+
+class Mode(StrEnum):
+    """Where a puzzle is played; also the name its turn blueprint is registered under."""
+
+    DAILY = "daily"
+    """Today's puzzle, or another still open: it counts for the streak."""
+    ARCHIVE = "archive"
+    """A daily puzzle that has closed, played again: it never touches the streak."""
+    PRACTICE = "practice"
+    """A puzzle made for practice, never a daily one."""
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePage:
+    """One puzzle where it is played: the turn views' subject, and what the page says of it."""
+
+    puzzle: PoolPuzzle
+    mode: Mode
+    key: tuple[tuple[str, int | str], ...]
+    """The URL values that name it: `(("number", 7),)` or `(("code", "cm2"),)`."""
+    number: int | None = None
+    """The daily number, for a daily or archive puzzle."""
+    day: date | None = None
+    is_today: bool = False
+
+    def url(self, view: str, **values: Any) -> str:
+        """The URL of one of the turn views (`puzzle`, `move`, `end_turn`, ...) for this puzzle."""
+        arguments: dict[str, Any] = {**dict(self.key), **values}
+        return url_for(f"{self.mode}.{view}", **arguments)
+
+    @property
+    def title(self) -> str:
+        """How the share text names the puzzle."""
+        if self.mode is Mode.PRACTICE:
+            return f"Tavolo practice {self.puzzle.code}"
+        suffix = " (archive)" if self.mode is Mode.ARCHIVE else ""
+        return f"Tavolo #{self.number}{suffix}"
+
+    @property
+    def counts_for_streak(self) -> bool:
+        return self.mode is Mode.DAILY
+
+    def preview_url(self) -> str:
+        """The link preview image of this puzzle."""
+        if self.mode is Mode.PRACTICE:
+            return url_for("preview.practice_image", code=self.puzzle.code, _external=True)
+        return url_for("preview.daily_image", number=self.number, _external=True)
+
+
+def daily_page(number: int, is_today: bool = False) -> PuzzlePage:
+    """The daily puzzle `number` while it is open; 404 before its day, 410 after."""
+    row = daily.open_daily(number)
+    return PuzzlePage(row.puzzle, Mode.DAILY, (("number", row.number),), row.number, row.day, is_today)
+
+
+def archive_page(number: int) -> PuzzlePage:
+    """A daily puzzle that has closed, to play from the archive; 404 if it never was. While it is open,
+    its archive address shows the daily page (GET) and takes no move (409)."""
+    dates, moment = calendar(), now()
+    if dates.is_open(number, moment):
+        if request.method == "GET":
+            abort(redirect(url_for("daily.puzzle", number=number), 303))
+        abort(409, description=f"Puzzle #{number} is still open: play it as the daily puzzle.")
+    if dates.is_future(number, moment):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    row = daily.find(db.session(), number)
+    if row is None:
+        abort(404, description=f"Puzzle #{number} was never published.")
+    return PuzzlePage(row.puzzle, Mode.ARCHIVE, (("number", number),), number, row.day)
+
+
+def practice_page(code: str) -> PuzzlePage:
+    """A practice puzzle by its code; 404 if there is none."""
+    row = practice_puzzle(code)
+    if row is None:
+        abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
+    return PuzzlePage(row, Mode.PRACTICE, (("code", row.code),))
+
+
+def practice_puzzle(code: str) -> PoolPuzzle | None:
+    return db.session().scalar(
+        select(PoolPuzzle).where(PoolPuzzle.code == code[:16], PoolPuzzle.practice.is_(True))
+    )
+
+
+def find_page(mode: Mode, values: Mapping[str, Any]) -> PuzzlePage:
+    """The page a turn view's URL values name, for the mode it is registered as."""
+    if mode is Mode.PRACTICE:
+        return practice_page(str(values["code"]))
+    if mode is Mode.ARCHIVE:
+        return archive_page(int(values["number"]))
+    return daily_page(int(values["number"]))

@@ -1,0 +1,47 @@
+"""Link previews: an Open Graph image for each puzzle, drawn by the server as SVG.
+
+Spoiler-free: the number, the date, the tier and the goal, over a fan of card backs; never a card of
+the puzzle itself.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+
+from webapp import db
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+from webapp.turn.pages import practice_puzzle
+
+bp = Blueprint("preview", __name__)
+
+MAX_AGE = 24 * 3600
+"""A puzzle's preview never changes once it is out."""
+
+
+def _svg(text: str) -> Response:
+    response = Response(text, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
+
+
+@bp.get("/puzzles/<int:number>/preview.svg")
+def daily_image(number: int) -> Response:
+    if calendar().is_future(number, now()):
+        abort(404, description=f"Puzzle #{number} is not out yet.")
+    row = daily.find(db.session(), number)
+    if row is None:
+        abort(404, description=f"Puzzle #{number} was never published.")
+    title = f"#{number}"
+    subtitle = row.day.strftime("%A %d %B %Y")
+    return _svg(render_template("preview.svg", puzzle=row.puzzle, title=title, subtitle=subtitle))
+
+
+@bp.get("/practice/<code>/preview.svg")
+def practice_image(code: str) -> Response:
+    puzzle = practice_puzzle(code)
+    if puzzle is None:
+        abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
+    return _svg(
+        render_template("preview.svg", puzzle=puzzle, title="Practice", subtitle=f"{puzzle.rules} rules")
+    )

@@ -1,0 +1,64 @@
+"""The step check as the board words it: on track, off track (at most N now), dead end.
+
+Pure, like the board: the engine's `step_check` under a time limit, cached per process.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from puzzles import Card, Position, step_check
+from webapp.caching import memoised
+
+
+class Track(enum.Enum):
+    ON = "on-track"
+    OFF = "off-track"
+    DEAD_END = "dead-end"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What the step check says about the cards laid so far."""
+
+    track: Track
+    reachable: int | None
+    """The most cards that can still be placed with these on the table, when the check found it."""
+    maximum: int
+
+    @property
+    def words(self) -> str:
+        if self.track is Track.ON:
+            return "on track"
+        if self.track is Track.OFF:
+            return f"off track: at most {self.reachable} now"
+        if self.track is Track.DEAD_END:
+            return "dead end: no valid table holds these cards"
+        return "no verdict in time: keep going"
+
+
+def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limit: float) -> Progress:
+    """Whether the maximum is still reachable while the hand cards laid so far stay on the table."""
+    tokens = tuple(sorted(str(card) for card in laid))
+    return _progress(str(position), tokens, maximum, time_limit)
+
+
+@memoised(
+    4096,
+    serves="the step POST: 4.6 ms a move, 7.3 ms running the step check again on cards laid "
+    "before (moving a card between melds, or taking it back, lays nothing new)",
+)
+def _progress(position_text: str, laid: tuple[str, ...], maximum: int, time_limit: float) -> Progress:
+    position = Position.parse(position_text)
+    check = step_check(position, [Card.parse(token) for token in laid], time_limit)
+    if check.dead_end:
+        return Progress(Track.DEAD_END, None, maximum)
+    if check.reachable is None:
+        return Progress(Track.UNKNOWN, None, maximum)
+    if check.reachable >= maximum:
+        return Progress(Track.ON, check.reachable, maximum)
+    if not check.proven:  # a lower bound only: the maximum may still be reachable
+        return Progress(Track.UNKNOWN, check.reachable, maximum)
+    return Progress(Track.OFF, check.reachable, maximum)

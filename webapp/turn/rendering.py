@@ -1,0 +1,214 @@
+"""The page a turn is played on, or only its board for htmx: the turn as a `TurnView`, the result
+card once it is over, the turn clock, and today's pointer to an earlier puzzle still open.
+
+A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by minute, so
+each process renders it once (`untouched_page`) and fills in only the visitor's CSRF token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask import current_app, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
+
+from puzzles import Card
+from webapp import db
+from webapp.caching import AppCache
+from webapp.client_input import small_number
+from webapp.models import PlayerAttempt, PoolPuzzle, Status
+from webapp.players import records
+from webapp.players.identity import current_player_id
+from webapp.players.streaks import Streak
+from webapp.schedule.clock import calendar, now, player_zone_name
+from webapp.schedule.days import zone
+from webapp.templating import deck
+from webapp.turn import actions, attempts, store
+from webapp.turn.hints import RUNGS, Hint
+from webapp.turn.pages import Mode, PuzzlePage
+from webapp.turn.progress import Progress, progress
+from webapp.turn.view import TurnView, turn_view
+
+CSRF_SLOT = "__csrf_token_slot__"
+UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
+    "untouched pages", 256, serves="GET / for a newcomer: 1.1 ms from this cache, 3.1 ms rendering the page"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StillOpen:
+    """An earlier daily puzzle the player has not finished that is still open somewhere."""
+
+    number: int
+    url: str
+    left: str
+    """How long it stays open, in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """A timed turn's clock, and the time a timed turn would have."""
+
+    deadline: datetime | None
+    time_left: str | None
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished turn as its result card shows it."""
+
+    share: str
+    streak: Streak | None
+    rating_change: tuple[float, float] | None
+    solution: list[list[Card]]
+    elapsed: str | None
+    hints_used: list[Hint]
+    challenge: str | None
+    """A link that opens the puzzle for a friend (archive and practice)."""
+    next_at: datetime
+    next_in: str
+
+
+def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple[str, int]:
+    """The play page, or only its board for htmx; `attempt` when the request has just written it."""
+    player = current_player_id()
+    if attempt is None and player is not None:
+        attempt = store.find(db.session(), player, page.puzzle)
+    if attempt is not None and player is not None and attempts.overdue(attempt, now()):
+        # the clock ran out while nobody asked: settle it now, as any move would
+        attempt = actions.settle(page, player, attempt)
+    template = "_board.html" if request.headers.get("HX-Request") else "play.html"
+    tz_name = player_zone_name()
+    behind = earlier_open(page, player)
+    if attempt is None:
+        return untouched_page(page, template, tz_name, behind), 200
+    return render_template(template, **_context(page, attempt, tz_name, behind)), 200
+
+
+def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
+    """On today's page, the earlier daily puzzles still open that this player has not finished: a
+    traveller who flew east sees the next day's puzzle while the last one still counts for the streak."""
+    if not page.is_today or page.number is None or player is None:
+        return ()  # a first visit has no streak to keep, and asks the database nothing
+    moment, dates = now(), calendar()
+    numbers = [number for number in dates.open_numbers(moment) if 1 <= number < page.number]
+    if not numbers:
+        return ()
+    # every open day is published (by the clock a week ahead, else by its first request): one query
+    finished = records.finished_numbers(db.session(), player, numbers)
+    return tuple(
+        StillOpen(
+            number,
+            url_for("daily.puzzle", number=number),
+            attempts.duration_words(dates.closes(number) - moment),
+        )
+        for number in numbers
+        if number not in finished
+    )
+
+
+def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()) -> str:
+    """The page of a puzzle nobody has moved a card of, from this process's cache."""
+    pages = UNTOUCHED_PAGES()
+    key = (
+        request.host,  # the page's link preview names the site by its host
+        page.mode,
+        page.key,
+        _beat(),  # parsed: random text in the link must not fill the cache with copies
+        template,
+        page.is_today,
+        tz_name,
+        behind,
+        deck(),  # the page opens with the visitor's deck colours
+        now().replace(second=0, microsecond=0),
+    )
+    rendered = pages.get(key)
+    if rendered is None:
+        context = _context(page, None, tz_name, behind)
+        rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context)
+        pages.put(key, rendered)
+    return rendered.replace(CSRF_SLOT, generate_csrf())
+
+
+def step_check(puzzle: PoolPuzzle, laid: tuple[Card, ...]) -> Progress:
+    """The step check on the cards laid, under the site's time limit."""
+    limit = float(current_app.config["STEP_TIME_LIMIT"])
+    return progress(puzzle.position(), laid, puzzle.max_placed, limit)
+
+
+def view_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> TurnView:
+    """The turn as the board shows it, the attempt's or the untouched table's."""
+    board = attempts.board_of(puzzle, attempt)
+    return turn_view(
+        board,
+        puzzle.max_placed,
+        lambda laid: step_check(puzzle, laid),
+        can_undo=attempt is not None and bool(attempt.history),
+        over=attempt is not None and attempt.done,
+        hint=attempts.latest_hint(attempt),
+    )
+
+
+def _context(
+    page: PuzzlePage, attempt: PlayerAttempt | None, tz_name: str, behind: tuple[StillOpen, ...]
+) -> dict[str, Any]:
+    """What play.html and _board.html draw."""
+    moment = now()
+    ends = attempts.deadline(attempt) if attempt is not None and not attempt.done else None
+    return {
+        "page": page,
+        "puzzle": page.puzzle,
+        "attempt": attempt,
+        "turn": view_of(page.puzzle, attempt),
+        "result": _result(page, attempt, tz_name) if attempt is not None and attempt.done else None,
+        "clock": TurnClock(
+            ends,
+            attempts.clock_face(ends - moment) if ends else None,
+            int(current_app.config["TURN_SECONDS"]),
+        ),
+        "hints_left": RUNGS - (attempt.hints if attempt else 0),
+        "beat": _beat(),
+        "tz_name": tz_name,
+        "still_open": behind,
+    }
+
+
+def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
+    moment = now()
+    streak = None
+    if page.counts_for_streak:
+        streak = records.player_streak(db.session(), attempt.player_id, calendar(), moment)
+    next_at = calendar().next_day_starts(moment, zone(tz_name))
+    return Result(
+        share=attempts.share_text(page.title, attempt, streak.current if streak else None),
+        streak=streak,
+        rating_change=records.rating_change(db.session(), attempt),
+        solution=page.puzzle.solution_cards(),
+        elapsed=_elapsed(attempt),
+        hints_used=attempts.hints_used(attempt),
+        challenge=_challenge(page, attempt) if page.mode is not Mode.DAILY else None,
+        next_at=next_at,
+        next_in=attempts.duration_words(next_at - moment),
+    )
+
+
+def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
+    """A link that opens this puzzle for a friend, with the moves to beat when it was solved."""
+    beat = attempt.moves if attempt.status == Status.SOLVED else None
+    return page.url("puzzle", _external=True, beat=beat)
+
+
+def _beat() -> int | None:
+    """The moves a friend's challenge link asks to beat (`?beat=9`), if any."""
+    return small_number(request.args.get("beat", ""), 3)
+
+
+def _elapsed(attempt: PlayerAttempt) -> str | None:
+    if attempt.finished is None:
+        return None
+    if attempt.time_limit:
+        return attempts.clock_face(attempt.finished - attempt.started)
+    return attempts.duration_words(attempt.finished - attempt.started)

@@ -1,0 +1,131 @@
+"""A player's attempt in the database: found, started, and changed with compare and swap.
+
+A move never holds a transaction while Python works: `read` takes the row outside any transaction,
+the action changes a copy in memory (`turn.attempts`), and `write` stores it with one guarded UPDATE
+that fails if another request changed the row meanwhile. `turn.actions` redoes the action then.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
+from sqlalchemy.orm import Session
+
+from webapp.caching import memoised
+from webapp.models import PlayerAttempt, PoolPuzzle, Status
+from webapp.schedule.clock import now
+from webapp.turn.board import Board
+
+
+def find(session: Session, player: str | None, puzzle: PoolPuzzle) -> PlayerAttempt | None:
+    if player is None:
+        return None
+    return session.scalar(
+        select(PlayerAttempt).where(PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id == puzzle.id)
+    )
+
+
+def locked(session: Session, player: str, puzzle_id: int) -> PlayerAttempt | None:
+    """The player's attempt, locked until this transaction ends."""
+    return session.scalar(
+        select(PlayerAttempt)
+        .where(PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id == puzzle_id)
+        .with_for_update(of=PlayerAttempt)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """An attempt as read outside any transaction: `attempt` is a copy for an action to change,
+    `columns` the row as it was (JSON as its stored text) and `values` as the copy first held them."""
+
+    attempt: PlayerAttempt
+    columns: dict[str, Any]
+    values: dict[str, Any]
+
+
+ATTEMPT_COLUMNS = tuple((attr.key, attr.columns[0]) for attr in inspect(PlayerAttempt).column_attrs)
+
+
+def _as_stored(column: Any) -> Any:
+    # JSON compares as its text: the json type of PostgreSQL has no equality
+    return cast(column, Text) if isinstance(column.type, JSON) else column
+
+
+def _value(column: Any, stored: Any) -> Any:
+    return json.loads(stored) if isinstance(column.type, JSON) and stored is not None else stored
+
+
+READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT_COLUMNS)).where(
+    PlayerAttempt.player_id == bindparam("player"),
+    PlayerAttempt.puzzle_id == bindparam("puzzle"),
+)
+
+
+@memoised(64, serves="the step POST: 4.4 ms a move, 7.1 ms building and compiling its UPDATE again")
+def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
+    """The guarded UPDATE for these changed columns, from a row with these NULL columns."""
+    guard: list[ColumnElement[bool]] = [
+        # `IS` only for NULL: PostgreSQL uses no index for IS NOT DISTINCT FROM
+        _as_stored(column).is_(None) if key in nulls else _as_stored(column) == bindparam(f"was_{key}")
+        for key, column in ATTEMPT_COLUMNS
+    ]
+    columns = dict(ATTEMPT_COLUMNS)
+    return (
+        update(PlayerAttempt)
+        .where(*guard)
+        .values({key: bindparam(f"new_{key}", type_=columns[key].type) for key in changed})
+    )
+
+
+def read(connection: Connection, player: str, puzzle: PoolPuzzle) -> Stored | None:
+    """The player's attempt at the puzzle, if any, as it is now."""
+    row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id}).first()
+    if row is None:
+        return None
+    columns = dict(row._mapping)
+    values = {key: _value(column, columns[key]) for key, column in ATTEMPT_COLUMNS}
+    return Stored(PlayerAttempt(puzzle=puzzle, **values), columns, values)
+
+
+def write(connection: Connection, stored: Stored) -> bool:
+    """Compare and swap: store what the action changed if the row is still as `read` saw it, in one
+    statement; False when another request changed it first (then read again and redo the action)."""
+    changes = {}
+    for key, column in ATTEMPT_COLUMNS:
+        value, before = getattr(stored.attempt, key), stored.values[key]
+        # a JSON value changes by being replaced, as for the ORM, which sees no change made in place
+        if (value is not before) if isinstance(column.type, JSON) else (value != before):
+            changes[key] = value
+    if not changes:
+        return True
+    nulls = frozenset(key for key, value in stored.columns.items() if value is None)
+    parameters = {f"was_{key}": value for key, value in stored.columns.items() if value is not None}
+    parameters |= {f"new_{key}": value for key, value in changes.items()}
+    return connection.execute(_swap(tuple(changes), nulls), parameters).rowcount == 1
+
+
+def start(session: Session, player: str, puzzle: PoolPuzzle, number: int | None) -> PlayerAttempt:
+    """The player's first move on this puzzle starts their attempt."""
+    attempt = PlayerAttempt(
+        player_id=player,
+        puzzle_id=puzzle.id,
+        puzzle=puzzle,
+        number=number,
+        melds=Board.start(puzzle.position()).to_json(),
+        history=[],
+        moves=0,
+        hints=0,
+        hint_log=[],
+        status=Status.PLAYING,
+        placed=0,
+        started=now(),
+        time_limit=None,
+        rating_after=None,
+    )
+    session.add(attempt)
+    session.flush()
+    return attempt

@@ -1,0 +1,130 @@
+"""The turn blueprint: a puzzle's page and the POSTs that play it, written once for every mode.
+
+`create_app` registers `bp` three times, under each `Mode`'s name: `daily` at `/puzzles/<number>`,
+`archive` at `/archive/<number>` and `practice` at `/practice/<code>`, so `/puzzles/7/end` is
+`daily.end_turn` and `/practice/cm2/end` is `practice.end_turn`. The URL value preprocessor takes the
+number or code out of the view's arguments; each view asks `this_page()` for the puzzle, which is
+looked up after the CSRF and rate-limit checks. A POST answers htmx with the board, a plain form with
+a redirect to the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, g, redirect, request
+from werkzeug.wrappers import Response
+
+from webapp import errors
+from webapp.models import PlayerAttempt, Status
+from webapp.security import limiter, step_rate_limit
+from webapp.turn import actions, attempts
+from webapp.turn.attempts import TurnError
+from webapp.turn.pages import Mode, PuzzlePage, find_page
+from webapp.turn.rendering import render_turn
+
+bp = Blueprint("turn", __name__)
+bp.add_app_template_global(Mode, "Mode")
+bp.add_app_template_global(Status, "Status")
+
+Answer = Response | tuple[str, int]
+
+
+@bp.url_value_preprocessor
+def take_place(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Keep the registration's mode and its URL values (`number`, `code`) for `this_page`."""
+    g.turn_place = (Mode(request.blueprint or ""), dict(values or {}))
+    if values is not None:
+        values.clear()
+
+
+def this_page() -> PuzzlePage:
+    """The puzzle this request's URL names, where it is played; 404 (or 409, 410) if it cannot be."""
+    if "turn_page" not in g:
+        mode, values = g.turn_place
+        g.turn_page = find_page(mode, values)
+    page: PuzzlePage = g.turn_page
+    return page
+
+
+@bp.errorhandler(TurnError)
+def refused(error: TurnError) -> Response:
+    """A move the turn cannot take: the board stays, the notice says why (422, or 409)."""
+    return errors.reply(error.status, str(error))
+
+
+def answer(page: PuzzlePage, attempt: PlayerAttempt) -> Answer:
+    """The board for htmx; for a plain form, back to the page."""
+    if request.headers.get("HX-Request"):
+        return render_turn(page, attempt=attempt)
+    return redirect(page.url("puzzle"), 303)
+
+
+@bp.get("")
+def puzzle() -> Answer:
+    return render_turn(this_page())
+
+
+@bp.post("/move")
+@limiter.limit(step_rate_limit)
+def move() -> Answer:
+    card = request.form.get("card", "")
+    target = request.form.get("to", "")
+    seen_at = request.form.get("from") or None
+    if not card or not target:
+        abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+    if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
+        abort(400, description="a move takes one card to one place: the form sent a field twice")
+    page = this_page()
+    return answer(page, actions.act(page, lambda attempt: attempts.move(attempt, card, target, seen_at)))
+
+
+@bp.post("/undo")
+@limiter.limit(step_rate_limit)
+def undo() -> Answer:
+    page = this_page()
+    return answer(page, actions.act(page, attempts.undo))
+
+
+@bp.post("/reset")
+@limiter.limit(step_rate_limit)
+def reset() -> Answer:
+    page = this_page()
+    return answer(page, actions.act(page, attempts.reset))
+
+
+@bp.post("/end")
+@limiter.limit(step_rate_limit)
+def end_turn() -> Answer:
+    page = this_page()
+    return answer(page, actions.act(page, attempts.end_turn))
+
+
+@bp.post("/give-up")
+@limiter.limit(step_rate_limit)
+def give_up() -> Answer:
+    page = this_page()
+    return answer(page, actions.act(page, attempts.give_up))
+
+
+@bp.post("/hint")
+@limiter.limit(step_rate_limit)
+def hint() -> Answer:
+    page = this_page()
+    return answer(page, actions.ask_hint(page))
+
+
+@bp.post("/timed")
+@limiter.limit(step_rate_limit)
+def timed() -> Answer:
+    page = this_page()
+    return answer(page, actions.start_timed(page))
+
+
+@bp.post("/time-up")
+@limiter.limit(step_rate_limit)
+def time_up() -> Answer:
+    """The page's clock reached zero: end the turn if the server's clock agrees, else show the board."""
+    page = this_page()
+    attempt = actions.time_up(page)
+    return render_turn(page) if attempt is None else answer(page, attempt)
