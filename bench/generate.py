@@ -97,8 +97,12 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
     print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
     print(f"    methods: {', '.join(f'{m} {share(n):.0%}' for m, n in methods.most_common())}")
-    print(f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}")
-    print(f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}")
+    print(
+        f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}"
+    )
+    print(
+        f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
+    )
     return {
         "per_minute": round(alone.per_minute(), 1),
         "acceptance": round(alone.tally.acceptance, 4),

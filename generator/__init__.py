@@ -8,18 +8,23 @@ chain depth, each with a short ID that regenerates it.
 """
 
 from generator._grading import TIERS, is_publishable, tier_of
-from generator._make import make_puzzle, puzzle_from_id, verify
+from generator._make import make_puzzle, puzzle_from_id, puzzle_of, verify
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
+from generator._themes import THEMES, Theme, themes_of
 
 __all__ = [
+    "THEMES",
     "TIERS",
     "Puzzle",
     "PuzzleError",
     "PuzzleId",
+    "Theme",
     "canonical_form",
     "is_publishable",
     "make_puzzle",
     "puzzle_from_id",
+    "puzzle_of",
+    "themes_of",
     "tier_of",
     "verify",
 ]

@@ -19,7 +19,7 @@ from generator._grading import (
     tier_rank,
 )
 from generator._methods import METHODS, OLD_METHODS, RECIPES
-from generator._puzzle import Puzzle, PuzzleError, PuzzleId, placed_by
+from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
     SUITS,
     Analysis,
@@ -31,6 +31,7 @@ from puzzles import (
     RulesError,
     SkillRun,
     analyse,
+    play_of,
     skill_limited,
     sorted_cards,
     step_check,
@@ -58,6 +59,8 @@ class Attempt:
     id: PuzzleId
     puzzle: Puzzle | None
     outcome: str
+    position: Position | None
+    """The position the attempt ended on (after any repairs); None when the method made none."""
     """One of OUTCOMES."""
     ms: float
 
@@ -78,46 +81,72 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
     rules = Rules.named(puzzle_id.rules)
     candidate = method(rules, random.Random(str(puzzle_id)))
 
-    def done(outcome: str, puzzle: Puzzle | None = None) -> Attempt:
-        return Attempt(puzzle_id, puzzle, outcome, round((time.perf_counter() - started) * 1000, 2))
+    def done(outcome: str, position: Position | None, puzzle: Puzzle | None = None) -> Attempt:
+        ms = round((time.perf_counter() - started) * 1000, 2)
+        return Attempt(puzzle_id, puzzle, outcome, position, ms)
 
     if candidate is None:
-        return done("no table")
+        return done("no table", None)
     position = candidate.position
     for repair in range(REPAIRS + 1):
         analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001))
         if not analysis.proven:
-            return done("unproven")
+            return done("unproven", position)
         if analysis.best.value < 1:
-            return done("nothing to play")
+            return done("nothing to play", position)
         if analysis.uniqueness.unique is False:
             if repair == REPAIRS:
-                return done("not unique")
+                return done("not unique", position)
             position = _without(position, _ambiguous_card(analysis, candidate.decoys))
             continue
         return _grade(puzzle_id, analysis, deadline, done)
     raise AssertionError("unreachable: the last repair returns")  # pragma: no cover
 
 
-def _grade(puzzle_id: PuzzleId, analysis: Analysis, deadline: float, done: Callable[..., Attempt]) -> Attempt:
+def puzzle_of(puzzle_id: str, position: Position, time_limit: float = REPLAY_TIME_LIMIT) -> Puzzle:
+    """A position of one's own graded as the generator grades its own (no decoy added); PuzzleError
+    says why it is no puzzle."""
+    parsed = PuzzleId.parse(puzzle_id)
+    started = time.perf_counter()
+    analysis = analyse(position, time_limit=time_limit)
+
+    def done(outcome: str, position: Position | None, puzzle: Puzzle | None = None) -> Attempt:
+        return Attempt(parsed, puzzle, outcome, position, 0.0)
+
+    if not analysis.proven or analysis.uniqueness.unique is not True or analysis.best.value < 1:
+        raise PuzzleError(f"{puzzle_id}: not a proved unique maximal play of one card or more")
+    result = _grade(parsed, analysis, started + time_limit, done, tempt=False)
+    if result.puzzle is None:
+        raise PuzzleError(f"{puzzle_id}: no puzzle ({result.outcome})")
+    return result.puzzle
+
+
+def _grade(
+    puzzle_id: PuzzleId,
+    analysis: Analysis,
+    deadline: float,
+    done: Callable[..., Attempt],
+    tempt: bool = True,
+) -> Attempt:
     """Accept a proved unique puzzle at the tier of its chain length, or say why not."""
     chain = analysis.chain.length
     tier = tier_of(chain or 0)
     if tier is None:
-        return done("chain 0")
-    analysis = _tempted(puzzle_id, analysis, tier, deadline)
+        return done("chain 0", analysis.position)
+    if tempt:
+        analysis = _tempted(puzzle_id, analysis, tier, deadline)
     position = analysis.position
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
         len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
     ):
-        return done("small hand")
+        return done("small hand", position)
     defeated = _skill_check(position, tier, deadline)
     if not is_publishable(analysis, defeated):
-        return done("unproven" if defeated is not None and not defeated.proven else "too easy")
+        return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
     live = live_decoys(position, analysis.best.play.placed, _left(deadline))
     if live is None:
-        return done("unproven")
-    return done(ACCEPTED, Puzzle.from_analysis(puzzle_id, analysis, defeated, live))
+        return done("unproven", position)
+    return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live))
 
 
 TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
@@ -168,7 +197,9 @@ def _extensions(meld: Meld, top: int) -> list[Card]:
     """The cards that lengthen a meld by one: a run's neighbours, a set's missing suits."""
     if meld.kind is MeldKind.SET:
         present = {card.suit for card in meld.cards}
-        return [Card(meld.start, suit) for suit in SUITS if suit not in present] if len(meld.cards) < 4 else []
+        return (
+            [Card(meld.start, suit) for suit in SUITS if suit not in present] if len(meld.cards) < 4 else []
+        )
     suit = meld.suit
     assert suit is not None
     return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
@@ -278,7 +309,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         problems.append(f"max_played is {puzzle.max_played}, but the maximum is {analysis.best.value}")
     if analysis.uniqueness.unique is False:
         problems.append("the maximal play is not unique")
-    elif (placed := placed_by(analysis.position, analysis.best.play.table)[0]) != puzzle.played_cards:
+    elif (placed := play_of(analysis.position, analysis.best.play.table).placed) != puzzle.played_cards:
         shown = " ".join(str(card) for card in placed)
         problems.append(f"played is {' '.join(puzzle.played)}, but the maximal play places {shown}")
     if analysis.depth.depth != puzzle.depth:

@@ -7,14 +7,12 @@ generation attempt exactly, so `python -m generator show ID` replays it.
 from __future__ import annotations
 
 import string
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator._grading import is_publishable, tier_of
 from generator._themes import THEMES, themes_of
 from puzzles import (
-    JOKER,
     PRESETS,
     Analysis,
     Card,
@@ -25,6 +23,7 @@ from puzzles import (
     PositionError,
     SkillRun,
     parse_cards,
+    play_of,
     play_problems,
     sorted_cards,
 )
@@ -165,7 +164,7 @@ class Puzzle:
         tier = tier_of(chain)
         assert tier is not None
         # read the placed cards off the final table, as `from_json` does, so the two always agree
-        placed, _ = placed_by(position, play.table)
+        placed = play_of(position, play.table).placed
         return cls(
             id=str(puzzle_id),
             rules=position.rules.name,
@@ -256,7 +255,8 @@ class Puzzle:
         problems = play_problems(position, [meld.cards for meld in final])
         if problems:
             raise PuzzleError(f"solution: {problems[0]}")
-        placed, freed = placed_by(position, final)
+        read = play_of(position, final)
+        placed, freed = read.placed, len(read.freed)
         if placed != played_cards:
             shown = " ".join(str(card) for card in placed) or "nothing"
             raise PuzzleError(f"played: the solution places {shown}, not {' '.join(played) or 'nothing'}")
@@ -306,16 +306,6 @@ def canonical_form(position: Position) -> str:
     table = " / ".join(str(meld) for meld in melds)
     hand = " ".join(str(card) for card in position.hand)
     return f"{position.rules.name} | {table} | {hand}"
-
-
-def placed_by(position: Position, final: Sequence[Meld]) -> tuple[tuple[Card, ...], int]:
-    """The hand cards a final table places, and how many jokers went back to the hand."""
-    laid: Counter[Card] = Counter()
-    for meld in final:
-        laid.update(meld.cards)
-    table = position.table_counts()
-    freed = (table - laid)[JOKER]
-    return sorted_cards((laid - table).elements()), freed
 
 
 def _text(data: Mapping[str, object], name: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from puzzles import Card, Meld, MeldKind, Rules
+from puzzles import Card, Meld, Rules
 
 JOKER_INDEX = 52
 CARD_TYPES = 53
@@ -162,14 +162,6 @@ def counts_of(melds: Sequence[Sequence[int]]) -> list[int]:
 
 def to_meld(cards: Sequence[int], rules: Rules) -> Meld:
     return Meld.of([Card.from_index(index) for index in cards], rules)
-
-
-def meld_indices(meld: Meld) -> list[int]:
-    return [card.index for card in meld.cards]
-
-
-def is_run(meld: Meld) -> bool:
-    return meld.kind is MeldKind.RUN
 
 
 class _Search:

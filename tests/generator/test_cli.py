@@ -36,7 +36,7 @@ def test_make_writes_proven_puzzles_one_a_line(made: Path) -> None:
     puzzles = puzzles_in(made)
     assert len(puzzles) == 4
     assert len({puzzle.canonical for puzzle in puzzles}) == 4
-    assert all(puzzle.rules == "classic" and puzzle.depth >= 1 for puzzle in puzzles)
+    assert all(puzzle.rules == "classic" and puzzle.depth >= puzzle.chain >= 1 for puzzle in puzzles)
 
 
 def test_make_reports_progress_and_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,14 +111,14 @@ def test_check_reports_tampered_puzzles(
     tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     lines = [json.loads(line) for line in made.read_text().splitlines()]
-    deeper = puzzle_from_id("cm2").to_json() | {"depth": 7}  # still master, but not the chain depth
+    deeper = puzzle_from_id("cl37").to_json() | {"depth": 7}  # still master, but not the chain depth
     lines[1]["hand"] = lines[1]["hand"][:-1]  # no longer matches its counts or canonical form
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("".join(json.dumps(line) + "\n" for line in [*lines, deeper, lines[0]]))
     assert main(["check", str(tampered)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("line 2: ")
-    assert out[1] == "line 5 (cm2): depth is 7, but the chain depth is 6"
+    assert out[1] == "line 5 (cl37): depth is 7, but the chain depth is 6"
     assert out[2].startswith("line 6 (") and out[2].endswith("the same puzzle as line 1")
     assert out[-1] == f"checked 6 puzzles in {tampered}: 3 hold, 3 fail"
 
@@ -216,6 +216,7 @@ def test_its_output_pipes_into_the_solver(made: Path) -> None:
     assert [answer["id"] for answer in answers] == [puzzle.id for puzzle in puzzles]
     for answer, puzzle in zip(answers, puzzles, strict=True):
         assert (answer["max_played"], answer["depth"]) == (puzzle.max_played, puzzle.depth)
+        assert (answer["chain"], answer["chain_optimal"]) == (puzzle.chain, True)
         assert sorted(answer["played"]) == sorted(puzzle.played)
         assert answer["optimal"] and answer["unique"]
 

@@ -50,7 +50,7 @@ def test_json_round_trip(master: Puzzle) -> None:
     data = master.to_json()
     assert list(data) == [
         "id", "rules", "table", "hand", "max_played", "played", "solution",
-        "depth", "tier", "hand_size", "decoys", "canonical",
+        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
 
@@ -76,11 +76,13 @@ def test_canonical_form_tells_different_tables_apart(master: Puzzle) -> None:
     assert canonical_form(master.position()) == master.canonical
 
 
-def test_counts_of_a_puzzle(decoyed: Puzzle) -> None:
-    assert decoyed.hand_size == len(decoyed.hand) == 3
-    assert decoyed.decoys == 2
-    assert decoyed.max_played == len(decoyed.played) == 1
-    assert set(decoyed.played) <= set(decoyed.hand)
+def test_counts_of_a_puzzle(master: Puzzle) -> None:
+    assert master.hand_size == len(master.hand) == 7
+    assert master.decoys == master.live_decoys == 1
+    assert master.max_played == len(master.played) == 6
+    assert set(master.played) <= set(master.hand)
+    assert master.chain <= master.depth
+    assert "sets-to-runs" in master.themes
 
 
 @pytest.mark.parametrize(
@@ -94,14 +96,18 @@ def test_counts_of_a_puzzle(decoyed: Puzzle) -> None:
         ({"hand": "4S 9S JS"}, "hand must be a list of card tokens"),
         ({"table": [["AS", "2H", "3D"]]}, "table meld 1"),
         ({"solution": [["JS"]]}, "solution: only 1 card"),
-        ({"played": ["4S", "9S"]}, "the solution places 4S 9S JS, not 4S 9S"),
-        ({"max_played": 2}, "max_played is 2, but the puzzle gives 3"),
+        ({"played": ["2S", "6S"]}, "the solution places 2S 6S 8S 10H KD 4C, not 2S 6S"),
+        ({"max_played": 2}, "max_played is 2, but the puzzle gives 6"),
         ({"max_played": True}, "max_played must be a whole number"),
         ({"depth": -1}, "depth must be a whole number"),
-        ({"depth": 5}, "tier 'master' does not match depth 5 \\(expert\\)"),
-        ({"depth": 0, "tier": "easy"}, "depth 0"),
-        ({"hand_size": 5}, "hand_size is 5, but the puzzle gives 6"),
-        ({"decoys": 1}, "decoys is 1, but the puzzle gives 3"),
+        ({"chain": 5}, "tier 'master' does not match chain 5 \\(expert\\)"),
+        ({"chain": 0, "tier": "easy"}, "chain 0"),
+        ({"chain": 6, "depth": 5}, "chain 6 is more than depth 5"),
+        ({"themes": ["ladder", "poker-face"]}, "unknown theme 'poker-face'"),
+        ({"themes": "ladder"}, "themes must be a list"),
+        ({"live_decoys": 2}, "live_decoys is 2, but there are 1 decoys"),
+        ({"hand_size": 5}, "hand_size is 5, but the puzzle gives 7"),
+        ({"decoys": 3}, "decoys is 3, but the puzzle gives 1"),
         ({"canonical": "classic | 3S 4S 5S | 6S"}, "canonical .* does not match"),
         ({"colour": "red"}, "unknown field 'colour'"),
     ],
@@ -122,10 +128,13 @@ def test_from_json_needs_an_object_with_every_field(master: Puzzle) -> None:
 
 def test_a_solution_that_drops_a_table_card_is_refused(master: Puzzle) -> None:
     solution = [list(meld) for meld in master.solution]
-    assert solution[1] == ["3S", "3H", "3D", "3C"]
-    solution[1] = ["3S", "3H", "3D"]
-    with pytest.raises(PuzzleError, match="3♣ left the table"):
+    assert solution[0] == ["AS", "AH", "AD"]
+    solution[0] = ["AS", "AH", "AD", "AC"]
+    with pytest.raises(PuzzleError, match="A♣ is not in the hand"):
         Puzzle.from_json(line(master, solution=solution))
+    solution = [meld for meld in master.solution if meld != ("AS", "AH", "AD")]
+    with pytest.raises(PuzzleError, match="A♠ left the table"):
+        Puzzle.from_json(line(master, solution=[list(meld) for meld in solution]))
 
 
 def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:

@@ -10,6 +10,7 @@ import itertools
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import create_engine, select, text
 
 import generator
-from puzzles import Position, analyse
+from puzzles import Position
 from webapp import create_app, models
 from webapp.db import database, engine_url
 from webapp.models import Base
@@ -48,8 +49,7 @@ class FrozenClock:
 
 @pytest.fixture(scope="session")
 def known_puzzle() -> generator.Puzzle:
-    analysis = analyse(Position.parse(KNOWN), time_limit=20)
-    return generator.Puzzle.from_analysis("cz1", analysis)
+    return generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
 
 
 def variant(puzzle: generator.Puzzle, decoy: str, tier: str, code: str) -> generator.Puzzle:
@@ -57,18 +57,8 @@ def variant(puzzle: generator.Puzzle, decoy: str, tier: str, code: str) -> gener
 
     Only the schedule reads a variant's claims (tier, code), so they are not proved."""
     hand = (*(card for card in puzzle.hand if card != "2D"), *decoy.split())
-    return generator.Puzzle(
-        id=code,
-        rules=puzzle.rules,
-        table=puzzle.table,
-        hand=hand,
-        max_played=puzzle.max_played,
-        played=puzzle.played,
-        solution=puzzle.solution,
-        depth=puzzle.depth,
-        tier=tier,
-        hand_size=len(hand),
-        decoys=len(hand) - len(puzzle.played),
+    return replace(
+        puzzle, id=code, hand=hand, tier=tier, hand_size=len(hand), decoys=len(hand) - len(puzzle.played)
     )
 
 

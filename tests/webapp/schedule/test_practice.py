@@ -207,7 +207,7 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
     freeing = generator.Puzzle(
         id="gz1", rules="german-jokers", table=(("6H", "6S", "JK"),), hand=("6D", "6C"),
         max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
-        depth=1, tier="easy", hand_size=2, decoys=0,
+        depth=1, chain=1, tier="easy", themes=("joker-to-hand",), hand_size=2, decoys=0, live_decoys=0,
     )  # fmt: skip
     monkeypatch.setattr("webapp.schedule.pool.make_puzzle", lambda *args, **kwargs: freeing)
     assert make_exact("german-jokers", "easy", 1, 1.0) is freeing
