@@ -134,7 +134,6 @@ class Card:
 
 
 JOKER = Card(JOKER_RANK, None)
-NUM_CARD_TYPES = 53
 
 
 def parse_cards(tokens: Iterable[str] | str) -> tuple[Card, ...]:
