@@ -151,7 +151,7 @@ def _grade(
 
 TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
 """How often a puzzle of these tiers gets a live decoy added; from Hard on, always."""
-TEMPT_TRIES = 8
+TEMPT_TRIES = 16
 
 
 def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float) -> Analysis:
@@ -170,18 +170,28 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     position = analysis.position
     rules = position.rules
     held = position.table_counts() + position.hand_counts()
-    # a card that extends a meld the best play breaks is the likeliest to cost more than it gives
-    broken = set(analysis.depth.broken)
+    # a card that extends a meld the best play breaks is the likeliest to cost more than it gives,
+    # then one near the broken melds' cards (a meld it could make needs them), then any extension
+    broken = [meld for i, meld in enumerate(position.table) if i in analysis.depth.broken]
+    kept = [meld for i, meld in enumerate(position.table) if i not in analysis.depth.broken]
+    near = {
+        Card(rank, suit)
+        for meld in broken
+        for card in meld.cards
+        if card.suit is not None
+        for rank, suit in [(card.rank, s) for s in SUITS] + [(r, card.suit) for r in range(1, 14)]
+        if abs(rank - card.rank) <= 2
+    }
     candidates: list[Card] = []
-    for first in (True, False):
-        cards = {
-            card
-            for i, meld in enumerate(position.table)
-            if (i in broken) == first
-            for card in _extensions(meld, rules.top_position)
-            if held[card] < rules.copies(card) and card not in candidates
-        }
-        ordered = sorted(cards, key=Card.sort_key)
+    for group in (
+        {card for meld in broken for card in _extensions(meld, rules.top_position)},
+        near,
+        {card for meld in kept for card in _extensions(meld, rules.top_position)},
+    ):
+        ordered = sorted(
+            (card for card in group if held[card] < rules.copies(card) and card not in candidates),
+            key=Card.sort_key,
+        )
         rng.shuffle(ordered)
         candidates += ordered
     played = Counter(analysis.best.play.placed)

@@ -173,7 +173,7 @@ OLD_METHODS = frozenset(METHODS)
 # letters, so that the puzzles of the letters above replay unchanged.
 LIVE_DECOYS = 0.8
 """Of the new letters' decoys, the share that may fit somewhere."""
-HAND_JOKER = 0.4
+HAND_JOKER = 0.6
 METHODS |= {
     # random mid-game tables
     "d": backwards(

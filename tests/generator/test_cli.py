@@ -14,6 +14,8 @@ import pytest
 from generator import Puzzle, puzzle_from_id
 from generator._cli import main
 
+pytestmark = pytest.mark.slow  # generates puzzles, some in worker processes and programs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

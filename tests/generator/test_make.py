@@ -38,6 +38,7 @@ def test_the_first_ids_keep_their_positions(puzzle_id: str) -> None:
 
 
 # master puzzles are rare enough to take minutes on a busy machine: the pinned cl37 stands for them
+@pytest.mark.slow
 @pytest.mark.parametrize("tier", [tier for tier in TIERS if tier != "master"])
 def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> None:
     puzzle = make_puzzle("classic", tier, seed=5)
@@ -132,6 +133,7 @@ def test_every_recipe_uses_known_methods() -> None:
     assert {letter for recipe in RECIPES.values() for letter in recipe} <= set(METHODS)
 
 
+@pytest.mark.slow  # two fresh Python processes
 def test_ids_replay_the_same_in_a_fresh_process_whatever_the_hash_seed(master: Puzzle) -> None:
     # string hashing changes with PYTHONHASHSEED; nothing in an attempt may depend on it
     ids = [*sorted(PINNED), make_puzzle("jokers", "medium", seed=2).id]

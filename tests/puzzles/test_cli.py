@@ -15,6 +15,8 @@ import pytest
 
 from puzzles import Position, argtypes, parse_cards, play_problems
 
+pytestmark = pytest.mark.slow  # every test runs python -m puzzles as a program
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
 
