@@ -105,6 +105,7 @@ def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
             "TESTING": True,
             "DATABASE_URL": database_url,
             "SECRET_KEY": "test secret",
+            "DAILY_SECRET": "test daily secret",
             "NOW": clock,
             "LAUNCH_DATE": LAUNCH,
             "RATELIMIT_ENABLED": False,

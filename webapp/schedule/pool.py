@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 import generator
@@ -38,6 +38,9 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         rules=puzzle.rules,
         tier=puzzle.tier,
         depth=puzzle.depth,
+        chain=puzzle.chain,
+        themes=list(puzzle.themes),
+        live_decoys=puzzle.live_decoys,
         max_placed=puzzle.max_played,
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,
@@ -114,6 +117,11 @@ def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: d
     return added, skipped
 
 
+def graded() -> ColumnElement[bool]:
+    """Puzzles graded by chain length: the only ones chosen for a new day or for practice."""
+    return models.PoolPuzzle.chain.is_not(None)
+
+
 def tier_preference(tier: str) -> list[str]:
     """The tier asked for, then the next easier ones, then the harder ones."""
     rank = TIERS.index(tier)
@@ -132,6 +140,7 @@ def unused(session: Session, rules: str, tier: str, exact: bool = False) -> mode
             .where(
                 models.Daily.number.is_(None),
                 models.PoolPuzzle.practice.is_(False),
+                graded(),
                 models.PoolPuzzle.rules == rules,
                 models.PoolPuzzle.tier == candidate_tier,
             )

@@ -49,7 +49,7 @@ def choose(
     """A practice puzzle of these rules the player has not played: of the tier, or rated near `near`;
     random among a few, so that players do not all get the same one."""
     query = select(PoolPuzzle).where(
-        PoolPuzzle.practice.is_(True), PoolPuzzle.rules == rules, unplayed_by(player)
+        PoolPuzzle.practice.is_(True), pool.graded(), PoolPuzzle.rules == rules, unplayed_by(player)
     )
     if tier is not None:
         query = query.where(PoolPuzzle.tier == tier)
@@ -94,6 +94,7 @@ def unplayed_count(session: Session, rules: str, tier: str) -> int:
             .select_from(PoolPuzzle)
             .where(
                 PoolPuzzle.practice.is_(True),
+                pool.graded(),
                 PoolPuzzle.rules == rules,
                 PoolPuzzle.tier == tier,
                 ~exists().where(PlayerAttempt.puzzle_id == PoolPuzzle.id),
