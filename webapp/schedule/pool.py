@@ -128,13 +128,33 @@ def tier_preference(tier: str) -> list[str]:
     return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
 
 
-def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.PoolPuzzle | None:
-    """The oldest pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else
-    of the nearest tier to it.
+UNUSED_CANDIDATES = 64
+"""A day's puzzle is one of this many unused pool puzzles of its tier (the oldest), chosen by the secret."""
+PLAIN_THEMES = frozenset({"extend", "new-meld"})
+
+
+def main_theme(themes: Iterable[str]) -> str | None:
+    """A puzzle's main theme: its first theme, in `generator.THEMES` order, that is not one every
+    puzzle has (adding to a meld, starting one); None when it has no other."""
+    named = set(themes)
+    return next((name for name in generator.THEMES if name in named and name not in PLAIN_THEMES), None)
+
+
+def unused(
+    session: Session,
+    rules: str,
+    tier: str,
+    exact: bool = False,
+    avoid: frozenset[str] = frozenset(),
+    choice: int = 0,
+) -> models.PoolPuzzle | None:
+    """A graded pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else of
+    the nearest tier to it, whose main theme is not in `avoid`: the `choice`-th (modulo how many)
+    of the oldest few.
 
     Practice puzzles never become daily ones: players may have played them already."""
     for candidate_tier in [tier] if exact else tier_preference(tier):
-        row = session.scalar(
+        rows = session.scalars(
             select(models.PoolPuzzle)
             .outerjoin(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
             .where(
@@ -145,10 +165,11 @@ def unused(session: Session, rules: str, tier: str, exact: bool = False) -> mode
                 models.PoolPuzzle.tier == candidate_tier,
             )
             .order_by(models.PoolPuzzle.id)
-            .limit(1)
+            .limit(UNUSED_CANDIDATES)
         )
-        if row is not None:
-            return row
+        candidates = [row for row in rows if main_theme(row.themes) not in avoid]
+        if candidates:
+            return candidates[choice % len(candidates)]
     return None
 
 
