@@ -55,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
+    app.config["DAILY_SECRET"] = settings.daily_secret(app.config, app.instance_path)
 
     db.init_app(app)
     Compress(app)

@@ -109,6 +109,14 @@ class PoolPuzzle(Base):
     rules: Mapped[str] = mapped_column(String(20))
     tier: Mapped[str] = mapped_column(String(10), index=True)
     depth: Mapped[int]
+    chain: Mapped[int | None] = mapped_column(default=None)
+    """Chain length (RULES.md), which the tier follows; None for a puzzle stored before it was measured
+    (`flask puzzles rescore` fills it) or that the rescore found no longer publishable: such a puzzle
+    is never chosen for a new day or for practice."""
+    themes: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    """What the solution does, as names of `generator.THEMES`, in their order."""
+    live_decoys: Mapped[int | None] = mapped_column(default=None)
+    """Decoys that some valid play places (they tempt); None until measured."""
     max_placed: Mapped[int] = mapped_column("max_played")
     """The most cards a play places: the puzzle's goal."""
     hand_size: Mapped[int] = mapped_column(server_default="0")

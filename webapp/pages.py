@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card, parse_cards
+from generator import THEMES
+from puzzles import Card, Position, parse_cards
 from webapp.templating import DECK_COOKIE, DECK_COOKIE_LIFETIME, DECKS, deck
 
 bp = Blueprint("pages", __name__)
@@ -39,7 +40,17 @@ def help_page() -> str:
         (title, _melds(table), parse_cards(hand), _melds(answer))
         for title, table, hand, answer in HELP_EXAMPLES
     ]
-    return render_template("help.html", examples=examples)
+    return render_template("help.html", examples=examples, themes=_theme_examples())
+
+
+def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], tuple[Card, ...]]]:
+    """Each theme as name, title, description, rules, and its example's table and hand, as cards."""
+    shown = []
+    for theme in THEMES.values():
+        position = Position.parse(theme.example)
+        table = [meld.cards for meld in position.table]
+        shown.append((theme.name, theme.title, theme.description, position.rules.name, table, position.hand))
+    return shown
 
 
 @bp.get("/settings")

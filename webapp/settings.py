@@ -4,7 +4,8 @@
 |---|---|
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
-| `TAVOLO_ENV` | `production` makes cookies Secure and a missing SECRET_KEY fatal |
+| `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
+| `TAVOLO_ENV` | `production` makes cookies Secure and a missing SECRET_KEY or TAVOLO_DAILY_SECRET fatal |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
@@ -46,12 +47,16 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # how long an SQLite writer waits for another's lock before the request is a 503
         "SQLITE_BUSY_MS": 10_000,
         "SECRET_KEY": None,
+        # which puzzle each day gets, and the generator's seed when the pool has none (see `days.day_digest`)
+        "DAILY_SECRET": None,
         "LAUNCH_DATE": LAUNCH_DATE,
         "NOW": utc_now,
         # the schedule: the daily preset, how far ahead the clock publishes, the generator's limit
         "DAILY_RULES": "classic",
         "PUBLISH_AHEAD_DAYS": 7,
         "GENERATE_TIME_LIMIT": 2.0,
+        # `flask puzzles rescore`: seconds to grade one stored puzzle again
+        "RESCORE_TIME_LIMIT": 20.0,
         # practice: unplayed puzzles kept per preset and tier, and how long one fill may run
         "PRACTICE_POOL": practice_pool(200),
         "PRACTICE_FILL_SECONDS": 300.0,
@@ -92,7 +97,11 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     if environ.get("TAVOLO_ENV"):
         config["ENV_NAME"] = environ["TAVOLO_ENV"]
         config["SESSION_COOKIE_SECURE"] = environ["TAVOLO_ENV"] == "production"
-    for variable, key in (("DATABASE_URL", "DATABASE_URL"), ("SECRET_KEY", "SECRET_KEY")):
+    for variable, key in (
+        ("DATABASE_URL", "DATABASE_URL"),
+        ("SECRET_KEY", "SECRET_KEY"),
+        ("TAVOLO_DAILY_SECRET", "DAILY_SECRET"),
+    ):
         if environ.get(variable):
             config[key] = environ[variable]
     if environ.get("REDIS_URL"):
@@ -124,11 +133,20 @@ def practice_pool(classic: int) -> dict[str, int]:
 
 def secret_key(config: Mapping[str, Any], instance_path: str) -> str:
     """The configured key; or, outside production, one generated once and kept in the instance folder."""
-    if config.get("SECRET_KEY"):
-        return str(config["SECRET_KEY"])
+    return _secret(config, "SECRET_KEY", "SECRET_KEY", Path(instance_path) / "secret_key")
+
+
+def daily_secret(config: Mapping[str, Any], instance_path: str) -> str:
+    """The secret that chooses the daily puzzles, kept like the secret key: whoever holds the code and
+    the pool still cannot tell which puzzle a future day gets."""
+    return _secret(config, "DAILY_SECRET", "TAVOLO_DAILY_SECRET", Path(instance_path) / "daily_secret")
+
+
+def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> str:
+    if config.get(key):
+        return str(config[key])
     if config.get("ENV_NAME") == "production":
-        raise SettingsError("SECRET_KEY is not set: production refuses to start without one")
-    path = Path(instance_path) / "secret_key"
+        raise SettingsError(f"{variable} is not set: production refuses to start without one")
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         try:

@@ -25,7 +25,7 @@ from puzzles import Position
 from webapp import create_app, models
 from webapp.db import database, engine_url
 from webapp.models import Base
-from webapp.schedule import pool
+from webapp.schedule import days, pool
 from webapp.schedule.days import Calendar
 
 LAUNCH = date(2026, 11, 23)
@@ -52,14 +52,31 @@ def known_puzzle() -> generator.Puzzle:
     return generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
 
 
-def variant(puzzle: generator.Puzzle, decoy: str, tier: str, code: str) -> generator.Puzzle:
+def variant(
+    puzzle: generator.Puzzle, decoy: str, tier: str, code: str, themes: tuple[str, ...] = ()
+) -> generator.Puzzle:
     """The known puzzle with other decoy cards: a different puzzle for the pool, in microseconds.
 
-    Only the schedule reads a variant's claims (tier, code), so they are not proved."""
+    Only the schedule reads a variant's claims (tier, code, themes), so they are not proved. With no
+    themes, it has no main theme, so the schedule may put it beside any other."""
     hand = (*(card for card in puzzle.hand if card != "2D"), *decoy.split())
     return replace(
-        puzzle, id=code, hand=hand, tier=tier, hand_size=len(hand), decoys=len(hand) - len(puzzle.played)
+        puzzle,
+        id=code,
+        hand=hand,
+        tier=tier,
+        themes=themes,
+        hand_size=len(hand),
+        decoys=len(hand) - len(puzzle.played),
     )
+
+
+DAILY_SECRET = "test daily secret"
+
+
+def daily_seed(number: int, attempt: int = 0) -> int:
+    """The generator's seed for a day under the tests' daily secret."""
+    return days.daily_seed(days.day_digest(DAILY_SECRET, number), attempt)
 
 
 DECOYS = ("2H", "3D", "3H", "AD", "AH", "5S", "5H", "2S", "3S", "4D", "4H", "4S", "5D", "6D", "6H", "6S")
@@ -105,6 +122,7 @@ def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
             "TESTING": True,
             "DATABASE_URL": database_url,
             "SECRET_KEY": "test secret",
+            "DAILY_SECRET": DAILY_SECRET,
             "NOW": clock,
             "LAUNCH_DATE": LAUNCH,
             "RATELIMIT_ENABLED": False,

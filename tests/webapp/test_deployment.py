@@ -34,6 +34,7 @@ def platform_env(database_url: str, **extra: str) -> dict[str, str]:
         "PATH": f"{PROJECT_ROOT / '.venv/bin'}:{os.environ['PATH']}",
         "DATABASE_URL": database_url,
         "SECRET_KEY": "a long random secret",
+        "TAVOLO_DAILY_SECRET": "another long random secret",
         "TAVOLO_ENV": "production",
         "TAVOLO_PROXIES": "1",
         **extra,

@@ -121,3 +121,29 @@ def test_the_sizes_revision_counts_the_hand_and_its_decoys(bare_app: Flask) -> N
         assert rows("SELECT hand_size, decoys FROM puzzle") == [(3, 2)]
         migrate("0002", down=True)
         assert rows("SELECT max_played FROM puzzle") == [(1,)]
+
+
+def test_the_chains_revision_leaves_old_puzzles_ungraded_until_a_rescore(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0003")
+        with database().write_engine.begin() as connection:
+            connection.execute(
+                text(
+                    'INSERT INTO puzzle (id, code, canonical, rules, tier, depth, max_played, "table", hand,'
+                    " solution, added) VALUES (1, 'cm1', 'x', 'classic', 'easy', 1, 1, '[]', '[]', '[]',"
+                    " '2026-11-29 12:00:00+00:00')"
+                )
+            )
+        migrate("head")
+        assert rows("SELECT chain, live_decoys FROM puzzle") == [(None, None)]
+        assert [str(row[0]).replace(" ", "") for row in rows("SELECT themes FROM puzzle")] == ["[]"]
+        migrate("0003", down=True)
+        assert rows("SELECT tier, depth FROM puzzle") == [("easy", 1)]
+        columns = rows(_COLUMNS[database().is_sqlite])
+        assert not {"chain", "themes", "live_decoys"} & {str(name) for (name,) in columns}
+
+
+_COLUMNS = {
+    True: "SELECT name FROM pragma_table_info('puzzle')",
+    False: "SELECT column_name FROM information_schema.columns WHERE table_name = 'puzzle'",
+}

@@ -103,7 +103,9 @@ def test_postgresql_moves_commit_without_waiting_for_the_disk(app: Flask) -> Non
 
 
 def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    environment = {key: value for key, value in os.environ.items() if key != "SECRET_KEY"}
+    environment = {
+        key: value for key, value in os.environ.items() if key not in {"SECRET_KEY", "TAVOLO_DAILY_SECRET"}
+    }
     return subprocess.run(
         [sys.executable, "-m", "flask", "--app", "webapp", *args],
         env={**environment, **env},
@@ -120,7 +122,12 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     refused = flask_command(env, "routes")
     assert refused.returncode != 0
     assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
-    started = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
+    refused = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
+    assert refused.returncode != 0
+    assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
+    started = flask_command(
+        {**env, "SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}, "routes"
+    )
     assert started.returncode == 0, started.stderr
     assert "/puzzles/<int:number>/move" in started.stdout
 

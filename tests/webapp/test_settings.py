@@ -10,7 +10,7 @@ from flask import Flask
 
 from webapp import create_app
 from webapp.db import engine_url
-from webapp.settings import SettingsError, from_environment, secret_key
+from webapp.settings import SettingsError, daily_secret, from_environment, secret_key
 
 
 def test_the_environment_sets_the_database_the_launch_and_the_proxies() -> None:
@@ -60,6 +60,21 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     with pytest.raises(SettingsError, match="SECRET_KEY is not set"):
         secret_key({"ENV_NAME": "production"}, str(tmp_path))
     assert not (tmp_path / "secret_key").exists()
+
+
+def test_a_missing_daily_secret_is_generated_once_apart_from_the_key(tmp_path: Path) -> None:
+    first = daily_secret({}, str(tmp_path))
+    assert len(first) == 64 and first != secret_key({}, str(tmp_path))
+    assert daily_secret({}, str(tmp_path)) == first
+    assert (tmp_path / "daily_secret").stat().st_mode & 0o077 == 0
+    assert daily_secret({"DAILY_SECRET": "set"}, str(tmp_path)) == "set"
+    assert from_environment({"TAVOLO_DAILY_SECRET": "env"})["DAILY_SECRET"] == "env"
+
+
+def test_production_refuses_to_start_without_a_daily_secret(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="TAVOLO_DAILY_SECRET is not set"):
+        daily_secret({"ENV_NAME": "production", "SECRET_KEY": "set"}, str(tmp_path))
+    assert not (tmp_path / "daily_secret").exists()
 
 
 def test_the_factory_takes_a_test_config(app: Flask) -> None:

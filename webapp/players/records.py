@@ -5,6 +5,7 @@ The arithmetic is `streaks`, `glicko` and `charts`; this module only reads and w
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -129,6 +130,39 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeRate:
+    """How a player does on the puzzles of one theme: daily and practice ones they finished."""
+
+    theme: str
+    played: int
+    solved: int
+
+    @property
+    def solve_rate(self) -> int:
+        return round(100 * self.solved / self.played)
+
+
+def theme_rates(session: Session, player: str | None) -> list[ThemeRate]:
+    """The player's solve rate per theme of the puzzles they finished, weakest first (then the most
+    played), as the Lichess puzzle dashboard shows them."""
+    if player is None:
+        return []
+    rows = session.execute(
+        select(models.PoolPuzzle.themes, models.PlayerAttempt.status)
+        .join(models.PlayerAttempt, models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id)
+        .where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING)
+    )
+    played: Counter[str] = Counter()
+    solved: Counter[str] = Counter()
+    for themes, status in rows:
+        for theme in set(themes):
+            played[theme] += 1
+            solved[theme] += status == Status.SOLVED
+    rates = [ThemeRate(theme, played[theme], solved[theme]) for theme in played]
+    return sorted(rates, key=lambda rate: (rate.solved / rate.played, -rate.played, rate.theme))
 
 
 def finished_numbers(session: Session, player: str | None, numbers: Iterable[int]) -> set[int]:

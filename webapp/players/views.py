@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
+from generator import THEMES
 from webapp import db
 from webapp.players import records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
@@ -31,6 +32,8 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
     return render_template(
         "stats.html",
         stats=stats,
+        theme_rates=records.theme_rates(reader, player),
+        themes=THEMES,
         code=transfer.shown(code.code) if code else None,
         has_record=transfer.has_record(reader, player),
         adopt_error=adopt_error,

@@ -1,4 +1,4 @@
-"""The schedule's commands: `flask puzzles import|ensure` and `flask practice fill`.
+"""The schedule's commands: `flask puzzles import|ensure|rescore` and `flask practice fill`.
 
 The clock (`flask clock`, in `scheduler`) runs the same jobs by itself; these are for doing one now.
 """
@@ -13,7 +13,7 @@ from flask.cli import AppGroup
 from sqlalchemy.exc import IntegrityError
 
 from webapp import db
-from webapp.schedule import daily, pool, practice
+from webapp.schedule import daily, pool, practice, rescore
 from webapp.schedule.clock import now
 from webapp.settings import practice_pool
 
@@ -57,6 +57,20 @@ def ensure_command(days: int | None) -> None:
     except (daily.ScheduleError, pool.PoolError) as error:
         raise CommandError(str(error)) from None
     click.echo(f"published {', '.join(f'#{n}' for n in made)}" if made else "every day is already published")
+
+
+@puzzles_cli.command(
+    "rescore", help="Grade every stored puzzle again by chain length; replace future days that fail."
+)
+@click.option("--time-limit", type=click.FloatRange(0.1, 600), default=None, help="Seconds per puzzle.")
+def rescore_command(time_limit: float | None) -> None:
+    limit = time_limit if time_limit is not None else float(current_app.config["RESCORE_TIME_LIMIT"])
+    try:
+        report = rescore.rescore(limit)
+    except (daily.ScheduleError, pool.PoolError) as error:
+        raise CommandError(str(error)) from None
+    replaced = ", ".join(f"#{number}" for number in report.replaced) or "none"
+    click.echo(f"graded {report.graded}, retired {report.retired}; future days published again: {replaced}")
 
 
 @practice_cli.command("fill", help="Top up the practice pool now (the clock does it every ten minutes).")

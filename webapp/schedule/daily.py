@@ -3,8 +3,12 @@
 Publishing a day is idempotent and safe under races: the `daily` table holds one row per number and
 each puzzle once, so when two processes publish the same day together one insert fails, rolls back,
 and reads the winner's row. Both would have chosen the same puzzle anyway: the choice is
-deterministic (the pool's oldest unused puzzle of the day's tier, or one generated from the day's
-number as seed).
+deterministic given the site's daily secret (`DAILY_SECRET`): HMAC-SHA256 of the day's number under it
+picks one of the pool's oldest unused puzzles of the day's tier, or gives the generator's seeds when
+the pool has none. Whoever holds the code and the pool still cannot tell a future day's puzzle.
+
+No theme is the main theme (`pool.main_theme`) of two days less than 7 days apart, as long as the pool
+and the generator's tries allow it; rather than no puzzle, a day repeats one.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from webapp import db, models
 from webapp.caching import AppCache
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
-from webapp.schedule.days import weekly_tier
+from webapp.schedule.days import daily_seed, day_digest, pool_choice, weekly_tier
 
 SEED_TRIES = 3
 PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
@@ -82,32 +86,60 @@ def daily(number: int) -> models.Daily:
     return row
 
 
+THEME_GAP = 7
+"""Days less than this far apart never share a main theme."""
+
+
 def publish(number: int) -> models.Daily:
     """Give day `number` its puzzle unless it has one; returns the day's row either way."""
     rules = current_app.config["DAILY_RULES"]
     tier = weekly_tier(calendar().day(number))
-    # the pool's oldest unused puzzle of the day's tier, chosen again if a racing publisher took it
+    digest = day_digest(current_app.config["DAILY_SECRET"], number)
+    # an unused pool puzzle of the day's tier, chosen again if a racing publisher took it
     for _ in range(SEED_TRIES):
-        row, lost = _publish_once(number, partial(pool.unused, rules=rules, tier=tier, exact=True))
+        row, lost = _publish_once(
+            number, partial(_from_pool, number=number, tier=tier, exact=True, digest=digest)
+        )
         if row is not None:
             return row
         if not lost:
             break
     # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
     for attempt in range(SEED_TRIES):
-        seed = number + attempt * 1_000_000
         try:
-            made = pool.make(rules, tier, seed, current_app.config["GENERATE_TIME_LIMIT"])
+            made = pool.make(
+                rules, tier, daily_seed(digest, attempt), current_app.config["GENERATE_TIME_LIMIT"]
+            )
         except pool.PoolError:
             break
-        row, _ = _publish_once(number, partial(_pooled, made=made))
+        row, _ = _publish_once(number, partial(_pooled, number=number, made=made))
         if row is not None:
             return row
-    # the generator found nothing: the pool's puzzle of the nearest tier, rather than no puzzle
-    row, _ = _publish_once(number, partial(pool.unused, rules=rules, tier=tier))
-    if row is not None:
-        return row
+    # the generator found nothing new: the pool's puzzle of the nearest tier, rather than no puzzle
+    for spread in (True, False):
+        pick = partial(_from_pool, number=number, tier=tier, exact=False, digest=digest, spread=spread)
+        row, _ = _publish_once(number, pick)
+        if row is not None:
+            return row
     raise ScheduleError(f"no puzzle could be published for #{number}")
+
+
+def recent_main_themes(session: Session, number: int) -> frozenset[str]:
+    """The main themes of the days less than THEME_GAP days before or after day `number`."""
+    themes = session.scalars(
+        select(models.PoolPuzzle.themes)
+        .join(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
+        .where(models.Daily.number.between(number - THEME_GAP + 1, number + THEME_GAP - 1))
+    )
+    return frozenset(theme for names in themes if (theme := pool.main_theme(names)) is not None)
+
+
+def _from_pool(
+    session: Session, number: int, tier: str, exact: bool, digest: bytes, spread: bool = True
+) -> models.PoolPuzzle | None:
+    avoid = recent_main_themes(session, number) if spread else frozenset()
+    rules = current_app.config["DAILY_RULES"]
+    return pool.unused(session, rules, tier, exact=exact, avoid=avoid, choice=pool_choice(digest))
 
 
 Pick = Callable[[Session], models.PoolPuzzle | None]
@@ -136,11 +168,14 @@ def _publish_once(number: int, pick: Pick) -> tuple[models.Daily | None, bool]:
         return row, row is None
 
 
-def _pooled(session: Session, made: generator.Puzzle) -> models.PoolPuzzle | None:
-    """A puzzle just made, added to the pool (if new); None if it is some other day's puzzle already."""
+def _pooled(session: Session, number: int, made: generator.Puzzle) -> models.PoolPuzzle | None:
+    """A puzzle just made, added to the pool (if new); None if it is some other day's puzzle already,
+    or its main theme is a nearby day's."""
     stored, _ = pool.add(session, made, now())
     scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
-    return None if scheduled is not None else stored
+    if scheduled is not None or pool.main_theme(stored.themes) in recent_main_themes(session, number):
+        return None
+    return stored
 
 
 def _schedule(session: Session, number: int, puzzle: models.PoolPuzzle) -> models.Daily:

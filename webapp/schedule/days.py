@@ -8,6 +8,8 @@ traveller loses nothing.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -96,3 +98,23 @@ class Calendar:
 def weekly_tier(day: date) -> str:
     """Monday Easy, Tuesday Medium, Wednesday and Thursday Hard, Friday and Saturday Expert, Sunday Master."""
     return WEEKLY_TIERS[day.weekday()]
+
+
+DAILY_SEED_BASE = 1 << 40
+"""Daily seeds start above every practice seed, and stay under 2^41: a 10-character puzzle ID."""
+
+
+def day_digest(secret: str, number: int) -> bytes:
+    """HMAC-SHA256 of the day's number under the site's daily secret: which pool puzzle the day gets
+    and the generator's seeds for it. Without the secret no one can tell a future day's puzzle."""
+    return hmac.new(secret.encode(), str(number).encode(), hashlib.sha256).digest()
+
+
+def daily_seed(digest: bytes, attempt: int) -> int:
+    """The generator's seed for the day's `attempt`-th try (0, 1, 2), from five bytes of its digest."""
+    return DAILY_SEED_BASE + int.from_bytes(digest[5 * attempt : 5 * attempt + 5], "big")
+
+
+def pool_choice(digest: bytes) -> int:
+    """A number that picks one of the day's candidate puzzles in the pool."""
+    return int.from_bytes(digest[-8:], "big")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 import generator
@@ -38,6 +38,9 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         rules=puzzle.rules,
         tier=puzzle.tier,
         depth=puzzle.depth,
+        chain=puzzle.chain,
+        themes=list(puzzle.themes),
+        live_decoys=puzzle.live_decoys,
         max_placed=puzzle.max_played,
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,
@@ -114,32 +117,59 @@ def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: d
     return added, skipped
 
 
+def graded() -> ColumnElement[bool]:
+    """Puzzles graded by chain length: the only ones chosen for a new day or for practice."""
+    return models.PoolPuzzle.chain.is_not(None)
+
+
 def tier_preference(tier: str) -> list[str]:
     """The tier asked for, then the next easier ones, then the harder ones."""
     rank = TIERS.index(tier)
     return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
 
 
-def unused(session: Session, rules: str, tier: str, exact: bool = False) -> models.PoolPuzzle | None:
-    """The oldest pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else
-    of the nearest tier to it.
+UNUSED_CANDIDATES = 64
+"""A day's puzzle is one of this many unused pool puzzles of its tier (the oldest), chosen by the secret."""
+PLAIN_THEMES = frozenset({"extend", "new-meld"})
+
+
+def main_theme(themes: Iterable[str]) -> str | None:
+    """A puzzle's main theme: its first theme, in `generator.THEMES` order, that is not one every
+    puzzle has (adding to a meld, starting one); None when it has no other."""
+    named = set(themes)
+    return next((name for name in generator.THEMES if name in named and name not in PLAIN_THEMES), None)
+
+
+def unused(
+    session: Session,
+    rules: str,
+    tier: str,
+    exact: bool = False,
+    avoid: frozenset[str] = frozenset(),
+    choice: int = 0,
+) -> models.PoolPuzzle | None:
+    """A graded pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else of
+    the nearest tier to it, whose main theme is not in `avoid`: the `choice`-th (modulo how many)
+    of the oldest few.
 
     Practice puzzles never become daily ones: players may have played them already."""
     for candidate_tier in [tier] if exact else tier_preference(tier):
-        row = session.scalar(
+        rows = session.scalars(
             select(models.PoolPuzzle)
             .outerjoin(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
             .where(
                 models.Daily.number.is_(None),
                 models.PoolPuzzle.practice.is_(False),
+                graded(),
                 models.PoolPuzzle.rules == rules,
                 models.PoolPuzzle.tier == candidate_tier,
             )
             .order_by(models.PoolPuzzle.id)
-            .limit(1)
+            .limit(UNUSED_CANDIDATES)
         )
-        if row is not None:
-            return row
+        candidates = [row for row in rows if main_theme(row.themes) not in avoid]
+        if candidates:
+            return candidates[choice % len(candidates)]
     return None
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from flask import current_app
-from sqlalchemy import ColumnElement, exists, func, select, true
+from sqlalchemy import ColumnElement, String, cast, exists, func, select, true
 from sqlalchemy.orm import Session
 
 from generator import TIERS
@@ -43,16 +43,30 @@ RATING_WINDOWS = (100.0, 200.0, 400.0, None)
 """How far from the player's rating a pick may be: the narrowest window that holds a puzzle wins."""
 
 
+def with_theme(theme: str) -> ColumnElement[bool]:
+    """Puzzles tagged with this theme (a name of `generator.THEMES`): its quoted name in the stored
+    JSON list, which reads the same on SQLite and PostgreSQL."""
+    return cast(PoolPuzzle.themes, String).contains(f'"{theme}"')
+
+
 def choose(
-    session: Session, player: str | None, rules: str, tier: str | None, near: float | None, rng: random.Random
+    session: Session,
+    player: str | None,
+    rules: str,
+    tier: str | None,
+    near: float | None,
+    rng: random.Random,
+    theme: str | None = None,
 ) -> PoolPuzzle | None:
-    """A practice puzzle of these rules the player has not played: of the tier, or rated near `near`;
-    random among a few, so that players do not all get the same one."""
+    """A practice puzzle of these rules the player has not played: of the tier, or rated near `near`,
+    and with the theme if one is asked; random among a few, so that players do not all get the same one."""
     query = select(PoolPuzzle).where(
-        PoolPuzzle.practice.is_(True), PoolPuzzle.rules == rules, unplayed_by(player)
+        PoolPuzzle.practice.is_(True), pool.graded(), PoolPuzzle.rules == rules, unplayed_by(player)
     )
     if tier is not None:
         query = query.where(PoolPuzzle.tier == tier)
+    if theme is not None:
+        query = query.where(with_theme(theme))
     if near is None:
         candidates = list(session.scalars(query.order_by(PoolPuzzle.id).limit(NEAREST)))
         return rng.choice(candidates) if candidates else None
@@ -94,6 +108,7 @@ def unplayed_count(session: Session, rules: str, tier: str) -> int:
             .select_from(PoolPuzzle)
             .where(
                 PoolPuzzle.practice.is_(True),
+                pool.graded(),
                 PoolPuzzle.rules == rules,
                 PoolPuzzle.tier == tier,
                 ~exists().where(PlayerAttempt.puzzle_id == PoolPuzzle.id),

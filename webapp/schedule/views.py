@@ -11,7 +11,7 @@ import random
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from generator import TIERS
+from generator import THEMES, TIERS
 from puzzles import PRESETS
 from webapp import db
 from webapp.client_input import small_number
@@ -54,6 +54,8 @@ def _practice(message: str | None = None, rules: str | None = None) -> str:
         "practice.html",
         presets=list(PRESETS),
         tiers=TIERS,
+        themes=THEMES.values(),
+        theme=request.args.get("theme", ""),
         rules=rules or request.args.get("rules", "classic"),
         rating=player_rating(reader, player),
         unfinished=practice.unfinished(reader, player),
@@ -63,8 +65,12 @@ def _practice(message: str | None = None, rules: str | None = None) -> str:
 
 @bp.get("/practice/next")
 def next_practice() -> Response | tuple[str, int]:
-    """A practice puzzle the player has not played, of the preset and the tier (or `rating`) asked."""
+    """A practice puzzle the player has not played, of the preset and the tier (or `rating`) asked, and
+    of the theme if one is asked."""
     rules, tier = request.args.get("rules", "classic"), request.args.get("tier", "rating")
+    theme = request.args.get("theme") or None
+    if theme is not None and theme not in THEMES:
+        abort(400, description=f"unknown theme {theme[:30]!r}: one of {', '.join(THEMES)}")
     if rules not in PRESETS:
         abort(400, description=f"unknown rules {rules[:30]!r}: one of {', '.join(PRESETS)}")
     if tier != "rating" and tier not in TIERS:
@@ -72,9 +78,13 @@ def next_practice() -> Response | tuple[str, int]:
     reader = db.session()
     player = current_player_id()
     near = (player_rating(reader, player) or TIER_RATINGS["hard"]) if tier == "rating" else None
-    found = practice.choose(reader, player, rules, None if tier == "rating" else tier, near, random.Random())
+    found = practice.choose(
+        reader, player, rules, None if tier == "rating" else tier, near, random.Random(), theme
+    )
     if found is None:
         wanted = rules if tier == "rating" else f"{tier} {rules}"
+        if theme is not None:
+            wanted += f" “{THEMES[theme].title}”"
         message = (
             f"No {wanted} puzzle you have not played is ready: the pool is being topped up. Try another tier."
         )

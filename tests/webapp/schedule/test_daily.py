@@ -12,7 +12,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, inspect, select
 
 import generator
-from tests.webapp.conftest import NOON, FrozenClock, store, variant
+from tests.webapp.conftest import NOON, FrozenClock, daily_seed, store, variant
 from webapp import models
 from webapp.db import database, upgrade
 from webapp.schedule import daily
@@ -80,7 +80,7 @@ def test_without_the_days_tier_in_the_pool_one_is_made_rather_than_another_tier_
     store(app, variant(known_puzzle, "2H", "master", "cx1"))
     with app.app_context():
         daily.publish(1)  # Monday: easy, though the pool holds a master
-    assert schedule(app)[1] == ("easy", "cy1") and fake_generator == [("easy", 1)]
+    assert schedule(app)[1] == ("easy", f"cy{daily_seed(1)}") and fake_generator == [("easy", daily_seed(1))]
 
 
 def test_when_the_generator_fails_the_pools_nearest_easier_tier_is_used(
@@ -105,7 +105,7 @@ def test_the_pool_is_used_before_generating(
         daily.publish(3)
         daily.publish(4)
     assert schedule(app)[3] == ("hard", "cx1")
-    assert fake_generator == [("hard", 4)]  # day 4's seed is its number
+    assert fake_generator == [("hard", daily_seed(4))]  # from the day's number and the secret
 
 
 def test_the_first_request_of_an_unpublished_day_publishes_it(
@@ -116,7 +116,7 @@ def test_the_first_request_of_an_unpublished_day_publishes_it(
     assert page.status_code == 200
     assert "Tavolo #7" in page.get_data(as_text=True)
     assert list(schedule(app)) == [7]
-    assert fake_generator == [("master", 7)]
+    assert fake_generator == [("master", daily_seed(7))]
     client.get("/")
     assert len(fake_generator) == 1
 

@@ -1,0 +1,76 @@
+"""`flask puzzles rescore`: stored puzzles graded again by chain length; opened days never change."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskCliRunner
+from sqlalchemy import update
+
+import generator
+from tests.webapp.conftest import TODAY, store, variant
+from webapp import models
+from webapp.db import database
+from webapp.schedule import rescore
+
+
+def forget_grades(app: Flask) -> None:
+    """As the 0004 migration leaves puzzles stored before it."""
+    with app.app_context(), database().write() as session:
+        session.execute(
+            update(models.PoolPuzzle).values(chain=None, themes=[], live_decoys=None, tier="easy")
+        )
+
+
+def row(app: Flask, puzzle_id: int) -> models.PoolPuzzle:
+    with app.app_context(), database().reader() as session:
+        return session.get_one(models.PoolPuzzle, puzzle_id)
+
+
+def day(app: Flask, number: int) -> tuple[int, str]:
+    with app.app_context(), database().reader() as session:
+        daily = session.get_one(models.Daily, number)
+        return daily.puzzle_id, daily.puzzle.tier
+
+
+def test_rescore_fills_chain_themes_and_live_decoys_and_the_tier_of_the_chain(
+    app: Flask, runner: FlaskCliRunner, known_puzzle: generator.Puzzle
+) -> None:
+    puzzle_id = store(app, known_puzzle)
+    forget_grades(app)
+    assert row(app, puzzle_id).chain is None
+    result = runner.invoke(args=["puzzles", "rescore"])
+    assert result.exit_code == 0, result.output
+    assert "graded 1, retired 0" in result.output
+    graded = row(app, puzzle_id)
+    assert (graded.chain, graded.tier) == (known_puzzle.chain, known_puzzle.tier)
+    assert graded.themes == list(known_puzzle.themes) and graded.themes
+    assert graded.live_decoys == known_puzzle.live_decoys
+
+
+def test_opened_days_keep_their_puzzle_and_tier_and_future_days_that_fail_are_replaced(
+    app: Flask,
+    runner: FlaskCliRunner,
+    known_puzzle: generator.Puzzle,
+    fake_generator: list[tuple[str, int]],
+    monkeypatch: object,
+) -> None:
+    today = store(app, variant(known_puzzle, "2H 3D", "master", "cx1"), TODAY)  # Sunday, master
+    tuesday = store(app, variant(known_puzzle, "2H 3H", "medium", "cx2"), TODAY + 2)  # not open anywhere
+    wednesday = store(app, variant(known_puzzle, "2H AD", "hard", "cx3"), TODAY + 3)
+
+    def grade(code: str, position: object, time_limit: float) -> rescore.Grade:
+        # every puzzle turns out easy, but the Wednesday one, which stays hard
+        if code == "cx3":
+            return rescore.Grade(3, "hard", ("ladder",), 1)
+        return rescore.Grade(1, "easy", ("end-card",), 0)
+
+    monkeypatch.setattr(rescore, "grade", grade)  # type: ignore[attr-defined]
+    result = runner.invoke(args=["puzzles", "rescore"])
+    assert result.exit_code == 0, result.output
+    assert f"published again: #{TODAY + 2}" in result.output
+    assert day(app, TODAY) == (today, "master")  # an opened day never changes
+    assert row(app, today).chain == 1 and row(app, today).themes == ["end-card"]
+    assert day(app, TODAY + 3) == (wednesday, "hard")
+    replacement, tier = day(app, TODAY + 2)
+    assert replacement != tuesday and tier == "medium"
+    assert row(app, tuesday).tier == "easy"  # back in the pool, at the tier of its chain

@@ -1,0 +1,91 @@
+"""Grade the stored puzzles again by chain length: `flask puzzles rescore`.
+
+Each puzzle is analysed as the generator grades its own (`generator.puzzle_of`, under a time limit),
+outside any transaction, and its row gets the chain length, themes and live decoys, and the tier of
+its chain length. A puzzle the generator would no longer publish keeps no chain length (so it is never
+chosen again), but its themes still count in the players' stats.
+
+Days already open somewhere never change: their puzzle and tier stay, only the new columns are filled.
+A future day whose puzzle no longer meets the day's tier loses it and is published again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+
+import generator
+import puzzles
+from webapp import db, models
+from webapp.schedule import daily
+from webapp.schedule.clock import calendar, now
+from webapp.schedule.days import weekly_tier
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """What the analysis of one stored puzzle found."""
+
+    chain: int | None
+    """The chain length, when proven."""
+    tier: str | None
+    """The tier the generator would publish it at; None when it would not publish it."""
+    themes: tuple[str, ...]
+    live_decoys: int | None
+
+
+def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
+    """The puzzle graded as the generator grades its own, or, if it would no longer publish it, what
+    the analysis still says (its chain length and themes)."""
+    try:
+        made = generator.puzzle_of(code, position, time_limit)
+    except generator.PuzzleError:
+        analysis = puzzles.analyse(position, time_limit=time_limit)
+        if not analysis.proven:
+            return Grade(None, None, (), None)
+        return Grade(analysis.chain.length, None, generator.themes_of(analysis), None)
+    return Grade(made.chain, made.tier, made.themes, made.live_decoys)
+
+
+@dataclass
+class Report:
+    graded: int = 0
+    retired: int = 0
+    """Puzzles the generator would no longer publish (on no day yet, or on a future one)."""
+    replaced: list[int] = field(default_factory=list)
+    """Future days whose puzzle no longer met the day's tier, published again."""
+
+
+def rescore(time_limit: float) -> Report:
+    """Grade every stored puzzle again; needs an app context."""
+    database, dates, moment = db.database(), calendar(), now()
+    report = Report()
+    with database.reader() as session:
+        ids = list(session.scalars(select(models.PoolPuzzle.id).order_by(models.PoolPuzzle.id)))
+    stale: list[int] = []
+    for puzzle_id in ids:
+        with database.reader() as session:
+            row = session.get_one(models.PoolPuzzle, puzzle_id)
+            code, position = row.code, row.position()
+            number = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == puzzle_id))
+        found = grade(code, position, time_limit)  # seconds each: outside any transaction
+        opened = number is not None and not dates.is_future(number, moment)
+        with database.write() as session:
+            row = session.get_one(models.PoolPuzzle, puzzle_id)
+            row.themes = list(found.themes)
+            row.live_decoys = found.live_decoys
+            if opened:
+                row.chain = found.chain  # a day that has opened keeps its puzzle and its tier
+            else:
+                row.chain = found.chain if found.tier is not None else None
+                row.tier = found.tier or row.tier
+                report.retired += found.tier is None
+            if number is not None and not opened and found.tier != weekly_tier(dates.day(number)):
+                session.delete(session.get_one(models.Daily, number))
+                stale.append(number)
+        report.graded += 1
+    for number in stale:
+        daily.publish(number)
+        report.replaced.append(number)
+    return report
