@@ -119,6 +119,11 @@ class PoolPuzzle(Base):
     """Decoys that some valid play places (they tempt); None until measured."""
     max_placed: Mapped[int] = mapped_column("max_played")
     """The most cards a play places: the puzzle's goal."""
+
+    @property
+    def shown_chain(self) -> int:
+        """What the tier chip shows: the chain length, or the depth of a puzzle not yet rescored."""
+        return self.depth if self.chain is None else self.chain
     hand_size: Mapped[int] = mapped_column(server_default="0")
     decoys: Mapped[int] = mapped_column(server_default="0")
     """Hand cards that no maximal play places."""

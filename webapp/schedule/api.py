@@ -33,6 +33,7 @@ def puzzle_json(row: models.Daily) -> dict[str, Any]:
         "rules": puzzle.rules,
         "tier": puzzle.tier,
         "depth": puzzle.depth,
+        "chain": puzzle.shown_chain,
         "max": puzzle.max_placed,
         "table": puzzle.table,
         "hand": puzzle.hand,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
@@ -25,7 +25,8 @@ class Entry:
     number: int
     day: date
     tier: str
-    depth: int
+    chain: int
+    """The chain length (the depth of a puzzle not yet rescored), as the tier chip shows it."""
     mark: str
     """clean, solved, gave-up, missed, timed-out, playing, unplayed; or open while still the daily."""
     is_open: bool
@@ -65,7 +66,13 @@ def entries(
     newest = dates.open_numbers(now).stop - 1
     last = newest if last is None else min(last, newest)
     rows = session.execute(
-        select(Daily.number, Daily.day, PoolPuzzle.tier, PoolPuzzle.depth, PoolPuzzle.id)
+        select(
+            Daily.number,
+            Daily.day,
+            PoolPuzzle.tier,
+            func.coalesce(PoolPuzzle.chain, PoolPuzzle.depth).label("chain"),
+            PoolPuzzle.id,
+        )
         .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
         .where(Daily.number <= last)
         .order_by(Daily.number.desc())
@@ -81,7 +88,7 @@ def entries(
         )
         attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
     listed = [
-        Entry(row.number, row.day, row.tier, row.depth, mark(attempts.get(row.id), is_open), is_open)
+        Entry(row.number, row.day, row.tier, row.chain, mark(attempts.get(row.id), is_open), is_open)
         for row in rows[:PER_PAGE]
         for is_open in [dates.is_open(row.number, now)]
     ]

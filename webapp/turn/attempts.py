@@ -210,7 +210,7 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
     daily puzzle (when there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
     parts = [
-        f"{title} ⛓{puzzle.depth} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_placed}",
+        f"{title} ⛓{puzzle.shown_chain} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_placed}",
         f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
         f"💡{attempt.hints}",
     ]

@@ -112,6 +112,14 @@ def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
     assert "The best play places all 2 of your cards" in answer
     assert "meld 1 must break" in answer
     assert "from meld 1 to a new meld 3" in answer
+    assert "Chain length 1: the most melds one rearrangement must break at once" in answer
+
+
+def test_independent_rearrangements_are_counted(client: FlaskClient) -> None:
+    # two long runs, each cut to free its middle card: two breaks, but one at a time
+    answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D"))
+    assert "Chain length 1: the most melds one rearrangement must break at once" in answer
+    assert "(2 independent rearrangements)" in answer
 
 
 def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskClient) -> None:

@@ -26,7 +26,7 @@ def test_daily_gives_the_puzzle_without_its_solution(
     assert answer["number"] == 7
     assert answer["date"] == "2026-11-29"
     assert answer["rules"] == "classic"
-    assert (answer["tier"], answer["depth"], answer["max"]) == ("hard", 3, 5)
+    assert (answer["tier"], answer["depth"], answer["chain"], answer["max"]) == ("hard", 3, 3, 5)
     assert answer["table"] == [list(meld) for meld in known_puzzle.table]
     assert answer["hand"] == list(known_puzzle.hand)
     assert answer["opens"] == "2026-11-28T10:00:00+00:00"

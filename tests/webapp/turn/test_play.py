@@ -18,7 +18,7 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     page = client.get("/").get_data(as_text=True)
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
-    assert re.search(r"Hard ·\s+<svg[^>]+chain depth.+?</svg>3</span>", page)
+    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</span>", page)
     assert "on track" in page
     places = card_places(page)
     assert sorted(p for p in places.values() if p == "hand") == ["hand"] * 6

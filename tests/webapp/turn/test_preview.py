@@ -37,7 +37,7 @@ def test_the_play_page_names_its_preview(client: FlaskClient, published: int) ->
     page = client.get("/").get_data(as_text=True)
     assert '<meta property="og:image" content="http://localhost/puzzles/7/preview.svg">' in page
     assert '<meta property="og:url" content="http://localhost/puzzles/7">' in page
-    assert '<meta property="og:title" content="Tavolo #7: Hard · chain depth 3">' in page
+    assert '<meta property="og:title" content="Tavolo #7: Hard · chain length 3">' in page
     assert '<meta name="twitter:card" content="summary_large_image">' in page
     other = client.get("/", headers={"Host": "tavolo.example"}).get_data(as_text=True)
     assert "http://tavolo.example/puzzles/7/preview.svg" in other  # the shared page is per host
