@@ -124,6 +124,7 @@ class PoolPuzzle(Base):
     def shown_chain(self) -> int:
         """What the tier chip shows: the chain length, or the depth of a puzzle not yet rescored."""
         return self.depth if self.chain is None else self.chain
+
     hand_size: Mapped[int] = mapped_column(server_default="0")
     decoys: Mapped[int] = mapped_column(server_default="0")
     """Hand cards that no maximal play places."""

@@ -209,8 +209,9 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
     """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`: spoiler-free. The streak comes with a
     daily puzzle (when there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
+    mark = SHARE_MARKS.get(attempt.status, "")
     parts = [
-        f"{title} ⛓{puzzle.shown_chain} {SHARE_MARKS.get(attempt.status, '')} {attempt.placed}/{puzzle.max_placed}",
+        f"{title} ⛓{puzzle.shown_chain} {mark} {attempt.placed}/{puzzle.max_placed}",
         f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
         f"💡{attempt.hints}",
     ]
