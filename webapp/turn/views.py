@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, abort, g, redirect, request
 from werkzeug.wrappers import Response
 
+from generator import THEMES
 from webapp import errors
 from webapp.models import PlayerAttempt, Status
 from webapp.security import limiter, step_rate_limit
@@ -26,6 +27,7 @@ from webapp.turn.rendering import render_turn
 bp = Blueprint("turn", __name__)
 bp.add_app_template_global(Mode, "Mode")
 bp.add_app_template_global(Status, "Status")
+bp.add_app_template_global(THEMES, "THEMES")
 
 Answer = Response | tuple[str, int]
 
