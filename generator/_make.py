@@ -37,7 +37,9 @@ from puzzles import (
     step_check,
 )
 
-DEFAULT_TIME_LIMIT = 2.0
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds for a whole attempt: a ceiling far above the usual tenth of a second, so that a loaded
+machine rejects (and so generates differently) as rarely as it can."""
 REPLAY_TIME_LIMIT = 60.0
 """`show ID` replays an attempt with room to spare, so a slower machine proves the same answers."""
 REPAIRS = 2
@@ -134,7 +136,10 @@ def _grade(
     if tier is None:
         return done("chain 0", analysis.position)
     if tempt:
-        analysis = _tempted(puzzle_id, analysis, tier, deadline)
+        tempted = _tempted(puzzle_id, analysis, tier, deadline)
+        if tempted is None:
+            return done("unproven", analysis.position)
+        analysis = tempted
     position = analysis.position
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
         len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
@@ -154,13 +159,14 @@ TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
 TEMPT_TRIES = 16
 
 
-def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float) -> Analysis:
+def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float) -> Analysis | None:
     """The analysis of the position with one live decoy more, when the attempt's turn says so and
     one is found: a card that extends a meld of the table as it stands (so a play places it), and
     that no maximal play can place (the solver proves every play that places it places fewer).
 
     The maximal plays are then exactly those of the position without it, so depth, chain length
-    and uniqueness stand; like the repairs, this depends only on proved answers.
+    and uniqueness stand. Like the repairs, this depends only on proved answers: a check the solver
+    could not prove in time ends the attempt (None), so a slower machine never picks another card.
     """
     if puzzle_id.method in OLD_METHODS:
         return analysis  # published letters keep their puzzles
@@ -198,7 +204,9 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     for card in candidates[:TEMPT_TRIES]:
         tempting = Position(rules, position.table, (*position.hand, card))
         check = step_check(tempting, [card] * (played[card] + 1), _left(deadline))
-        if check.proven and check.reachable is not None and check.reachable < analysis.best.value:
+        if not check.proven:
+            return None
+        if check.reachable is not None and check.reachable < analysis.best.value:
             return replace(analysis, position=tempting)
     return analysis
 
