@@ -235,11 +235,14 @@ class Model:
                     for index, count in way.extra:
                         uses.setdefault(index, []).append((var, count))
             for index in available:
-                supply_terms: list[tuple[LinearExpr, int]] = [
-                    (expr, melds[i][index]) for i, expr in members[s] if melds[i][index]
-                ]
-                laid_out = sum(var * count for var, count in uses.get(index, []))
-                given = sum(expr * count for expr, count in supply_terms) + hand_in[s].get(index, 0)
+                terms = uses.get(index, [])
+                laid_out = cp_model.LinearExpr.weighted_sum([v for v, _ in terms], [n for _, n in terms])
+                # without kept melds every table card is laid out again: a constant supply
+                given: LinearExpr = (
+                    table[index]
+                    if not keep
+                    else sum(expr * melds[i][index] for i, expr in members[s] if melds[i][index])
+                ) + hand_in[s].get(index, 0)
                 if index == JOKER_INDEX:
                     given = given - freed_in[s]
                 model.add(laid_out == given)
@@ -329,8 +332,9 @@ class Model:
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
         layout: Counter[Candidate | Keeping] = Counter()
-        for var, shape, _ in self._shapes():
-            layout[shape] += int(solver.value(var))
+        if self.kept:  # only kept-meld models are laid out again by rearrangement
+            for var, shape, _ in self._shapes():
+                layout[shape] += int(solver.value(var))
         return Solution(status, self._play(solver), kept, groups, values_found, +layout)
 
     def _shapes(self) -> list[tuple[cp_model.IntVar, Candidate | Keeping, int]]:
