@@ -27,7 +27,7 @@ from webapp.turn.rendering import render_turn
 bp = Blueprint("turn", __name__)
 bp.add_app_template_global(Mode, "Mode")
 bp.add_app_template_global(Status, "Status")
-bp.add_app_template_global(THEMES, "THEMES")
+bp.record_once(lambda state: state.app.jinja_env.globals.update(THEMES=THEMES))
 
 Answer = Response | tuple[str, int]
 
