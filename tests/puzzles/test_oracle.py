@@ -70,6 +70,12 @@ def draw_position(data: st.DataObject, rules: Rules) -> Position:
     return position
 
 
+def draw_joker_runs(data: st.DataObject, rules: Rules) -> Position:
+    position = data.draw(joker_runs(rules), label="position")
+    note(f"position: {position}")
+    return position
+
+
 @each_preset
 @property_test
 @given(data=st.data())
@@ -201,9 +207,7 @@ joker_presets = pytest.mark.parametrize(
 @property_test
 @given(data=st.data())
 def test_depth_matches_the_oracle_when_jokers_move_past_runs(rules: Rules, data: st.DataObject) -> None:
-    position = data.draw(joker_runs(rules), label="position")
-    note(f"position: {position}")
-    assert_depth_matches_the_oracle(position)
+    assert_depth_matches_the_oracle(draw_joker_runs(data, rules))
 
 
 def assert_chain_matches_the_oracle(position: Position) -> None:
@@ -242,9 +246,7 @@ def test_chain_length_matches_the_oracle(rules: Rules, data: st.DataObject) -> N
 @property_test
 @given(data=st.data())
 def test_chain_length_matches_the_oracle_when_jokers_move(rules: Rules, data: st.DataObject) -> None:
-    position = data.draw(joker_runs(rules), label="position")
-    note(f"position: {position}")
-    assert_chain_matches_the_oracle(position)
+    assert_chain_matches_the_oracle(draw_joker_runs(data, rules))
 
 
 @each_preset
