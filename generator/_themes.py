@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from puzzles import JOKER, Analysis, Card, Meld, MeldKind, Position, StepKind, meld_problem, plan_steps
+from puzzles import JOKER, N_, Analysis, Card, Meld, MeldKind, Position, StepKind, meld_problem, plan_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,80 +34,80 @@ THEMES: dict[str, Theme] = {
     theme.name: theme
     for theme in (
         Theme(
-            "extend", "Add to a meld",
-            "A card from your hand lengthens a meld of the table, which stays whole.",
+            "extend", N_("Add to a meld"),
+            N_("A card from your hand lengthens a meld of the table, which stays whole."),
             "classic | 3S 4S 5S / 7H 7D 7C | 6S 7S",
         ),
         Theme(
-            "new-meld", "Start a new meld",
-            "Cards from your hand start a meld of their own, alone or with table cards that make no "
-            "meld without them.",
+            "new-meld", N_("Start a new meld"),
+            N_("Cards from your hand start a meld of their own, alone or with table cards that make no "
+               "meld without them."),
             "classic | 3S 4S 5S | 9H 9D 9C",
         ),
         Theme(
-            "end-card", "Take an end card",
-            "The first or last card of a run of four or more goes to another meld; the rest of the run "
-            "stays together.",
+            "end-card", N_("Take an end card"),
+            N_("The first or last card of a run of four or more goes to another meld; the rest of the run "
+               "stays together."),
             "classic | 4S 5S 6S 7S | 7H 7D",
         ),
         Theme(
-            "set-of-four", "Take from a set of four",
-            "One card of a set of four goes to another meld; the other three stay together as a set.",
+            "set-of-four", N_("Take from a set of four"),
+            N_("One card of a set of four goes to another meld; the other three stay together as a set."),
             "classic | 7S 7H 7D 7C | 5C 6C",
         ),
         Theme(
-            "split-run", "Split a run",
-            "A run is cut into two runs that each keep two or more of its cards, often to free a card "
-            "from the middle.",
+            "split-run", N_("Split a run"),
+            N_("A run is cut into two runs that each keep two or more of its cards, often to free a card "
+               "from the middle."),
             "classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D",
         ),
         Theme(
-            "sets-to-runs", "Turn a set into runs",
-            "A set is taken apart and every one of its cards goes into a run.",
+            "sets-to-runs", N_("Turn a set into runs"),
+            N_("A set is taken apart and every one of its cards goes into a run."),
             "classic | 5H 5D 5C | 3H 4H 3D 4D 6C 7C",
         ),
         Theme(
-            "runs-to-sets", "Turn a run into sets",
-            "A run is taken apart and every one of its cards goes into a set.",
+            "runs-to-sets", N_("Turn a run into sets"),
+            N_("A run is taken apart and every one of its cards goes into a set."),
             "classic | 5S 6S 7S | 5H 6H 5D 7D 6C 7C",
         ),
         Theme(
-            "ladder", "Climb the ladder",
-            "Sets of consecutive ranks turn into runs: one run takes a card from each of three sets, "
-            "side by side.",
+            "ladder", N_("Climb the ladder"),
+            N_("Sets of consecutive ranks turn into runs: one run takes a card from each of three sets, "
+               "side by side."),
             "italian | JH JD JC / QH QD QC / KH KD KC | AC",
         ),
         Theme(
-            "bridge", "Bridge two runs",
-            "One card fills the gap between two runs of the same suit, and they become one run.",
+            "bridge", N_("Bridge two runs"),
+            N_("One card fills the gap between two runs of the same suit, and they become one run."),
             "classic | 3S 4S 5S / 7S 8S 9S | 6S",
         ),
         Theme(
-            "swap", "Swap into a set",
-            "A card from a run takes the place of a card in a set, and that card goes into a run.",
+            "swap", N_("Swap into a set"),
+            N_("A card from a run takes the place of a card in a set, and that card goes into a run."),
             "classic | 7H 7D 7C / 4S 5S 6S 7S | 6C 8C",
         ),
         Theme(
-            "cycle", "Chain of moves",
-            "One rearrangement breaks three or more melds: a card passes from meld to meld, and each "
-            "meld that gives one up needs another in its place.",
+            "cycle", N_("Chain of moves"),
+            N_("One rearrangement breaks three or more melds: a card passes from meld to meld, and each "
+               "meld that gives one up needs another in its place."),
             "classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C",
         ),
         Theme(
-            "free-joker", "Free a joker",
-            "The real card a table joker stands for takes its place, and the joker goes to work in "
-            "another meld.",
+            "free-joker", N_("Free a joker"),
+            N_("The real card a table joker stands for takes its place, and the joker goes to work in "
+               "another meld."),
             "jokers | 5H JK 7H | 3S 4S 6H",
         ),
         Theme(
-            "hand-joker", "Lay a joker",
-            "A joker from your hand goes onto the table.",
+            "hand-joker", N_("Lay a joker"),
+            N_("A joker from your hand goes onto the table."),
             "jokers | 3S 4S 5S | 9H 9D JK",
         ),
         Theme(
-            "long-chain", "Long chain",
-            "Every best play needs a rearrangement that breaks four or more melds at once (a chain "
-            "length of 4 or more).",
+            "long-chain", N_("Long chain"),
+            N_("Every best play needs a rearrangement that breaks four or more melds at once (a chain "
+               "length of 4 or more)."),
             "classic | 7H 7D 7C / 5S 6S 7S / 4S 4D 4C / AH 2H 3H 4H | 6C 8C",
         ),
     )

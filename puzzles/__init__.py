@@ -9,6 +9,7 @@ from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
+from puzzles._problems import N_, Problem, ProblemCode
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
     "JOKER",
+    "N_",
     "PRESETS",
     "SUITS",
     "Analysis",
@@ -58,6 +60,8 @@ __all__ = [
     "Play",
     "Position",
     "PositionError",
+    "Problem",
+    "ProblemCode",
     "Rules",
     "RulesError",
     "SkillRun",

@@ -5,15 +5,21 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards
+from puzzles._problems import Problem, ProblemCode
 from puzzles._rules import Rules
 
 
 class MeldError(ValueError):
-    """Cards that do not form a valid meld; the message says why."""
+    """Cards that do not form a valid meld; the message says why, and `problem` (None for a token
+    that is no card) says it as a value."""
+
+    def __init__(self, problem: Problem | str) -> None:
+        super().__init__(str(problem))
+        self.problem = problem if isinstance(problem, Problem) else None
 
 
 class MeldKind(enum.Enum):
@@ -100,23 +106,24 @@ class Meld:
         return f"Meld.parse({str(self)!r}, rules)"
 
 
-def meld_problem(cards: Sequence[Card], rules: Rules) -> str | None:
+def meld_problem(cards: Sequence[Card], rules: Rules) -> Problem | None:
     """Why these cards are not a valid meld under the rules, or None when they are."""
     try:
         _arrange(tuple(cards), rules)
     except MeldError as error:
-        return str(error)
+        assert error.problem is not None  # cards, not tokens: every error is a Problem
+        return error.problem
     return None
 
 
 def _arrange(cards: tuple[Card, ...], rules: Rules) -> Meld:
     if len(cards) < 3:
-        raise MeldError(f"only {len(cards)} card{'s' if len(cards) != 1 else ''}")
+        raise MeldError(Problem(ProblemCode.TOO_FEW, count=len(cards)))
     jokers = sum(card.is_joker for card in cards)
     if jokers and not rules.jokers:
-        raise MeldError(f"no jokers in the {rules.name} rules")
+        raise MeldError(Problem(ProblemCode.NO_JOKERS, rules=rules.name))
     if jokers > rules.jokers_per_meld:
-        raise MeldError(f"{_count_word(jokers)} jokers in one meld")
+        raise MeldError(Problem(ProblemCode.JOKERS_IN_MELD, count=jokers))
     real = [card for card in cards if not card.is_joker]
     if len({card.rank for card in real}) == 1:
         return _arrange_set(real, jokers)
@@ -125,18 +132,18 @@ def _arrange(cards: tuple[Card, ...], rules: Rules) -> Meld:
     first = real[0]
     other = next((c for c in real if c.rank != first.rank and c.suit != first.suit), None)
     if other is not None:
-        raise MeldError(f"{first.pretty()} and {other.pretty()} share neither rank nor suit")
-    raise MeldError("mixes ranks and suits: a set needs one rank, a run one suit")
+        raise MeldError(Problem(ProblemCode.NO_SHARED, (first, other)))
+    raise MeldError(Problem(ProblemCode.MIXED))
 
 
 def _arrange_set(real: list[Card], jokers: int) -> Meld:
     seen: set[Suit | None] = set()
     for card in real:
         if card.suit in seen:
-            raise MeldError(f"{card.pretty()} twice in a set")
+            raise MeldError(Problem(ProblemCode.TWICE_IN_SET, (card,)))
         seen.add(card.suit)
     if len(real) + jokers > 4:
-        raise MeldError(f"a set has at most 4 cards, not {len(real) + jokers}")
+        raise MeldError(Problem(ProblemCode.SET_TOO_BIG, count=len(real) + jokers))
     ordered = sorted(real, key=Card.sort_key) + [JOKER] * jokers
     return Meld(tuple(ordered), MeldKind.SET, real[0].rank)
 
@@ -145,7 +152,7 @@ def _arrange_run(cards: tuple[Card, ...], real: list[Card], jokers: int, rules: 
     ranks = Counter(card.rank for card in real)
     twice = next((card for card in real if ranks[card.rank] > 1), None)
     if twice is not None:
-        raise MeldError(f"{twice.pretty()} twice in a run")
+        raise MeldError(Problem(ProblemCode.TWICE_IN_RUN, (twice,)))
     suit = real[0].suit
     length = len(cards)
     ace_options = (1, 14) if rules.ace_high else (1,)
@@ -154,7 +161,7 @@ def _arrange_run(cards: tuple[Card, ...], real: list[Card], jokers: int, rules: 
         start = _written_start(cards, ace)
         if start is not None and _fits(start, length, rules):
             return Meld(cards, MeldKind.RUN, start)
-    problems: list[str] = []
+    problems: list[Problem] = []
     for ace in ace_options:
         positions = sorted(ace if card.rank == 1 else card.rank for card in real)
         gaps = positions[-1] - positions[0] + 1 - len(positions)
@@ -166,7 +173,7 @@ def _arrange_run(cards: tuple[Card, ...], real: list[Card], jokers: int, rules: 
         while end > rules.top_position:
             start, end = start - 1, end - 1
         if not _fits(start, length, rules):
-            problems.append("the ace cannot be low and high in one run")
+            problems.append(Problem(ProblemCode.ACE_BOTH_ENDS))
             continue
         layout: list[Card] = []
         taken = set(positions)
@@ -175,14 +182,14 @@ def _arrange_run(cards: tuple[Card, ...], real: list[Card], jokers: int, rules: 
         return Meld(tuple(layout), MeldKind.RUN, start)
     problem = problems[0]
     if {1, 2, 13} <= set(ranks) and len(ranks) < 13:
-        problem = "a run cannot wrap around from the king through the ace to the two"
+        problem = Problem(ProblemCode.WRAP)
     if not rules.ace_high and any(card.rank == 1 for card in real):
         high = Rules(
             rules.name, rules.decks, rules.jokers, rules.jokers_per_meld, True,
             rules.freed_joker, rules.points,
         )  # fmt: skip
         if meld_problem(cards, high) is None:
-            problem += f" (the ace is low only in the {rules.name} rules)"
+            problem = replace(problem, rules=rules.name, ace_low_only=True)
     raise MeldError(problem)
 
 
@@ -204,15 +211,9 @@ def _fits(start: int, length: int, rules: Rules) -> bool:
     return start >= 1 and end <= rules.top_position and not (start == 1 and end == 14)
 
 
-def _gap_problem(positions: list[int], suit: Suit | None) -> str:
-    for low, high in pairwise(positions):
-        if high - low > 1:
-            return f"gap between {Card(rank_at(low), suit).pretty()} and {Card(rank_at(high), suit).pretty()}"
-    return "not a run"  # pragma: no cover - a gap count above zero always has a gap
-
-
-def _count_word(n: int) -> str:
-    return {2: "two", 3: "three", 4: "four"}.get(n, str(n))
+def _gap_problem(positions: list[int], suit: Suit | None) -> Problem:
+    low, high = next((low, high) for low, high in pairwise(positions) if high - low > 1)
+    return Problem(ProblemCode.GAP, (Card(rank_at(low), suit), Card(rank_at(high), suit)))
 
 
 def join_runs(melds: Iterable[Meld], rules: Rules) -> tuple[Meld, ...]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, meld_problem
 from puzzles._position import Position
+from puzzles._problems import Problem, ProblemCode
 from puzzles._rules import FreedJoker
 
 
@@ -48,7 +49,7 @@ def play_of(position: Position, table: Iterable[Meld]) -> Play:
     return Play(melds, sorted_cards((final - old).elements()), (JOKER,) * (old - final)[JOKER])
 
 
-def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[str]:
+def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[Problem]:
     """What is wrong with a final table for this position; empty when it is a legal play.
 
     Legal: every meld valid, every original table card still on the table (except jokers freed
@@ -58,7 +59,7 @@ def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[s
     for number, meld in enumerate(table, start=1):
         problem = meld_problem(meld, position.rules)
         if problem:
-            problems.append(f"meld {number} ({' '.join(c.pretty() for c in meld)}): {problem}")
+            problems.append(Problem(ProblemCode.MELD, tuple(meld), number, inner=problem))
     final: Counter[Card] = Counter()
     for meld in table:
         final.update(meld)
@@ -70,19 +71,19 @@ def play_problems(position: Position, table: Sequence[Sequence[Card]]) -> list[s
     if freed_jokers:
         problems += _freed_joker_problems(position, added, freed_jokers)
     for card in sorted_cards(missing.elements()):
-        problems.append(f"{card.pretty()} left the table")
+        problems.append(Problem(ProblemCode.LEFT_TABLE, (card,)))
     for card in sorted_cards(too_many.elements()):
-        problems.append(f"{card.pretty()} is not in the hand")
+        problems.append(Problem(ProblemCode.NOT_IN_HAND, (card,)))
     return problems
 
 
-def _freed_joker_problems(position: Position, added: Counter[Card], freed: int) -> list[str]:
+def _freed_joker_problems(position: Position, added: Counter[Card], freed: int) -> list[Problem]:
     if position.rules.freed_joker is not FreedJoker.HAND:
-        return [f"{freed} joker{'s' if freed > 1 else ''} left the table"]
+        return [Problem(ProblemCode.JOKERS_LEFT, count=freed)]
     options = [opts for meld in position.table for opts in meld.stand_ins()]
     # each freed joker needs its own copy of a card it stands for among the added cards
     if _matching(options, Counter(added)) < freed:
-        return ["a joker went back to the hand without its real card taking its place"]
+        return [Problem(ProblemCode.JOKER_UNREPLACED)]
     return []
 
 

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from puzzles._cards import Card
+from puzzles._problems import N_
 
 
 class RulesError(ValueError):
@@ -109,23 +110,23 @@ PRESETS: dict[str, Rules] = {
     for rules in (
         Rules(
             "classic", 2, 0, 0, False, None, GERMAN_POINTS,
-            "German leaflet: two decks, no jokers, ace low only",
+            N_("German leaflet: two decks, no jokers, ace low only"),
         ),
         Rules(
             "italian", 2, 0, 0, True, None, GERMAN_POINTS,
-            "Italian entry: two decks, no jokers, ace low or high",
+            N_("Italian entry: two decks, no jokers, ace low or high"),
         ),
         Rules(
             "jokers", 2, 4, 1, True, FreedJoker.TABLE, POLISH_POINTS,
-            "Polish online rules: four jokers, one per meld, freed jokers stay on the table",
+            N_("Polish online rules: four jokers, one per meld, freed jokers stay on the table"),
         ),
         Rules(
             "german-jokers", 2, 2, 1, False, FreedJoker.HAND, GERMAN_POINTS,
-            "German joker variant: two jokers, one per meld, a freed joker goes to the hand",
+            N_("German joker variant: two jokers, one per meld, a freed joker goes to the hand"),
         ),
         Rules(
             "three-decks", 3, 0, 0, False, None, GERMAN_POINTS,
-            "German variant for 5-6 players: three decks, no jokers, ace low only",
+            N_("German variant for 5-6 players: three decks, no jokers, ace low only"),
         ),
     )
 }  # fmt: skip

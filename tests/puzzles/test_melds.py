@@ -19,7 +19,8 @@ WITHOUT_JOKERS = [name for name, rules in PRESETS.items() if not rules.jokers]
 def problem(text: str, rules: Rules | str) -> str | None:
     if isinstance(rules, str):
         rules = Rules.named(rules)
-    return meld_problem(parse_cards(text), rules)
+    found = meld_problem(parse_cards(text), rules)
+    return None if found is None else str(found)  # the CLI's one-liner
 
 
 @pytest.mark.parametrize("name", PRESETS)

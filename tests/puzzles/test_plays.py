@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from puzzles import JOKER, Meld, Play, Position, maximum, parse_cards, play_of, play_problems
+from puzzles import (
+    JOKER,
+    Meld,
+    Play,
+    Position,
+    Problem,
+    ProblemCode,
+    maximum,
+    parse_cards,
+    play_of,
+    play_problems,
+)
 from tests.puzzles.strategies import positions
 
 
 def problems(position: str, *table: str) -> list[str]:
-    return play_problems(Position.parse(position), [parse_cards(meld) for meld in table])
+    return [
+        str(found) for found in play_problems(Position.parse(position), [parse_cards(meld) for meld in table])
+    ]
 
 
 def test_a_legal_final_table_has_no_problems() -> None:
@@ -100,3 +113,14 @@ def test_play_of_agrees_with_the_solver(position: Position) -> None:
     play = play_of(position, best.play.table)
     assert play.count == best.play.count
     assert play.hand_after(position) == best.play.hand_after(position)
+
+
+def test_problems_are_values_with_a_code_and_the_cards_they_name() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 9S")
+    found = play_problems(position, [parse_cards("3S 4S 5S 6S 9S"), parse_cards("7H 7D")])
+    meld, short, left = found
+    assert (short.count, short.inner) == (2, Problem(ProblemCode.TOO_FEW, count=2))
+    assert (meld.code, meld.count, meld.cards) == (ProblemCode.MELD, 1, parse_cards("3S 4S 5S 6S 9S"))
+    assert meld.inner == Problem(ProblemCode.GAP, parse_cards("6S 9S"))
+    assert left == Problem(ProblemCode.LEFT_TABLE, parse_cards("7C"))
+    assert str(left) == "7♣ left the table"

@@ -75,7 +75,8 @@ def test_the_check_never_fails_whatever_the_body(app: Flask, published: int, bod
     assert response.status_code in (200, 400)
     answer = response.get_json()
     if response.status_code == 200:
-        assert set(answer) == {"valid", "placed", "max", "solved", "errors"}
+        assert set(answer) == {"valid", "placed", "max", "solved", "errors", "codes"}
+        assert len(answer["codes"]) == len(answer["errors"])
         assert answer["valid"] == (answer["errors"] == [])
     else:
         assert answer["error"]

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card, CardError, Meld, MeldError, argtypes, play_of, play_problems
+from puzzles import Card, CardError, Meld, MeldError, Problem, ProblemCode, argtypes, play_of, play_problems
 from webapp import models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
@@ -73,7 +73,7 @@ def check(number: int) -> Response:
         play = None
     # a freed joker cancels a card placed (german-jokers), but the card was laid all the same
     if play is not None and not play.placed and not problems:
-        problems.append("no card from the hand is on the table")
+        problems.append(Problem(ProblemCode.NOTHING_LAID))
     placed = max(play.count, 0) if play is not None else 0
     valid = not problems
     return jsonify(
@@ -81,7 +81,8 @@ def check(number: int) -> Response:
         placed=placed,
         max=row.puzzle.max_placed,
         solved=valid and placed >= row.puzzle.max_placed,
-        errors=problems,
+        errors=[str(problem) for problem in problems],
+        codes=[problem.code.value for problem in problems],
     )
 
 

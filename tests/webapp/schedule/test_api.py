@@ -66,7 +66,7 @@ def test_the_solution_checks_as_solved(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle
 ) -> None:
     answer = check(client, [list(meld) for meld in known_puzzle.solution]).get_json()
-    assert answer == {"valid": True, "placed": 5, "max": 5, "solved": True, "errors": []}
+    assert answer == {"valid": True, "placed": 5, "max": 5, "solved": True, "errors": [], "codes": []}
 
 
 def test_a_smaller_legal_play_is_valid_but_not_solved(
@@ -75,7 +75,7 @@ def test_a_smaller_legal_play_is_valid_but_not_solved(
     table = [list(meld) for meld in known_puzzle.table]
     table[3] = [*table[3], "8C"]
     answer = check(client, table).get_json()
-    assert answer == {"valid": True, "placed": 1, "max": 5, "solved": False, "errors": []}
+    assert answer == {"valid": True, "placed": 1, "max": 5, "solved": False, "errors": [], "codes": []}
 
 
 @pytest.mark.parametrize(
@@ -97,6 +97,7 @@ def test_illegal_tables_are_invalid_with_a_reason(
     answer = response.get_json()
     assert answer["valid"] is False and answer["solved"] is False
     assert any(error in problem for problem in answer["errors"]), answer["errors"]
+    assert len(answer["codes"]) == len(answer["errors"]) and all(answer["codes"])
 
 
 def test_a_table_with_an_invalid_meld_places_nothing(
