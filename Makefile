@@ -5,9 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck unit postgres-test system bench setup clean
+.PHONY: run test check lint typecheck unit postgres-test system bench setup clean messages
 
-setup: $(STAMP) node_modules/.installed
+CATALOGS := $(wildcard webapp/translations/*/LC_MESSAGES/messages.po)
+
+setup: $(STAMP) node_modules/.installed $(CATALOGS:.po=.mo)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +21,18 @@ $(STAMP): pyproject.toml
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The translations: the .po catalogs are the source (committed), the .mo files what the site reads
+# (built here, never committed).
+webapp/translations/%/LC_MESSAGES/messages.mo: webapp/translations/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel -q compile -i $< -o $@
+
+# After changing a player-facing string: extract every message and merge it into the catalogs; then
+# translate what `make messages` leaves empty or fuzzy (tests/webapp/test_translations.py insists).
+messages: setup
+	$(BIN)/pybabel extract --mapping-file babel.cfg --keywords words --keywords words_n:1,2 \
+		--keywords N_ --keywords lazy_gettext --no-location --sort-output -o webapp/translations/messages.pot .
+	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i webapp/translations/messages.pot -d webapp/translations
 
 # Migrate, publish the puzzles of today and the next 7 days, serve on 127.0.0.1:$$PORT with the clock.
 run: setup

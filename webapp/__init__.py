@@ -19,7 +19,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.routing import IntegerConverter
 
-from webapp import assets, db, errors, pages, security, settings, templating
+from webapp import assets, db, errors, languages, pages, security, settings, templating, wording
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
@@ -61,7 +61,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Compress(app)
     security.init_app(app)
     errors.init_app(app)
+    languages.init_app(app)
     templating.init_app(app)
+    wording.init_app(app)
     cli.init_app(app)
     scheduler.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():

@@ -10,20 +10,20 @@ colours on the first paint, with no script.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from flask import Flask, current_app, request
+from flask_babel import gettext, lazy_gettext
 from jinja2 import Environment
 from markupsafe import Markup
 
 from puzzles import Card
 from webapp.caching import memoised
+from webapp.languages import letters, page_language, shown_card
 
 DECK_COOKIE = "tavolo_deck"
-DECKS = {"two": "Two colours", "four": "Four colours (blue ♦, green ♣)"}
+DECKS = {"two": lazy_gettext("Two colours"), "four": lazy_gettext("Four colours (blue ♦, green ♣)")}
 """The deck choices: the cookie's value and what the settings page calls it."""
 DEFAULT_DECK = "two"
-DECK_COOKIE_LIFETIME = timedelta(days=365)
 
 
 def deck() -> str:
@@ -42,12 +42,18 @@ class CardFace:
     label: str
 
 
-@memoised(64, serves="pages that draw cards outside the board: /help takes 3.1 ms, 3.9 ms without")
 def card_face(card: Card) -> CardFace:
+    """The card as this page draws it: in the player's deck letters, named in their language."""
+    return _card_face(card, letters(), str(gettext("joker")))
+
+
+@memoised(64, serves="pages that draw cards outside the board: /help takes 3.1 ms, 3.9 ms without")
+def _card_face(card: Card, deck_letters: str, joker: str) -> CardFace:
     if card.suit is None:
-        return CardFace("JOKER", "★", "joker", "joker")
+        return CardFace("JOKER", "★", "joker", joker)
     colour = "red" if card.suit.is_red else "black"
-    return CardFace(card.pretty()[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", card.pretty())
+    shown = shown_card(card, deck_letters)
+    return CardFace(shown[:-1], card.suit.symbol, f"{colour} {card.suit.name.lower()}", shown)
 
 
 def drawn_card(
@@ -59,7 +65,9 @@ def drawn_card(
     hinted: bool = False,
 ) -> Markup:
     """The `card` macro of `_cards.html`, rendered once per process for each card, place and state."""
-    return _drawn_card(current_app.jinja_env, card_id, card, where, from_hand, movable, hinted)
+    # the card's letters and its spoken name follow the player's language and deck
+    language = (page_language(), letters())
+    return _drawn_card(current_app.jinja_env, language, card_id, card, where, from_hand, movable, hinted)
 
 
 @memoised(
@@ -68,7 +76,14 @@ def drawn_card(
     "each card's button again",
 )
 def _drawn_card(
-    env: Environment, card_id: str, card: Card, where: int | str, from_hand: bool, movable: bool, hinted: bool
+    env: Environment,
+    language: tuple[str, str],
+    card_id: str,
+    card: Card,
+    where: int | str,
+    from_hand: bool,
+    movable: bool,
+    hinted: bool,
 ) -> Markup:
     macro = env.get_template("_cards.html").module.card  # type: ignore[attr-defined]
     return Markup(macro(card_id, card, where, from_hand, movable, hinted))

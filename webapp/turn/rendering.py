@@ -18,6 +18,7 @@ from puzzles import Card
 from webapp import db
 from webapp.caching import AppCache
 from webapp.client_input import small_number
+from webapp.languages import letters, page_language
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
 from webapp.players.identity import current_player_id
@@ -30,6 +31,8 @@ from webapp.turn.hints import RUNGS, Hint
 from webapp.turn.pages import Mode, PuzzlePage
 from webapp.turn.progress import Progress, progress
 from webapp.turn.view import TurnView, turn_view
+from webapp.wording import say
+from webapp.words import Words
 
 CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
@@ -43,7 +46,7 @@ class StillOpen:
 
     number: int
     url: str
-    left: str
+    left: Words
     """How long it stays open, in words."""
 
 
@@ -64,12 +67,12 @@ class Result:
     streak: Streak | None
     rating_change: tuple[float, float] | None
     solution: list[list[Card]]
-    elapsed: str | None
+    elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
     """A link that opens the puzzle for a friend (archive and practice)."""
     next_at: datetime
-    next_in: str
+    next_in: Words
 
 
 def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple[str, int]:
@@ -123,6 +126,8 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[
         tz_name,
         behind,
         deck(),  # the page opens with the visitor's deck colours
+        page_language(),
+        letters(),
         now().replace(second=0, microsecond=0),
     )
     rendered = pages.get(key)
@@ -183,7 +188,9 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         streak = records.player_streak(db.session(), attempt.player_id, calendar(), moment)
     next_at = calendar().next_day_starts(moment, zone(tz_name))
     return Result(
-        share=attempts.share_text(page.title, attempt, streak.current if streak else None),
+        share=" · ".join(
+            say(part) for part in attempts.share_text(page.title, attempt, streak.current if streak else None)
+        ),
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
         solution=page.puzzle.solution_cards(),
@@ -206,7 +213,7 @@ def _beat() -> int | None:
     return small_number(request.args.get("beat", ""), 3)
 
 
-def _elapsed(attempt: PlayerAttempt) -> str | None:
+def _elapsed(attempt: PlayerAttempt) -> str | Words | None:
     if attempt.finished is None:
         return None
     if attempt.time_limit:

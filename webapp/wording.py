@@ -1,0 +1,212 @@
+"""What the pages say, in the player's language: `Words` from the pure modules, the engine's
+`Problem` values, and cards in the player's deck letters.
+
+`say(value)` renders any of them (and passes other values through); Jinja calls it on every
+`{{ ... }}` (the environment's `finalize`), so a template prints a `Words` or a `Problem` as it prints
+text.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from babel.dates import format_skeleton, get_day_names
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from flask import Flask
+from flask_babel import format_date, format_percent, get_locale, lazy_gettext
+from flask_babel import gettext as babel_gettext
+from flask_babel import ngettext as babel_ngettext
+
+from puzzles import Card, Problem, ProblemCode, Rules, Suit
+from webapp.languages import letters, page_language, rank_text, shown_card
+from webapp.words import Words
+
+
+def say(value: Any) -> Any:
+    """Words or a problem as the player reads them; anything else as it is (a card stays a card: a
+    template prints its token, `10H`, in attributes)."""
+    if isinstance(value, Words):
+        return value.render(gettext, ngettext, _shown)
+    if isinstance(value, Problem):
+        return problem_words(value)
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value inside a sentence: cards in the player's letters, a day in words, words said."""
+    if isinstance(value, Card):
+        return shown_card(value, letters())
+    if isinstance(value, tuple) and value and all(isinstance(card, Card) for card in value):
+        return " ".join(shown_card(card, letters()) for card in value)
+    if isinstance(value, date):
+        return day_words(value, "long")
+    return str(say(value))
+
+
+def problem_words(problem: Problem) -> str:
+    """The engine's problem in the player's language."""
+    words = _problem_words(problem)
+    if problem.ace_low_only:
+        words = gettext(
+            "%(problem)s (the ace is low only in the %(rules)s rules)", problem=words, rules=problem.rules
+        )
+    return words
+
+
+def _problem_words(problem: Problem) -> str:
+    code, n = problem.code, problem.count
+    cards = [_shown(card) for card in problem.cards]
+    if code is ProblemCode.TOO_FEW:
+        return ngettext("only %(num)d card", "only %(num)d cards", n)
+    if code is ProblemCode.NEEDS_MORE:
+        return ngettext("needs %(num)d more card", "needs %(num)d more cards", n)
+    if code is ProblemCode.NO_JOKERS:
+        return gettext("no jokers in the %(rules)s rules", rules=problem.rules)
+    if code is ProblemCode.JOKERS_IN_MELD:
+        return ngettext("%(num)d joker in one meld", "%(num)d jokers in one meld", n)
+    if code is ProblemCode.NO_SHARED:
+        return gettext(
+            "%(first)s and %(second)s share neither rank nor suit", first=cards[0], second=cards[1]
+        )
+    if code is ProblemCode.MIXED:
+        return gettext("mixes ranks and suits: a set needs one rank, a run one suit")
+    if code is ProblemCode.TWICE:
+        return gettext("%(card)s twice", card=cards[0])
+    if code is ProblemCode.TWICE_IN_SET:
+        return gettext("%(card)s twice in a set", card=cards[0])
+    if code is ProblemCode.SET_TOO_BIG:
+        return gettext("a set has at most 4 cards, not %(count)d", count=n)
+    if code is ProblemCode.TWICE_IN_RUN:
+        return gettext("%(card)s twice in a run", card=cards[0])
+    if code is ProblemCode.GAP:
+        return gettext("gap between %(first)s and %(second)s", first=cards[0], second=cards[1])
+    if code is ProblemCode.ACE_BOTH_ENDS:
+        return gettext("the ace cannot be low and high in one run")
+    if code is ProblemCode.WRAP:
+        return gettext("a run cannot wrap around from the king through the ace to the two")
+    if code is ProblemCode.MELD:
+        assert problem.inner is not None
+        return gettext(
+            "meld %(number)d (%(cards)s): %(problem)s",
+            number=n,
+            cards=" ".join(cards),
+            problem=problem_words(problem.inner),
+        )
+    if code is ProblemCode.LEFT_TABLE:
+        return gettext("%(card)s left the table", card=cards[0])
+    if code is ProblemCode.NOT_IN_HAND:
+        return gettext("%(card)s is not in the hand", card=cards[0])
+    if code is ProblemCode.JOKERS_LEFT:
+        return ngettext("%(num)d joker left the table", "%(num)d jokers left the table", n)
+    if code is ProblemCode.JOKER_UNREPLACED:
+        return gettext("a joker went back to the hand without its real card taking its place")
+    return gettext("no card from the hand is on the table")
+
+
+def gettext(message: str, **values: Any) -> str:
+    """Flask-Babel's `gettext`, typed."""
+    return str(babel_gettext(message, **values))
+
+
+def ngettext(singular: str, plural: str, count: int, **values: Any) -> str:
+    """Flask-Babel's `ngettext`, typed: `%(num)d` is the count."""
+    return str(babel_ngettext(singular, plural, count, **values))
+
+
+TIERS = {
+    "easy": lazy_gettext("Easy"),
+    "medium": lazy_gettext("Medium"),
+    "hard": lazy_gettext("Hard"),
+    "expert": lazy_gettext("Expert"),
+    "master": lazy_gettext("Master"),
+}
+"""The tiers' names, as the chips show them."""
+
+
+def tier_name(tier: str) -> str:
+    return str(TIERS[tier]) if tier in TIERS else tier
+
+
+def day_words(day: date, length: str = "short") -> str:
+    """A day as the player's language writes it: `Tue, 1 Dec 2026` (short), `1 December 2026` (long)
+    or `Tuesday, 1 December 2026` (full)."""
+    if length == "short":
+        return str(format_skeleton("yMMMEd", day, locale=get_locale()))
+    return str(format_date(day, length))
+
+
+def month_words(day: date) -> str:
+    """The month's short name, standing alone (a calendar's column head)."""
+    return str(format_date(day, "LLL"))
+
+
+def weekday_words(weekday: int) -> str:
+    """Monday (0) to Sunday (6), in the short form a calendar's row head takes."""
+    return str(get_day_names("short", locale=get_locale())[weekday])
+
+
+def number_words(value: float) -> str:
+    """`2,5` in German, `2.5` in English; without grouping, as a rating of 1662 is written."""
+    return str(format_decimal(value, locale=get_locale(), group_separator=False))
+
+
+def percent_words(percent: float) -> str:
+    """`57 %` in German, `57%` in English: from a number of percent."""
+    return str(format_percent(percent / 100))
+
+
+def hand_points(rules: Rules) -> str:
+    """The preset's hand points: `A 1, 2-9 face value, 10 J Q K 10`, in the player's deck letters."""
+    points, deck = rules.points, letters()
+    courts = " ".join(rank_text(Card(rank, Suit.SPADES), deck) for rank in (11, 12, 13))
+    ace = rank_text(Card(1, Suit.SPADES), deck)
+    if points.ten == points.face:
+        said = gettext(
+            "%(ace)s %(ace_points)s, 2-9 face value, 10 %(courts)s %(face)s",
+            ace=ace, ace_points=points.ace, courts=courts, face=points.face,
+        )  # fmt: skip
+    else:
+        said = gettext(
+            "%(ace)s %(ace_points)s, 2-9 face value, 10 %(ten)s, %(courts)s %(face)s",
+            ace=ace, ace_points=points.ace, ten=points.ten, courts=courts, face=points.face,
+        )  # fmt: skip
+    if rules.jokers:
+        said = gettext("%(points)s, joker %(joker)s", points=said, joker=points.joker)
+    return said
+
+
+def list_words(items: list[str] | tuple[str, ...]) -> str:
+    """`1, 2 and 4`, with the player's language's `and`."""
+    return str(format_list(list(items), locale=get_locale())) if items else ""
+
+
+def script_words() -> dict[str, str]:
+    """What play.js writes by itself, in the player's language."""
+    return {
+        "unanswered": gettext("The server did not answer. Check the connection and try again."),
+        "copied": gettext("Copied"),
+        "reload": gettext("now: reload"),
+    }
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.finalize = say
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.jinja_env.filters.update(
+        say=say,
+        tier=tier_name,
+        day=day_words,
+        month=month_words,
+        number=number_words,
+        percent=percent_words,
+        list_words=list_words,
+    )
+    app.jinja_env.globals.update(
+        page_language=page_language,
+        script_words=script_words,
+        weekday=weekday_words,
+        hand_points=hand_points,
+        gettext_of=gettext,
+    )
