@@ -32,6 +32,7 @@ PURE = {
     "webapp.turn.hints",
     "webapp.turn.progress",
     "webapp.turn.view",
+    "webapp.words",
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300

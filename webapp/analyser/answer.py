@@ -50,29 +50,16 @@ class Answer:
         return self.play.freed
 
     @property
-    def points_words(self) -> str:
-        """The preset's hand points: `A 1, 2-9 face value, 10 J Q K 10`."""
-        points = self.analysis.position.rules.points
-        tens = (
-            f"10 J Q K {points.face}"
-            if points.ten == points.face
-            else f"10 {points.ten}, J Q K {points.face}"
-        )
-        words = f"A {points.ace}, 2-9 face value, {tens}"
-        return words + (f", joker {points.joker}" if self.analysis.position.rules.jokers else "")
-
-    @property
-    def broken_names(self) -> str:
-        """The numbers of the melds the steps break, as words: `1, 2 and 4`.
+    def broken_numbers(self) -> tuple[str, ...]:
+        """The numbers of the melds the steps break, for the page to list: `1, 2 and 4`.
 
         The same melds as the chain depth's, except that of two identical melds the steps may name
         the other: the page names the one the steps break."""
-        numbers = [
+        return tuple(
             str(step.source + 1)
             for step in self.steps
             if step.kind is StepKind.BREAK and step.source is not None
-        ]
-        return " and ".join([", ".join(numbers[:-1]), numbers[-1]] if len(numbers) > 1 else numbers)
+        )
 
 
 def answer_of(analysis: Analysis) -> Answer:

@@ -21,9 +21,12 @@ from puzzles import (
     Objective,
     Position,
     PositionError,
+    ProblemCode,
     Rules,
     RulesError,
 )
+from puzzles import Problem as MeldProblem
+from webapp.words import Words, words, words_n
 
 MAX_TABLE_TEXT = 1200
 MAX_HAND_TEXT = 400
@@ -40,7 +43,7 @@ class Problem:
 
     field: str
     """`rules`, `objective`, `table`, `hand`, or `position` for the two together."""
-    message: str
+    message: Words | MeldProblem
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,7 @@ class TypedMeld:
     number: int
     text: str
     cards: tuple[Card, ...]
-    problem: str | None
+    problem: Words | MeldProblem | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,32 +84,55 @@ class Entry:
         return PRESETS.get(self.rules_name, DEFAULT_RULES)
 
 
-def read_entry(rules_name: str, table_text: str, hand_text: str, objective_name: str = "cards") -> Entry:
-    """Read a typed position: melds separated by `/` (or new lines), cards by spaces or commas."""
+def read_entry(
+    rules_name: str, table_text: str, hand_text: str, objective_name: str = "cards", letters: str = "JQKA"
+) -> Entry:
+    """Read a typed position: melds separated by `/` (or new lines), cards by spaces or commas.
+
+    `letters` are the jack, queen, king and ace of the player's deck (`BDKA` on a German one): a
+    token's rank may be written with them as well as with J Q K A."""
     problems: list[Problem] = []
     try:
         rules = Rules.named(rules_name)
         rules_name = rules.name
-    except RulesError as error:
-        problems.append(Problem("rules", str(error)))
+    except RulesError:
+        problems.append(
+            Problem(
+                "rules",
+                words(
+                    "unknown rules %(rules)s: one of %(known)s",
+                    rules=repr(rules_name[:30]),
+                    known=", ".join(PRESETS),
+                ),
+            )
+        )
         rules = DEFAULT_RULES
     try:
         objective = Objective(objective_name)
     except ValueError:
-        problems.append(Problem("objective", f"{objective_name[:20]!r} is not an objective: cards or points"))
+        problems.append(
+            Problem(
+                "objective",
+                words("%(name)s is not an objective: cards or points", name=repr(objective_name[:20])),
+            )
+        )
         objective = Objective.CARDS
     if len(table_text) > MAX_TABLE_TEXT:
-        problems.append(Problem("table", f"the table is too long: at most {MAX_TABLE_TEXT} characters"))
+        problems.append(
+            Problem("table", words("the table is too long: at most %(most)s characters", most=MAX_TABLE_TEXT))
+        )
     if len(hand_text) > MAX_HAND_TEXT:
-        problems.append(Problem("hand", f"the hand is too long: at most {MAX_HAND_TEXT} characters"))
+        problems.append(
+            Problem("hand", words("the hand is too long: at most %(most)s characters", most=MAX_HAND_TEXT))
+        )
     melds: list[TypedMeld] = []
     hand: list[Card] = []
     readable = not problems
     if readable:
-        melds = _read_table(table_text, rules, problems)
-        hand = _read_hand(hand_text, problems)
+        melds = _read_table(table_text, rules, problems, letters)
+        hand = _read_hand(hand_text, problems, letters)
     if not problems and not hand:
-        problems.append(Problem("hand", "the hand is empty: type the cards you held"))
+        problems.append(Problem("hand", words("the hand is empty: type the cards you held")))
     if readable:  # every problem at once: too many copies among the cards that did read, too
         problems += _copies(rules, melds, hand)
     position = None
@@ -114,7 +140,7 @@ def read_entry(rules_name: str, table_text: str, hand_text: str, objective_name:
         try:
             position = Position(rules, tuple(Meld.of(meld.cards, rules) for meld in melds), tuple(hand))
         except (PositionError, MeldError) as error:  # pragma: no cover - every case is caught above
-            problems.append(Problem("position", str(error)))
+            problems.append(Problem("position", words(str(error))))
     return Entry(
         rules_name=rules_name,
         table_text=table_text,
@@ -128,37 +154,71 @@ def read_entry(rules_name: str, table_text: str, hand_text: str, objective_name:
     )
 
 
-def _read_table(text: str, rules: Rules, problems: list[Problem]) -> list[TypedMeld]:
+def _read_table(text: str, rules: Rules, problems: list[Problem], letters: str) -> list[TypedMeld]:
     melds = []
     texts = [part.strip() for part in _MELD_BREAK.split(text)]
     for number, meld_text in enumerate((part for part in texts if part), start=1):
         cards = []
-        problem = None
+        problem: Words | MeldProblem | None = None
         for token in _tokens(meld_text):
             try:
-                cards.append(Card.parse(token))
-            except CardError as error:
-                problems.append(Problem("table", f"meld {number}: {error}"))
-                problem = "a token is not a card"
+                cards.append(read_card(token, letters))
+            except CardError:
+                problems.append(
+                    Problem(
+                        "table",
+                        words("meld %(number)s: %(problem)s", number=number, problem=_not_a_card(token)),
+                    )
+                )
+                problem = words("a token is not a card")
         if problem is None:
             try:
                 cards = list(Meld.of(cards, rules).cards)  # in table order, as the answer numbers it
             except MeldError as error:
-                problem = str(error)
-                shown = " ".join(card.pretty() for card in cards)
-                problems.append(Problem("table", f"meld {number} ({shown}): {problem}"))
+                assert error.problem is not None  # cards, not tokens: every error is a Problem
+                problem = error.problem
+                problems.append(
+                    Problem("table", MeldProblem(ProblemCode.MELD, tuple(cards), number, inner=problem))
+                )
         melds.append(TypedMeld(number, meld_text, tuple(cards), problem))
     return melds
 
 
-def _read_hand(text: str, problems: list[Problem]) -> list[Card]:
+def _read_hand(text: str, problems: list[Problem], letters: str) -> list[Card]:
     hand = []
     for token in _tokens(text):
         try:
-            hand.append(Card.parse(token))
-        except CardError as error:
-            problems.append(Problem("hand", str(error)))
+            hand.append(read_card(token, letters))
+        except CardError:
+            problems.append(Problem("hand", _not_a_card(token)))
     return hand
+
+
+def read_card(token: str, letters: str = "JQKA") -> Card:
+    """A card token, its rank written with the engine's letters or the deck's (`letters`, jack to ace).
+
+    Only the rank (all but the last character) is read with the deck's letters, so a suit letter is
+    never mistaken for a court: `DD` on a German deck is the queen of diamonds. The engine's J Q K A
+    keep their meaning on every deck, where no other court takes the letter (a German `K` is the king
+    either way)."""
+    text = token.strip()
+    rank, suit = text[:-1].upper(), text[-1:]
+    if len(rank) == 1 and rank in letters and rank not in "JQKA":
+        rank = "JQKA"[letters.index(rank)]
+    return Card.parse(rank + suit)
+
+
+def _not_a_card(token: str) -> Words:
+    """Why a token is no card, as the engine's CardError says it, in words the site translates."""
+    text = token.strip().upper()
+    shown = repr(token[:20])
+    try:
+        Card.parse("2" + text[-1])
+    except CardError:
+        return words("%(token)s is not a card: unknown suit %(suit)s", token=shown, suit=repr(text[-1:]))
+    if len(text) == 1:
+        return words("%(token)s is not a card: missing rank", token=shown)
+    return words("%(token)s is not a card: unknown rank %(rank)s", token=shown, rank=repr(text[:-1][:8]))
 
 
 def _tokens(text: str) -> list[str]:
@@ -173,17 +233,35 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Prob
     problems = []
     for card, count in sorted(counts.items(), key=lambda item: item[0].sort_key()):
         allowed = rules.copies(card)
-        if count > allowed:
-            if card.is_joker:
-                what, have = ("joker" if count == 1 else "jokers"), (str(allowed) if allowed else "none")
-            else:
-                what, have = f"copies of {card.pretty()}", str(allowed)
-            problems.append(
-                Problem(
-                    "position",
-                    f"{count} {what} on the table and in the hand, but the {rules.name} rules have {have}",
-                )
+        if count <= allowed:
+            continue
+        if card.is_joker and not allowed:
+            said = words_n(
+                "%(num)d joker on the table and in the hand, but the %(rules)s rules have none",
+                "%(num)d jokers on the table and in the hand, but the %(rules)s rules have none",
+                count,
+                rules=rules.name,
             )
+        elif card.is_joker:
+            said = words_n(
+                "%(num)d jokers on the table and in the hand, but the %(rules)s rules have %(allowed)s",
+                "%(num)d jokers on the table and in the hand, but the %(rules)s rules have %(allowed)s",
+                count,
+                rules=rules.name,
+                allowed=allowed,
+            )
+        else:
+            said = words_n(
+                "%(num)d copy of %(card)s on the table and in the hand, "
+                "but the %(rules)s rules have %(allowed)s",
+                "%(num)d copies of %(card)s on the table and in the hand, "
+                "but the %(rules)s rules have %(allowed)s",
+                count,
+                card=(card,),
+                rules=rules.name,
+                allowed=allowed,
+            )
+        problems.append(Problem("position", said))
     return problems
 
 

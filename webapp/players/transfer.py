@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
+from webapp.words import Words, words
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """No 0, O, 1 or I: nobody has to guess which one they read."""
@@ -24,6 +25,10 @@ LENGTH = 8
 
 
 class TransferError(ValueError):
+    def __init__(self, why: Words) -> None:
+        super().__init__(str(why))
+        self.why = why
+
     """A code that cannot be used: the message says why."""
 
 
@@ -39,7 +44,11 @@ def normalise(text: str) -> str:
     if len(code) != LENGTH or any(char not in ALPHABET for char in code):
         sample = shown("ABCD2345")
         raise TransferError(
-            f"{text[:20]!r} is not a transfer code: they have 8 letters and digits, like {sample}"
+            words(
+                "%(text)s is not a transfer code: they have 8 letters and digits, like %(sample)s",
+                text=repr(text[:20]),
+                sample=sample,
+            )
         )
     return code
 
@@ -91,13 +100,22 @@ def check(session: Session, code: str, current: str | None) -> models.TransferCo
     browser's own."""
     row = session.get(models.TransferCode, code)
     if row is None:
-        raise TransferError(f"No player has the code {shown(code)}: check it on the other device.")
+        raise TransferError(
+            words("No player has the code %(code)s: check it on the other device.", code=shown(code))
+        )
     if row.player_id == current:
-        raise TransferError(f"{shown(code)} is this browser's own code: this browser already is that player.")
+        raise TransferError(
+            words(
+                "%(code)s is this browser's own code: this browser already is that player.", code=shown(code)
+            )
+        )
     if row.used is not None:
         raise TransferError(
-            f"The code {shown(code)} was already used, on {row.used:%d %B %Y}:"
-            " ask the other device for a new one."
+            words(
+                "The code %(code)s was already used, on %(day)s: ask the other device for a new one.",
+                code=shown(code),
+                day=row.used.date(),
+            )
         )
     return row
 
@@ -115,7 +133,10 @@ def adopt(session: Session, code: str, current: str | None, now: datetime) -> Ad
     )
     if used.rowcount != 1:  # type: ignore[attr-defined]
         raise TransferError(
-            f"The code {shown(code)} was used a moment ago: ask the other device for a new one."
+            words(
+                "The code %(code)s was used a moment ago: ask the other device for a new one.",
+                code=shown(code),
+            )
         )
     left_behind = issue(session, current, now) if current and has_record(session, current) else None
     return Adoption(row.player_id, left_behind)

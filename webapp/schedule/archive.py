@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.days import Calendar
+from webapp.words import Words, words
 
 PER_PAGE = 60
 
@@ -32,19 +33,19 @@ class Entry:
     is_open: bool
 
     @property
-    def words(self) -> str:
+    def words(self) -> Words:
         return MARK_WORDS[self.mark]
 
 
 MARK_WORDS = {
-    "clean": "clean",
-    "solved": "solved",
-    "gave-up": "given up",
-    "missed": "missed",
-    "timed-out": "timed out",
-    "playing": "in progress",
-    "unplayed": "unplayed",
-    "open": "today's",
+    "clean": words("clean"),
+    "solved": words("solved"),
+    "gave-up": words("given up"),
+    "missed": words("missed"),
+    "timed-out": words("timed out"),
+    "playing": words("in progress"),
+    "unplayed": words("unplayed"),
+    "open": words("today's"),
 }
 
 

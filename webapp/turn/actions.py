@@ -18,6 +18,7 @@ from webapp.schedule.clock import now
 from webapp.turn import attempts, hints, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
 from webapp.turn.pages import PuzzlePage
+from webapp.words import words
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
@@ -45,19 +46,19 @@ def ask_hint(page: PuzzlePage) -> PlayerAttempt:
     player = current_player_id()
     attempt = store.find(db.session(), player, page.puzzle) if player else None
     if attempt is not None and attempt.done:
-        raise TurnOver("this puzzle is finished: no more hints")
+        raise TurnOver(words("this puzzle is finished: no more hints"))
     if attempt is not None and attempts.overdue(attempt, now()):
         return act(page, attempts.nothing)
     used = attempt.hints if attempt else 0
     if used >= hints.RUNGS:
-        raise TurnError(f"no hints left: {hints.RUNGS} is the most")
+        raise TurnError(words("no hints left: %(most)s is the most", most=hints.RUNGS))
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     advice = hints.hint(board, used + 1, page.puzzle.solution_cards(), limit)
 
     def give(attempt: PlayerAttempt) -> None:
         if attempt.hints != used or attempt.melds != board.to_json():
-            raise TurnRace("the table changed while the hint was worked out: ask again")
+            raise TurnRace(words("the table changed while the hint was worked out: ask again"))
         attempts.add_hint(attempt, advice)
 
     return act(page, give)
@@ -99,7 +100,7 @@ def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttem
             action(stored.attempt)
             if store.write(connection, stored):
                 return stored.attempt
-    raise TurnRace("the table changed in another window meanwhile: reload the page")
+    raise TurnRace(words("the table changed in another window meanwhile: reload the page"))
 
 
 def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:

@@ -10,16 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from puzzles import Problem
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
 from webapp.turn.board import Board, MeldState, MoveError
 from webapp.turn.hints import Hint
+from webapp.words import Words, words, words_n
 
 
 class TurnError(ValueError):
-    """A request the turn cannot take now: the move is illegal, or the turn is over."""
+    """A request the turn cannot take now: the move is illegal, or the turn is over; `why` says why."""
 
     status = 422
+
+    def __init__(self, why: Words | Problem) -> None:
+        super().__init__(str(why))
+        self.why = why
 
 
 class TurnOver(TurnError):
@@ -46,7 +52,7 @@ def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
 
 def _playing(attempt: PlayerAttempt) -> Board:
     if attempt.done:
-        raise TurnOver("this puzzle is finished: the table cannot change any more")
+        raise TurnOver(words("this puzzle is finished: the table cannot change any more"))
     return board_of(attempt.puzzle, attempt)
 
 
@@ -77,7 +83,7 @@ def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None)
     try:
         moved = board.move(card_id, target, seen_at)
     except MoveError as error:
-        raise TurnError(str(error)) from None
+        raise TurnError(error.words) from None
     _save(attempt, board, moved)
     attempt.moves += 1
 
@@ -85,7 +91,7 @@ def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None)
 def undo(attempt: PlayerAttempt) -> None:
     _playing(attempt)
     if not attempt.history:
-        raise TurnError("nothing to undo")
+        raise TurnError(words("nothing to undo"))
     attempt.melds = undone_table(attempt.history[-1])
     attempt.history = attempt.history[:-1]
 
@@ -94,7 +100,7 @@ def reset(attempt: PlayerAttempt) -> None:
     board = _playing(attempt)
     start = Board.start(board.position)
     if board.melds == start.melds:
-        raise TurnError("the table is already as it was")
+        raise TurnError(words("the table is already as it was"))
     _save(attempt, board, start)
 
 
@@ -104,7 +110,11 @@ def end_turn(attempt: PlayerAttempt) -> None:
     invalid = [view for view in board.views() if view.state is not MeldState.VALID]
     if invalid:
         first = invalid[0]
-        raise TurnError(f"meld {first.index + 1} is not valid yet: {first.reason}")
+        raise TurnError(
+            words(
+                "meld %(number)s is not valid yet: %(problem)s", number=first.index + 1, problem=first.reason
+            )
+        )
     problems = board.problems()
     if problems:
         raise TurnError(problems[0])
@@ -159,9 +169,11 @@ def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     """Make an untouched attempt a timed turn, starting now."""
     _playing(attempt)
     if attempt.time_limit:
-        raise TurnOver("the clock is already running")
+        raise TurnOver(words("the clock is already running"))
     if attempt.moves or attempt.history or attempt.hints:
-        raise TurnOver("this turn has begun without the clock: a timed turn starts from an untouched table")
+        raise TurnOver(
+            words("this turn has begun without the clock: a timed turn starts from an untouched table")
+        )
     attempt.time_limit = seconds
     attempt.started = now()
 
@@ -205,14 +217,15 @@ def on_time(action: Action) -> Action:
 SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳️", Status.TIMED_OUT: "⌛"}
 
 
-def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> str:
-    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`: spoiler-free. The streak comes with a
-    daily puzzle (when there is one to show), the time with a timed turn."""
+def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> tuple[str | Words, ...]:
+    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`, in parts to join with ` · ` once said:
+    spoiler-free. The streak comes with a daily puzzle (when there is one to show), the time with a
+    timed turn."""
     puzzle = attempt.puzzle
     mark = SHARE_MARKS.get(attempt.status, "")
-    parts = [
+    parts: list[str | Words] = [
         f"{title} ⛓{puzzle.shown_chain} {mark} {attempt.placed}/{puzzle.max_placed}",
-        f"{attempt.moves} move{'s' if attempt.moves != 1 else ''}",
+        words_n("%(num)d move", "%(num)d moves", attempt.moves),
         f"💡{attempt.hints}",
     ]
     if streak:
@@ -221,7 +234,7 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
         # a turn ended in the grace for the last request's travel took the whole time, no more
         spent = min(attempt.finished - attempt.started, timedelta(seconds=attempt.time_limit))
         parts.append(f"⏱{clock_face(spent)}")
-    return " · ".join(parts)
+    return tuple(parts)
 
 
 def clock_face(span: timedelta) -> str:
@@ -230,10 +243,10 @@ def clock_face(span: timedelta) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def duration_words(span: timedelta) -> str:
+def duration_words(span: timedelta) -> Words:
     """`1 h 05 min`, `12 min`, `under 1 min`: how long, in words."""
     minutes = max(int(span.total_seconds()) // 60, 0)
     hours, minutes = divmod(minutes, 60)
     if hours:
-        return f"{hours} h {minutes:02d} min"
-    return f"{minutes} min" if minutes else "under 1 min"
+        return words("%(hours)s h %(minutes)s min", hours=hours, minutes=str(minutes).zfill(2))
+    return words("%(minutes)s min", minutes=minutes) if minutes else words("under 1 min")

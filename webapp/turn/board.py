@@ -22,6 +22,8 @@ from puzzles import (
     MeldError,
     Play,
     Position,
+    Problem,
+    ProblemCode,
     Rules,
     meld_problem,
     play_of,
@@ -29,13 +31,18 @@ from puzzles import (
 )
 from webapp.caching import memoised
 from webapp.client_input import small_number
+from webapp.words import Words, words
 
 NEW_MELD = "new"
 HAND = "hand"
 
 
 class MoveError(ValueError):
-    """A move the rules or the board do not allow; the message says why."""
+    """A move the rules or the board do not allow; `words` says why."""
+
+    def __init__(self, why: Words) -> None:
+        super().__init__(str(why))
+        self.words = why
 
 
 class MeldState(enum.Enum):
@@ -52,7 +59,7 @@ class MeldView:
     card_ids: tuple[str, ...]
     cards: tuple[Card, ...]
     state: MeldState
-    reason: str | None
+    reason: Problem | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,16 +83,16 @@ class Board:
     def load(cls, position: Position, melds: Any) -> Board:
         """A board stored as a list of lists of card ids, checked against the position."""
         if not isinstance(melds, list) or not all(isinstance(meld, list) for meld in melds):
-            raise MoveError("a board is a list of melds")
+            raise MoveError(words("a board is a list of melds"))
         board = cls(position, tuple(tuple(str(card_id) for card_id in meld) for meld in melds))
         every = [card_id for meld in board.melds for card_id in meld]
         cards = board.cards()
         unknown = [card_id for card_id in every if card_id not in cards]
         if unknown or len(set(every)) != len(every) or any(not meld for meld in board.melds):
-            raise MoveError("the stored board does not match its puzzle")
+            raise MoveError(words("the stored board does not match its puzzle"))
         gone = [card_id for card_id in cards if card_id.startswith("t") and card_id not in every]
         if any(not board.may_free(card_id) for card_id in gone):
-            raise MoveError("the stored board lost a table card")
+            raise MoveError(words("the stored board lost a table card"))
         return board
 
     def cards(self) -> dict[str, Card]:
@@ -144,22 +151,42 @@ class Board:
         """
         cards = self.cards()
         if card_id not in cards:
-            raise MoveError(f"there is no card {card_id[:20]!r} in this puzzle")
-        card = cards[card_id].pretty()
+            raise MoveError(words("there is no card %(id)s in this puzzle", id=repr(card_id[:20])))
+        card = cards[card_id]
         source = next((i for i, meld in enumerate(self.melds) if card_id in meld), None)
         where = HAND if source is None else str(source)
         if seen_at is not None and seen_at != where:
-            now = "in the hand" if source is None else f"in meld {source + 1}"
-            raise MoveError(f"{card} is {now} now, not where the page showed it: reload the page")
+            if source is None:
+                raise MoveError(
+                    words(
+                        "%(card)s is in the hand now, not where the page showed it: reload the page",
+                        card=card,
+                    )
+                )
+            raise MoveError(
+                words(
+                    "%(card)s is in meld %(number)s now, not where the page showed it: reload the page",
+                    card=card,
+                    number=source + 1,
+                )
+            )
         melds = [list(meld) for meld in self.melds]
         if target == HAND:
             if source is None:
-                raise MoveError(f"{card} is already in the hand")
+                raise MoveError(words("%(card)s is already in the hand", card=card))
             if card_id.startswith("t") and not self.may_free(card_id):
-                if cards[card_id].is_joker:
-                    why = f"in the {self.position.rules.name} rules a freed joker stays on the table"
-                    raise MoveError(f"{card} belongs to the table: {why}")
-                raise MoveError(f"{card} belongs to the table: no table card may go to the hand")
+                if card.is_joker:
+                    raise MoveError(
+                        words(
+                            "%(card)s belongs to the table: "
+                            "in the %(rules)s rules a freed joker stays on the table",
+                            card=card,
+                            rules=self.position.rules.name,
+                        )
+                    )
+                raise MoveError(
+                    words("%(card)s belongs to the table: no table card may go to the hand", card=card)
+                )
             melds[source].remove(card_id)
         elif target == NEW_MELD:
             if source is not None:
@@ -168,7 +195,7 @@ class Board:
         else:
             index = _meld_index(target, len(melds))
             if index == source:
-                raise MoveError(f"{card} is already in meld {index + 1}")
+                raise MoveError(words("%(card)s is already in meld %(number)s", card=card, number=index + 1))
             if source is not None:
                 melds[source].remove(card_id)
             melds[index].append(card_id)
@@ -187,17 +214,17 @@ class Board:
             views.append(MeldView(index, _in_order(meld, cards, shown), shown, state, reason))
         return tuple(views)
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Problem]:
         """Why this table cannot end the turn; empty when it can."""
         cards = self.cards()
         table = [[cards[card_id] for card_id in meld] for meld in self.melds]
         problems = play_problems(self.position, table)
         if not self.laid():
-            problems.append("no card from the hand is on the table")
+            problems.append(Problem(ProblemCode.NOTHING_LAID))
         return problems
 
 
-def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
+def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, Problem | None]:
     """Valid, incomplete (short, but some valid meld holds these cards) or invalid, and why."""
     problem = meld_problem(cards, rules)
     if problem is None:
@@ -206,7 +233,7 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
         return MeldState.INVALID, problem
     short = _pair_problem(cards, rules)
     if short is None:
-        return MeldState.INCOMPLETE, f"needs {3 - len(cards)} more card{'s' if len(cards) == 1 else ''}"
+        return MeldState.INCOMPLETE, Problem(ProblemCode.NEEDS_MORE, count=3 - len(cards))
     return MeldState.INVALID, short
 
 
@@ -215,7 +242,7 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, str | None]:
     serves="every board drawn: Board.views() takes 0.05 ms, 0.1 ms judging and ordering each meld "
     "again (a page shows every meld after every move, and most have not changed since the last one)",
 )
-def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | None, Meld | None]:
+def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, Problem | None, Meld | None]:
     """The meld's state, why, and the meld itself when it is valid."""
     try:
         return MeldState.VALID, None, Meld.of(cards, rules)
@@ -224,22 +251,22 @@ def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, str | Non
         return state, reason, None
 
 
-def _pair_problem(cards: Sequence[Card], rules: Rules) -> str | None:
+def _pair_problem(cards: Sequence[Card], rules: Rules) -> Problem | None:
     """Why one or two cards can never grow into a meld, or None when they can."""
     jokers = [card for card in cards if card.is_joker]
     if jokers and not rules.jokers:
-        return f"no jokers in the {rules.name} rules"
+        return Problem(ProblemCode.NO_JOKERS, rules=rules.name)
     if len(jokers) > rules.jokers_per_meld:
-        return "two jokers in one meld"
+        return Problem(ProblemCode.JOKERS_IN_MELD, count=len(jokers))
     real = [card for card in cards if not card.is_joker]
     if len(real) < 2:
         return None
     first, second = real
     if first == second:
-        return f"{first.pretty()} twice"
+        return Problem(ProblemCode.TWICE, (first,))
     if first.rank == second.rank or first.suit == second.suit:
         return None
-    return f"{first.pretty()} and {second.pretty()} share neither rank nor suit"
+    return Problem(ProblemCode.NO_SHARED, (first, second))
 
 
 def _in_order(ids: tuple[str, ...], cards: dict[str, Card], arranged: tuple[Card, ...]) -> tuple[str, ...]:
@@ -253,7 +280,11 @@ def _in_order(ids: tuple[str, ...], cards: dict[str, Card], arranged: tuple[Card
 def _meld_index(target: str, count: int) -> int:
     index = small_number(target, 4)
     if index is None:
-        raise MoveError(f"{target[:20]!r} is not a meld: expected a meld number, 'new' or 'hand'")
+        raise MoveError(
+            words(
+                "%(target)s is not a meld: expected a meld number, 'new' or 'hand'", target=repr(target[:20])
+            )
+        )
     if index >= count:
-        raise MoveError(f"there is no meld {index + 1} on the table")
+        raise MoveError(words("there is no meld %(number)s on the table", number=index + 1))
     return index

@@ -41,6 +41,7 @@ from puzzles import (
 )
 from webapp.caching import memoised
 from webapp.turn.board import Board, MeldState
+from webapp.words import Words, words
 
 HINT_COSTS = (0.1, 0.2, 0.3)
 """What each rung takes off a solve's score in the ratings: each hint costs more than the last."""
@@ -61,18 +62,23 @@ class Hint:
     """One hint as the page shows it: its words, and the cards and meld it points at."""
 
     rung: int
-    words: str
+    words: Words
     card_ids: tuple[str, ...]
     """The board's ids of the cards the hint is about, for the page to mark."""
     meld: int | None
     """The board meld the hint points at (to break, or to move onto); None for the hand or a new meld."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"rung": self.rung, "words": self.words, "cards": list(self.card_ids), "meld": self.meld}
+        return {
+            "rung": self.rung,
+            "words": self.words.to_json(),
+            "cards": list(self.card_ids),
+            "meld": self.meld,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hint:
-        return cls(int(data["rung"]), str(data["words"]), tuple(data["cards"]), data.get("meld"))
+        return cls(int(data["rung"]), Words.from_json(data["words"]), tuple(data["cards"]), data.get("meld"))
 
 
 Melds = tuple[tuple[Card, ...], ...]
@@ -89,14 +95,14 @@ def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit
     if stray:
         card = sorted_cards(stray)[0]
         card_id = next(i for meld in board.melds for i in meld if i.startswith("h") and cards[i] == card)
-        words = f"Take {card.pretty()} back into your hand: no best play places it."
-        return Hint(rung, words, (card_id,), None)
+        said = words("Take %(card)s back into your hand: no best play places it.", card=(card,))
+        return Hint(rung, said, (card_id,), None)
     start = [view.cards for view in board.views()]
     final = final_table(board, solution, time_limit)
     steps = steps_between(start, final)
     moving = [step for step in steps if step.kind is not StepKind.BREAK]
     if not moving:
-        return Hint(rung, "Every card is where it belongs: end your turn.", (), None)
+        return Hint(rung, words("Every card is where it belongs: end your turn."), (), None)
     if rung == 1:
         return _break_hint(board, steps)
     if rung == 2 or moving[0].kind is StepKind.TAKE:
@@ -180,43 +186,55 @@ def _joined_up(pieces: list[tuple[Card, ...]], rules: Rules) -> list[tuple[Card,
     return merged
 
 
-def _shown(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty() for card in cards)
-
-
 def _break_hint(board: Board, steps: Sequence[Step]) -> Hint:
     views = board.views()
     breaks = [step for step in steps if step.kind is StepKind.BREAK and step.source is not None]
     whole = [step for step in breaks if views[step.source].state is MeldState.VALID]  # type: ignore[index]
     chosen = next(iter(whole or breaks), None)
     if chosen is None or chosen.source is None:
-        words = "No meld needs breaking now: the cards still to place fit around the melds as they stand."
-        return Hint(1, words, (), None)
+        said = words(
+            "No meld needs breaking now: the cards still to place fit around the melds as they stand."
+        )
+        return Hint(1, said, (), None)
     view = views[chosen.source]
-    words = f"Break the meld {_shown(view.cards)}: the best table cannot keep it whole."
-    return Hint(1, words, view.card_ids, view.index)
+    said = words("Break the meld %(meld)s: the best table cannot keep it whole.", meld=tuple(view.cards))
+    return Hint(1, said, view.card_ids, view.index)
 
 
 def _move_hint(board: Board, step: Step, rung: int) -> Hint:
     views = board.views()
     card = step.cards[0]
-    source = "your hand" if step.source is None else _shown(views[step.source].cards)
-    if step.kind is StepKind.TAKE:
-        where, meld = "into your hand", None
-    elif step.new or step.target is None:
-        where, meld = "to a new meld", None
-    else:
-        where, meld = f"onto {_shown(views[step.target].cards)}", step.target
-    words = f"Move {card.pretty()} from {source} {where}."
-    return Hint(rung, words, (_card_id(board, card, step.source),), meld)
+    meld = None if step.kind is StepKind.TAKE or step.new else step.target
+    said = _move_words(
+        (card,),
+        None if step.source is None else tuple(views[step.source].cards),
+        step.kind is StepKind.TAKE,
+        None if meld is None else tuple(views[meld].cards),
+    )
+    return Hint(rung, said, (_card_id(board, card, step.source),), meld)
+
+
+def _move_words(
+    card: tuple[Card], source: tuple[Card, ...] | None, take: bool, target: tuple[Card, ...] | None
+) -> Words:
+    """Where a card goes, in a whole sentence for each way (a translation needs the whole)."""
+    if source is None and target is None:
+        return words("Move %(card)s from your hand to a new meld.", card=card)
+    if source is None:
+        return words("Move %(card)s from your hand onto %(target)s.", card=card, target=target)
+    if take:
+        return words("Move %(card)s from %(source)s into your hand.", card=card, source=source)
+    if target is None:
+        return words("Move %(card)s from %(source)s to a new meld.", card=card, source=source)
+    return words("Move %(card)s from %(source)s onto %(target)s.", card=card, source=source, target=target)
 
 
 def _meld_hint(board: Board, step: Step, planned: Melds) -> Hint:
     assert step.target is not None, "a move or lay step has a target"
     meld = Meld.of(planned[step.target], board.position.rules)
-    words = f"One meld of the best table: {_shown(meld.cards)}."
+    said = words("One meld of the best table: %(meld)s.", meld=tuple(meld.cards))
     home = None if step.new else step.target
-    return Hint(3, words, _card_ids(board, meld.cards, home), home)
+    return Hint(3, said, _card_ids(board, meld.cards, home), home)
 
 
 def _card_id(board: Board, card: Card, meld: int | None) -> str:

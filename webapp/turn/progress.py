@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from puzzles import Card, Position, step_check
 from webapp.caching import memoised
+from webapp.words import Words, words
 
 
 class Track(enum.Enum):
@@ -29,14 +30,14 @@ class Progress:
     maximum: int
 
     @property
-    def words(self) -> str:
+    def words(self) -> Words:
         if self.track is Track.ON:
-            return "on track"
+            return words("on track")
         if self.track is Track.OFF:
-            return f"off track: at most {self.reachable} now"
+            return words("off track: at most %(count)s now", count=self.reachable)
         if self.track is Track.DEAD_END:
-            return "dead end: no valid table holds these cards"
-        return "no verdict in time: keep going"
+            return words("dead end: no valid table holds these cards")
+        return words("no verdict in time: keep going")
 
 
 def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limit: float) -> Progress:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from puzzles import Card
+from puzzles import Card, Problem
 from webapp.turn.board import Board, MeldState, MeldView
 from webapp.turn.hints import Hint
 from webapp.turn.progress import Progress
@@ -41,7 +41,7 @@ class TurnView:
     can_end: bool
     can_undo: bool
     done: bool
-    notice: str | None = None
+    notice: Problem | None = None
     """Why the table cannot end the turn although every meld is valid (a freed joker's real card)."""
     hint: Hint | None = None
     """The latest hint, while the turn goes on."""

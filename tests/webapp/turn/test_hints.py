@@ -18,6 +18,7 @@ from webapp import models
 from webapp.db import database
 from webapp.turn.board import Board, MeldState
 from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint, solve_score
+from webapp.words import words
 
 TIME_LIMIT = 2.0
 
@@ -53,13 +54,13 @@ def test_the_first_hint_names_a_meld_that_must_break(known_puzzle: generator.Puz
     # the three sets must all become runs; the clubs run stays whole
     assert first.meld in (0, 1, 2)
     assert first.card_ids == board.melds[first.meld]
-    assert first.words.startswith("Break the meld ") and "cannot keep it whole" in first.words
+    assert str(first.words).startswith("Break the meld ") and "cannot keep it whole" in str(first.words)
 
 
 def test_the_second_hint_is_one_card_and_where_it_goes(known_puzzle: generator.Puzzle) -> None:
     board = board_of(known_puzzle)
     second = hint(board, 2, solution_of(known_puzzle), TIME_LIMIT)
-    assert len(second.card_ids) == 1 and second.words.startswith("Move ")
+    assert len(second.card_ids) == 1 and str(second.words).startswith("Move ")
     moved = board.move(second.card_ids[0], "new" if second.meld is None else str(second.meld))
     assert moved != board
 
@@ -78,7 +79,7 @@ def test_following_the_hints_solves_the_puzzle(known_puzzle: generator.Puzzle) -
     board, given = follow(board_of(known_puzzle), solution_of(known_puzzle))
     assert board.problems() == []
     assert len(board.laid()) == known_puzzle.max_played
-    assert given[-1].words == "Every card is where it belongs: end your turn."
+    assert str(given[-1].words) == "Every card is where it belongs: end your turn."
     assert len(given) <= 16
 
 
@@ -116,7 +117,7 @@ def test_a_stray_card_must_go_back_whatever_the_rung(known_puzzle: generator.Puz
     for rung in range(1, RUNGS + 1):
         advice = hint(board, rung, solution_of(known_puzzle), TIME_LIMIT)
         assert advice.card_ids == (two,)
-        assert advice.words == "Take 2♦ back into your hand: no best play places it."
+        assert str(advice.words) == "Take 2♦ back into your hand: no best play places it."
 
 
 def test_runs_the_player_keeps_apart_are_not_joined() -> None:
@@ -137,8 +138,10 @@ def test_the_ladder_has_three_rungs(known_puzzle: generator.Puzzle) -> None:
 
 
 def test_hints_round_trip_through_json() -> None:
-    advice = Hint(2, "Move 9♠ from your hand to a new meld.", ("h0",), None)
+    said = words("Move %(card)s from your hand to a new meld.", card=(Card.parse("9S"),))
+    advice = Hint(2, said, ("h0",), None)
     assert Hint.from_json(advice.to_json()) == advice
+    assert str(Hint.from_json(advice.to_json()).words) == "Move 9♠ from your hand to a new meld."
 
 
 def test_each_hint_costs_more_than_the_last() -> None:
@@ -213,7 +216,7 @@ def test_a_joker_the_best_play_takes_back_is_sent_to_the_hand_at_every_rung_past
     board = Board.start(position).move("h0", "0").move("h1", "0")
     for rung in (2, 3):
         given = hint(board, rung, solution, 2.0)
-        assert (given.words, given.card_ids, given.meld) == (
+        assert (str(given.words), given.card_ids, given.meld) == (
             "Move 🃏 from 6♠ 6♥ 🃏 6♦ 6♣ into your hand.",
             ("t2",),
             None,

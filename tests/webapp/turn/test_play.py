@@ -84,7 +84,7 @@ def test_before_the_launch_the_home_page_says_when(client: FlaskClient, clock: F
     clock.moment = NOON.replace(month=10)
     page = client.get("/")
     assert page.status_code == 200
-    assert "Tavolo starts on Monday 23 November 2026" in page.get_data(as_text=True)
+    assert "Tavolo starts on Monday, 23 November 2026" in page.get_data(as_text=True)
 
 
 def test_help_draws_the_worked_examples(client: FlaskClient) -> None:

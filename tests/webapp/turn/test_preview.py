@@ -20,7 +20,7 @@ def test_the_daily_preview_is_an_svg_without_a_spoiler(client: FlaskClient, publ
     root = ElementTree.fromstring(svg)
     assert root.get("viewBox") == "0 0 1200 630"
     text = " ".join("".join(node.itertext()) for node in root.iter("{http://www.w3.org/2000/svg}text"))
-    assert "#7" in text and "Sunday 29 November 2026" in text and "Hard · ⛓3" in text
+    assert "#7" in text and "Sunday, 29 November 2026" in text and "Hard · ⛓3" in text
     assert "Place 5 of your 6 cards" in text
     # no card of the puzzle: no suit, no rank
     assert not re.search(r"[♠♥♦♣]|\b(10|[2-9JQKA])[SHDC]\b", svg)
