@@ -6,19 +6,30 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
+from webapp.wording import gettext
+
 log = logging.getLogger(__name__)
 
-PLAIN_WORDS: dict[type[HTTPException], str] = {
-    NotFound: "That address was not found on Tavolo. Check the link, or go to today's puzzle.",
-    MethodNotAllowed: "That address does not take this kind of request.",
+PLAIN_WORDS: dict[type[HTTPException], LazyString] = {
+    NotFound: lazy_gettext("That address was not found on Tavolo. Check the link, or go to today's puzzle."),
+    MethodNotAllowed: lazy_gettext("That address does not take this kind of request."),
 }
 """Tavolo's own words for Werkzeug's stock descriptions; a description given to abort() stays."""
+CSRF_WORDS = {
+    "The CSRF token is missing.": lazy_gettext("The CSRF token is missing."),
+    "The CSRF token has expired.": lazy_gettext("The CSRF token has expired."),
+    "The CSRF token is invalid.": lazy_gettext("The CSRF token is invalid."),
+    "The CSRF tokens do not match.": lazy_gettext("The CSRF tokens do not match."),
+    "The CSRF session token is missing.": lazy_gettext("The CSRF session token is missing."),
+}
+"""Flask-WTF's reasons for refusing a form, in the player's language."""
 
 
 def reply(status: int, message: str) -> Response:
@@ -37,23 +48,29 @@ def reply(status: int, message: str) -> Response:
 
 def http_error(error: HTTPException) -> Response:
     if isinstance(error, CSRFError):
-        return reply(400, f"{error.description} Reload the page and try again.")
+        why = CSRF_WORDS.get(str(error.description), str(error.description))
+        return reply(400, gettext("%(why)s Reload the page and try again.", why=why))
     if isinstance(error, RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"]
-        return reply(413, f"The request is too large: at most {limit // 1024} KiB.")
+        return reply(413, gettext("The request is too large: at most %(size)s KiB.", size=limit // 1024))
     if isinstance(error, RateLimitExceeded):
-        return reply(429, f"Too many requests: at most {error.description}. Wait a little and try again.")
+        return reply(
+            429,
+            gettext(
+                "Too many requests: at most %(limit)s. Wait a little and try again.", limit=error.description
+            ),
+        )
     description = error.description
     for kind, words in PLAIN_WORDS.items():
         if isinstance(error, kind) and description == kind.description:
-            description = words
+            description = str(words)
     return reply(error.code or 500, description or error.name)
 
 
 def database_away(error: OperationalError | PoolTimeout) -> Response:
     """The database refused or dropped a connection, or every pooled connection stayed busy."""
     log.warning("database unavailable: %s", error.__class__.__name__)
-    response = reply(503, "The database is unavailable for a moment. Try again in a few seconds.")
+    response = reply(503, gettext("The database is unavailable for a moment. Try again in a few seconds."))
     response.headers["Retry-After"] = "5"
     return response
 

@@ -8,24 +8,47 @@ theme.
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import force_locale, lazy_gettext
 from werkzeug.wrappers import Response
 
 from generator import THEMES
 from puzzles import Card, Position, parse_cards
-from webapp.templating import DECK_COOKIE, DECK_COOKIE_LIFETIME, DECKS, deck
+from webapp.languages import (
+    COOKIE_LIFETIME,
+    LANGUAGE_COOKIE,
+    LANGUAGES,
+    LETTER_NAMES,
+    LETTERS,
+    LETTERS_COOKIE,
+    letters,
+    page_language,
+    rank_text,
+    shown_card,
+)
+from webapp.templating import DECK_COOKIE, DECKS, deck
+from webapp.wording import gettext
 
 bp = Blueprint("pages", __name__)
 
 HELP_EXAMPLES = (
     (
-        "A lonely Q♣ finds a set",
+        lazy_gettext("A lonely %(card)s finds a set"),
         "10H 10D 10S / JH JD JS / QH QD QC",
         "9S QD QS",
         "10H JH QH / 10D JD QD / 9S 10S JS / QC QD QS",
     ),
-    ("Cut a long run to free its middle", "3C 4C 5C 6C 7C 8C 9C", "6H 6D", "3C 4C 5C / 7C 8C 9C / 6C 6H 6D"),
+    (
+        lazy_gettext("Cut a long run to free its middle"),
+        "3C 4C 5C 6C 7C 8C 9C",
+        "6H 6D",
+        "3C 4C 5C / 7C 8C 9C / 6C 6H 6D",
+    ),
 )
 """Worked examples of the rules, drawn on the help page: title, table, hand and best final table."""
+LETTER_CARDS = {"ace": "AS", "queen": "QS", "king": "KS"}
+"""The cards whose letters the help page's rules name, in the player's deck letters."""
+COURT_SAMPLE = tuple(Card.parse(token) for token in ("JH", "QH", "KH", "AH"))
+"""The cards whose letters the deck choice changes, drawn beside the choice."""
 SAMPLE = tuple(Card.parse(token) for token in ("7S", "7H", "7D", "7C"))
 """One card of each suit, drawn beside each deck choice."""
 
@@ -36,11 +59,13 @@ def _melds(text: str) -> list[tuple[Card, ...]]:
 
 @bp.get("/help")
 def help_page() -> str:
+    lonely = shown_card(Card.parse("QC"), letters())
     examples = [
-        (title, _melds(table), parse_cards(hand), _melds(answer))
+        (str(title) % {"card": lonely}, _melds(table), parse_cards(hand), _melds(answer))
         for title, table, hand, answer in HELP_EXAMPLES
     ]
-    return render_template("help.html", examples=examples, themes=_theme_examples())
+    courts = {name: rank_text(Card.parse(token), letters()) for name, token in LETTER_CARDS.items()}
+    return render_template("help.html", examples=examples, themes=_theme_examples(), **courts)
 
 
 def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], tuple[Card, ...]]]:
@@ -55,22 +80,53 @@ def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], 
 
 @bp.get("/settings")
 def settings_page() -> str:
-    return render_template("settings.html", decks=DECKS, chosen=deck(), sample=SAMPLE)
+    return render_template(
+        "settings.html",
+        decks=DECKS,
+        chosen=deck(),
+        sample=SAMPLE,
+        languages=LANGUAGES,
+        language=page_language(),
+        letter_names=LETTER_NAMES,
+        chosen_letters=request.cookies.get(LETTERS_COOKIE)
+        if request.cookies.get(LETTERS_COOKIE) in LETTERS
+        else "",
+        court_sample=COURT_SAMPLE,
+    )
 
 
 @bp.post("/settings")
 def save_settings() -> Response:
+    """Save the deck, and the language and card letters when the form sends them: each a cookie of
+    its own. Letters left to the language (an empty choice) drop their cookie."""
     chosen = request.form.get("deck", "")
     if chosen not in DECKS:
-        abort(400, description="Choose a deck: two colours or four colours.")
+        abort(400, description=gettext("Choose a deck: two colours or four colours."))
+    language = request.form.get("language")
+    if language is not None and language not in LANGUAGES:
+        abort(400, description=gettext("Choose a language: English, Italiano, Deutsch or Polski."))
+    chosen_letters = request.form.get("letters")
+    if chosen_letters is not None and chosen_letters and chosen_letters not in LETTERS:
+        abort(400, description=gettext("Choose the card letters: J Q K A, B D K A or W D K A."))
     response = redirect(url_for("pages.settings_page"), 303)
+    _keep(response, DECK_COOKIE, chosen)
+    if language is not None:
+        _keep(response, LANGUAGE_COOKIE, language)
+    if chosen_letters:
+        _keep(response, LETTERS_COOKIE, chosen_letters)
+    elif chosen_letters is not None:
+        response.delete_cookie(LETTERS_COOKIE, httponly=True, samesite="Lax")
+    with force_locale(language or page_language()):  # the notice speaks the language just chosen
+        flash(gettext("Saved."))
+    return response
+
+
+def _keep(response: Response, name: str, value: str) -> None:
     response.set_cookie(
-        DECK_COOKIE,
-        chosen,
-        max_age=DECK_COOKIE_LIFETIME,
+        name,
+        value,
+        max_age=COOKIE_LIFETIME,
         secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
         httponly=True,
         samesite="Lax",
     )
-    flash(f"Saved: {DECKS[chosen].lower()}.")
-    return response

@@ -16,6 +16,7 @@ from webapp.models import Daily, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id
 from webapp.schedule.clock import calendar, now
+from webapp.wording import gettext
 
 ANALYSES: AppCache[tuple[str, str, float], Analysis] = AppCache(
     "analyses",
@@ -72,8 +73,11 @@ def refuse_open_daily(position: Position) -> None:
     if number is not None:
         abort(
             403,
-            description=f"This is daily puzzle #{number}, still open: "
-            "it can be analysed once you have solved it or given up.",
+            description=gettext(
+                "This is daily puzzle #%(number)s, still open: "
+                "it can be analysed once you have solved it or given up.",
+                number=number,
+            ),
         )
 
 

@@ -26,10 +26,12 @@ from webapp.analyser.solving import (
     solve,
     solve_time_limit,
 )
+from webapp.languages import LETTERS, letters
 from webapp.security import csrf, limiter, solve_rate_limit, step_rate_limit
 from webapp.turn.board import Board, MoveError
 from webapp.turn.progress import progress
 from webapp.turn.view import turn_view
+from webapp.wording import gettext, say
 
 bp = Blueprint("analyser", __name__)
 
@@ -45,6 +47,7 @@ def _entry(args: Mapping[str, str]) -> Entry:
         args.get("table", ""),
         args.get("hand", ""),
         args.get("objective", "cards"),
+        LETTERS[letters()],  # a German player types DH for the queen of hearts
     )
 
 
@@ -91,21 +94,29 @@ def replay(position: Position, moves_text: str) -> tuple[Board, list[str]]:
     board = Board.start(position)
     moves = [move for move in moves_text.split(".") if move]
     if len(moves) > MAX_MOVES:
-        abort(400, description=f"too many moves: at most {MAX_MOVES}")
+        abort(400, description=gettext("too many moves: at most %(most)s", most=MAX_MOVES))
     for number, move in enumerate(moves, start=1):
         card, _, target = move.partition("-")
         try:
             board = board.move(card, target)
         except MoveError as error:
-            abort(400, description=f"move {number} ({move[:20]}): {error}")
+            abort(
+                400,
+                description=gettext(
+                    "move %(number)s (%(move)s): %(problem)s",
+                    number=number,
+                    move=move[:20],
+                    problem=say(error.words),
+                ),
+            )
     return board, moves
 
 
 def _play_position() -> tuple[Entry, Position]:
     entry = _entry(request.args)
     if entry.position is None:
-        problem = entry.problems[0].message if entry.problems else "no position"
-        abort(400, description=f"This position cannot be played: {problem}.")
+        problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
+        abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
     refuse_open_daily(entry.position)
     return entry, entry.position
 
@@ -141,13 +152,17 @@ def move() -> Response | tuple[str, int]:
     board, moves = replay(position, request.args.get("moves", ""))
     card, target = request.form.get("card", ""), request.form.get("to", "")
     if not card or not target:
-        abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+        abort(
+            400, description=gettext("a move needs a card and where it goes (to: a meld number, new or hand)")
+        )
     if len(moves) >= MAX_MOVES:
-        abort(422, description=f"that is {MAX_MOVES} moves: reset the table to start again")
+        abort(
+            422, description=gettext("that is %(most)s moves: reset the table to start again", most=MAX_MOVES)
+        )
     try:
         board = board.move(card, target, request.form.get("from") or None)
     except MoveError as error:
-        abort(422, description=str(error))
+        abort(422, description=say(error.words))
     moves = [*moves, f"{card}-{target}"]
     if not request.headers.get("HX-Request"):
         return redirect(_play_url(entry, moves), 303)

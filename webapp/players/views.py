@@ -13,6 +13,7 @@ from webapp.players.identity import PLAYER_KEY, current_player_id
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.security import limiter, transfer_rate_limit
+from webapp.wording import gettext, say
 
 bp = Blueprint("players", __name__)
 
@@ -48,7 +49,7 @@ def issue_code() -> Response:
     player = current_player_id()
     with db.write() as writer:
         if not transfer.has_record(writer, player):
-            abort(409, description="Play a puzzle first: there is no record to move yet.")
+            abort(409, description=gettext("Play a puzzle first: there is no record to move yet."))
         assert player is not None, "a record has a player"
         transfer.issue(writer, player, now())
     return redirect(url_for("players.stats_page", _anchor="transfer"), 303)
@@ -71,15 +72,17 @@ def adopt() -> Response | tuple[str, int]:
                 return render_template("adopt.html", code=transfer.shown(code), mine=mine, theirs=theirs), 200
             adoption = transfer.adopt(writer, code, current, now())
     except transfer.TransferError as error:
-        return _render(str(error), request.form.get("code", "")[:20]), 422
+        return _render(say(error.why), request.form.get("code", "")[:20]), 422
     session[PLAYER_KEY] = adoption.player
     session.permanent = True
     if adoption.left_behind:
         flash(
-            "This browser now plays as the player of that code. Its own record was not merged: it is kept"
-            f" apart under the code {transfer.shown(adoption.left_behind)}, which brings it back here or"
-            " anywhere else."
+            gettext(
+                "This browser now plays as the player of that code. Its own record was not merged: it is"
+                " kept apart under the code %(code)s, which brings it back here or anywhere else.",
+                code=transfer.shown(adoption.left_behind),
+            )
         )
     else:
-        flash("This browser now plays as the player of that code.")
+        flash(gettext("This browser now plays as the player of that code."))
     return redirect(url_for("players.stats_page"), 303)

@@ -27,6 +27,7 @@ from webapp.caching import AppCache
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import daily_seed, day_digest, pool_choice, weekly_tier
+from webapp.wording import gettext
 
 SEED_TRIES = 3
 PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
@@ -46,9 +47,14 @@ def open_daily(number: int) -> models.Daily:
     """The daily puzzle `number` if it is open now; 404 before its day, 410 after."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
+        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
     if not dates.is_open(number, moment):
-        abort(410, description=f"Puzzle #{number} has closed: its day has ended everywhere.")
+        abort(
+            410,
+            description=gettext(
+                "Puzzle #%(number)s has closed: its day has ended everywhere.", number=number
+            ),
+        )
     return _published_now(number)
 
 
@@ -57,12 +63,12 @@ def opened_daily(number: int) -> models.Daily:
     404 before its day, or if it was never published."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
+        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
     if not dates.is_open(number, moment):
         # a closed day is only read, never published late: no request makes the generator work for it
         row = find(db.session(), number)
         if row is None:
-            abort(404, description=f"Puzzle #{number} was never published.")
+            abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
         return row
     return _published_now(number)
 

@@ -23,6 +23,7 @@ from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
+from webapp.wording import gettext
 
 bp = Blueprint("schedule", __name__)
 
@@ -70,11 +71,28 @@ def next_practice() -> Response | tuple[str, int]:
     rules, tier = request.args.get("rules", "classic"), request.args.get("tier", "rating")
     theme = request.args.get("theme") or None
     if theme is not None and theme not in THEMES:
-        abort(400, description=f"unknown theme {theme[:30]!r}: one of {', '.join(THEMES)}")
+        abort(
+            400,
+            description=gettext(
+                "unknown theme %(theme)s: one of %(known)s", theme=repr(theme[:30]), known=", ".join(THEMES)
+            ),
+        )
     if rules not in PRESETS:
-        abort(400, description=f"unknown rules {rules[:30]!r}: one of {', '.join(PRESETS)}")
+        abort(
+            400,
+            description=gettext(
+                "unknown rules %(rules)s: one of %(known)s", rules=repr(rules[:30]), known=", ".join(PRESETS)
+            ),
+        )
     if tier != "rating" and tier not in TIERS:
-        abort(400, description=f"unknown tier {tier[:30]!r}: one of {', '.join(TIERS)}, or rating")
+        abort(
+            400,
+            description=gettext(
+                "unknown tier %(tier)s: one of %(known)s, or rating",
+                tier=repr(tier[:30]),
+                known=", ".join(TIERS),
+            ),
+        )
     reader = db.session()
     player = current_player_id()
     near = (player_rating(reader, player) or TIER_RATINGS["hard"]) if tier == "rating" else None

@@ -8,6 +8,9 @@
   var lastMoved = null;
 
   function board() { return document.getElementById("board"); }
+  // the page's words for what this script writes, in the player's language (base.html's data-words)
+  var words = JSON.parse(document.body.dataset.words || "{}");
+  function say(key, english) { return words[key] || english; }
   function playing() { var b = board(); return b && !b.classList.contains("done"); }
 
   // htmx sends the CSRF token in a header with every request it makes
@@ -23,7 +26,7 @@
     if (!notice) { return; }
     var line = document.createElement("p");
     line.className = "notice-text error";
-    line.textContent = "⚠ The server did not answer. Check the connection and try again.";
+    line.textContent = "⚠ " + say("unanswered", "The server did not answer. Check the connection and try again.");
     notice.replaceChildren(line);
   }
   document.addEventListener("htmx:sendError", unanswered);
@@ -170,7 +173,7 @@
     var source = document.getElementById(button.dataset.copy);
     if (!source) { return; }
     var text = source.textContent.trim();
-    var done = function () { button.textContent = "Copied"; };
+    var done = function () { button.textContent = say("copied", "Copied"); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
     } else {
@@ -196,7 +199,7 @@
       Array.prototype.forEach.call(clocks, function (el) {
         var left = Math.max(0, Math.floor((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
         var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-        el.textContent = left ? h + ":" + (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s : "now: reload";
+        el.textContent = left ? h + ":" + (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s : say("reload", "now: reload");
       });
     }, 1000);
   }

@@ -20,6 +20,7 @@ from webapp import db
 from webapp.models import PoolPuzzle
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
+from webapp.wording import gettext
 
 
 class Mode(StrEnum):
@@ -55,9 +56,10 @@ class PuzzlePage:
     def title(self) -> str:
         """How the share text names the puzzle."""
         if self.mode is Mode.PRACTICE:
-            return f"Tavolo practice {self.puzzle.code}"
-        suffix = " (archive)" if self.mode is Mode.ARCHIVE else ""
-        return f"Tavolo #{self.number}{suffix}"
+            return gettext("Tavolo practice %(code)s", code=self.puzzle.code)
+        if self.mode is Mode.ARCHIVE:
+            return gettext("Tavolo #%(number)s (archive)", number=self.number)
+        return f"Tavolo #{self.number}"
 
     @property
     def counts_for_streak(self) -> bool:
@@ -83,12 +85,17 @@ def archive_page(number: int) -> PuzzlePage:
     if dates.is_open(number, moment):
         if request.method == "GET":
             abort(redirect(url_for("daily.puzzle", number=number), 303))
-        abort(409, description=f"Puzzle #{number} is still open: play it as the daily puzzle.")
+        abort(
+            409,
+            description=gettext(
+                "Puzzle #%(number)s is still open: play it as the daily puzzle.", number=number
+            ),
+        )
     if dates.is_future(number, moment):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
+        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
     row = daily.find(db.session(), number)
     if row is None:
-        abort(404, description=f"Puzzle #{number} was never published.")
+        abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
     return PuzzlePage(row.puzzle, Mode.ARCHIVE, (("number", number),), number, row.day)
 
 
@@ -96,7 +103,7 @@ def practice_page(code: str) -> PuzzlePage:
     """A practice puzzle by its code; 404 if there is none."""
     row = practice_puzzle(code)
     if row is None:
-        abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
+        abort(404, description=gettext("There is no practice puzzle %(code)s.", code=repr(code[:16])))
     return PuzzlePage(row, Mode.PRACTICE, (("code", row.code),))
 
 

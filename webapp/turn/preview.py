@@ -12,6 +12,7 @@ from webapp import db
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.turn.pages import practice_puzzle
+from webapp.wording import day_words, gettext
 
 bp = Blueprint("preview", __name__)
 
@@ -28,12 +29,12 @@ def _svg(text: str) -> Response:
 @bp.get("/puzzles/<int:number>/preview.svg")
 def daily_image(number: int) -> Response:
     if calendar().is_future(number, now()):
-        abort(404, description=f"Puzzle #{number} is not out yet.")
+        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
     row = daily.find(db.session(), number)
     if row is None:
-        abort(404, description=f"Puzzle #{number} was never published.")
+        abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
     title = f"#{number}"
-    subtitle = row.day.strftime("%A %d %B %Y")
+    subtitle = day_words(row.day, "full")
     return _svg(render_template("preview.svg", puzzle=row.puzzle, title=title, subtitle=subtitle))
 
 
@@ -41,7 +42,12 @@ def daily_image(number: int) -> Response:
 def practice_image(code: str) -> Response:
     puzzle = practice_puzzle(code)
     if puzzle is None:
-        abort(404, description=f"There is no practice puzzle {code[:16]!r}.")
+        abort(404, description=gettext("There is no practice puzzle %(code)s.", code=repr(code[:16])))
     return _svg(
-        render_template("preview.svg", puzzle=puzzle, title="Practice", subtitle=f"{puzzle.rules} rules")
+        render_template(
+            "preview.svg",
+            puzzle=puzzle,
+            title=gettext("Practice"),
+            subtitle=gettext("%(rules)s rules", rules=puzzle.rules),
+        )
     )

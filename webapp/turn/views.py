@@ -23,6 +23,7 @@ from webapp.turn import actions, attempts
 from webapp.turn.attempts import TurnError
 from webapp.turn.pages import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
+from webapp.wording import gettext, say
 
 bp = Blueprint("turn", __name__)
 bp.add_app_template_global(Mode, "Mode")
@@ -52,7 +53,7 @@ def this_page() -> PuzzlePage:
 @bp.errorhandler(TurnError)
 def refused(error: TurnError) -> Response:
     """A move the turn cannot take: the board stays, the notice says why (422, or 409)."""
-    return errors.reply(error.status, str(error))
+    return errors.reply(error.status, say(error.why))
 
 
 def answer(page: PuzzlePage, attempt: PlayerAttempt) -> Answer:
@@ -74,9 +75,11 @@ def move() -> Answer:
     target = request.form.get("to", "")
     seen_at = request.form.get("from") or None
     if not card or not target:
-        abort(400, description="a move needs a card and where it goes (to: a meld number, new or hand)")
+        abort(
+            400, description=gettext("a move needs a card and where it goes (to: a meld number, new or hand)")
+        )
     if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
-        abort(400, description="a move takes one card to one place: the form sent a field twice")
+        abort(400, description=gettext("a move takes one card to one place: the form sent a field twice"))
     page = this_page()
     return answer(page, actions.act(page, lambda attempt: attempts.move(attempt, card, target, seen_at)))
 

@@ -90,8 +90,8 @@ def test_the_stats_of_a_week(
     assert page.count('class="day day-missed"') == 1
     assert page.count('class="day day-open"') == 0
     ahead = player.client.get("/stats?tz=Pacific/Kiritimati").get_data(as_text=True)
-    assert ahead.count('class="day day-open"') == 1 and "Mon 30 Nov, #8: still open" in ahead
-    assert "Sun 29 Nov, #7: missed" in page
+    assert ahead.count('class="day day-open"') == 1 and "Mon, 30 Nov 2026, #8: still open" in ahead
+    assert "Sun, 29 Nov 2026, #7: missed" in page
     # a histogram bar for the solves' moves, and the rating chart from four rated attempts
     assert '<svg class="histogram"' in page and "3 in 16-20 moves" in page
     assert '<polyline class="rating-line"' in page
