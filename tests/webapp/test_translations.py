@@ -1,0 +1,217 @@
+"""The catalogs are complete, and the site speaks the player's language: chosen in the settings, else
+the browser's, else English; with the deck letters of that language and its dates and numbers."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+
+from puzzles import Card, Problem, ProblemCode, Rules
+from tests.webapp.conftest import csrf_token
+from webapp.analyser.entry import read_card
+from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
+from webapp.wording import problem_words
+from webapp.words import Words, words
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ("it", "de", "pl")
+KEYWORDS = {**DEFAULT_KEYWORDS, "words": None, "words_n": (1, 2), "N_": None, "lazy_gettext": None}
+"""The Makefile's `make messages` keywords: Babel's own, and webapp.words' and the engine's markers."""
+
+
+def extracted() -> set[str]:
+    """Every message the code and templates hold, as `make messages` extracts them."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=KEYWORDS
+    ):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+def catalog(language: str) -> Catalog:
+    with open(ROOT / "webapp" / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po, locale=language)
+
+
+@pytest.fixture(scope="module")
+def messages() -> set[str]:
+    return extracted()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_and_none_is_fuzzy(language: str, messages: set[str]) -> None:
+    translations = catalog(language)
+    assert messages, "the extraction found no message at all"
+    by_id = {
+        message.id[0] if isinstance(message.id, tuple) else message.id: message for message in translations
+    }
+    missing = sorted(messages - set(by_id))
+    assert not missing, f"{language}: not in the catalog (run make messages): {missing[:5]}"
+    untranslated, fuzzy = [], []
+    for text in messages:
+        message = by_id[text]
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
+            untranslated.append(text)
+        if message.fuzzy:
+            fuzzy.append(text)
+    assert not untranslated, f"{language}: untranslated: {sorted(untranslated)[:5]}"
+    assert not fuzzy, f"{language}: fuzzy: {sorted(fuzzy)[:5]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_translation_keeps_the_placeholders_of_its_message(language: str) -> None:
+    problems = [
+        (message.id, [str(error) for error in errors])
+        for message, errors in catalog(language).check()
+        if errors
+    ]
+    assert not problems, problems[:3]
+
+
+def test_a_catalog_with_an_empty_or_fuzzy_entry_is_caught(messages: set[str]) -> None:
+    """The check above can fail: a message left empty, or marked fuzzy, shows up."""
+    translations = catalog("de")
+    text = sorted(messages)[0]
+    message = translations[text]
+    assert message is not None and message.string and not message.fuzzy
+    message.string = ""
+    assert not all(message.string if isinstance(message.string, tuple) else (message.string,))
+    message.flags.add("fuzzy")
+    assert message.fuzzy
+
+
+def page(client: FlaskClient, path: str, **headers: str) -> str:
+    return html.unescape(client.get(path, headers=headers).get_data(as_text=True))
+
+
+def test_the_browser_language_picks_the_page_language_and_english_is_the_fallback(
+    client: FlaskClient, published: int
+) -> None:
+    german = page(client, "/help", **{"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert '<html lang="de">' in german and "So wird gespielt" in german
+    polish = page(client, "/help", **{"Accept-Language": "pl"})
+    assert '<html lang="pl">' in polish and "Jak grać" in polish
+    for unknown in ("fr-FR", "", "xx;q=garbage", "*"):
+        english = page(client, "/help", **{"Accept-Language": unknown})
+        assert '<html lang="en">' in english and "How to play" in english, unknown
+
+
+def test_the_cookie_wins_over_the_browser_and_a_garbage_cookie_is_ignored(client: FlaskClient) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, "it")
+    assert '<html lang="it">' in page(client, "/help", **{"Accept-Language": "de"})
+    client.set_cookie(LANGUAGE_COOKIE, '"><script>')
+    assert '<html lang="de">' in page(client, "/help", **{"Accept-Language": "de"})
+
+
+def test_the_settings_save_the_language_and_say_so_in_it(client: FlaskClient) -> None:
+    token = csrf_token(client, "/settings")
+    saved = client.post(
+        "/settings", data={"csrf_token": token, "deck": "two", "language": "pl", "letters": ""}
+    )
+    assert saved.status_code == 303
+    cookies = saved.headers.getlist("Set-Cookie")
+    assert any(cookie.startswith(f"{LANGUAGE_COOKIE}=pl;") and "HttpOnly" in cookie for cookie in cookies)
+    settings = page(client, "/settings")
+    assert '<p class="flash" role="status">Zapisano.</p>' in settings
+    assert '<option value="pl" lang="pl" selected>Polski</option>' in settings
+    refused = client.post("/settings", data={"csrf_token": token, "deck": "two", "language": "fr"})
+    assert refused.status_code == 400 and "Wybierz język" in refused.get_data(as_text=True)
+
+
+def test_pages_that_depend_on_the_language_say_so_in_vary(client: FlaskClient, published: int) -> None:
+    for path in ("/", f"/puzzles/{published}", "/help", "/nowhere", f"/puzzles/{published}/preview.svg"):
+        vary = client.get(path).headers.get("Vary", "")
+        assert "Accept-Language" in vary and "Cookie" in vary, path
+    assert "Accept-Language" not in client.get("/static/tavolo.css").headers.get("Vary", "")
+
+
+def test_the_untouched_page_cache_keeps_one_rendering_per_language(app: Flask, published: int) -> None:
+    """A puzzle nobody has moved a card of is rendered once per process: once per language."""
+    for order in (("de", "en"), ("en", "de")):
+        app.extensions.pop("tavolo.cache.untouched pages", None)
+        for language in order:
+            seen = page(app.test_client(), f"/puzzles/{published}", **{"Accept-Language": language})
+            assert f'<html lang="{language}">' in seen
+            assert ("Zug beenden" in seen) == (language == "de"), order
+            assert ("End turn" in seen) == (language == "en"), order
+
+
+def test_a_german_page_draws_the_queen_as_d_and_dates_as_germans_write_them(
+    client: FlaskClient, published: int
+) -> None:
+    german = page(client, "/help", **{"Accept-Language": "de"})
+    assert re.search(r'<span class="corner" aria-hidden="true">D<br>♣</span>', german)
+    assert "Eine einsame D♣ findet einen Satz" in german
+    assert "nie D-K-A" in german
+    client.set_cookie(LETTERS_COOKIE, "english")  # a German who plays with an English deck
+    assert "Eine einsame Q♣ findet einen Satz" in page(client, "/help", **{"Accept-Language": "de"})
+    play = page(client, f"/puzzles/{published}", **{"Accept-Language": "de"})
+    day = re.search(r'<span class="date">([^<]+)</span>', play)
+    assert day and re.fullmatch(r"[A-Z][a-z]\., \d{1,2}\. [A-Z][a-zä]+\.? \d{4}", day.group(1)), day
+
+
+def test_the_analyser_reads_the_decks_letters_where_no_suit_can_be_meant() -> None:
+    german, polish = "BDKA", "WDKA"
+    assert read_card("DH", german) == Card.parse("QH")
+    assert read_card("BS", german) == Card.parse("JS")
+    assert read_card("DD", german) == Card.parse("QD")  # the last letter is the suit
+    assert read_card("WC", polish) == Card.parse("JC")
+    assert read_card("QH", german) == Card.parse("QH")  # the engine's letters keep their meaning
+    assert read_card("10D", german) == Card.parse("10D")
+    with pytest.raises(ValueError):
+        read_card("BS", "JQKA")  # B is no rank on an English deck
+
+
+def test_the_analyser_page_reads_a_german_queen(client: FlaskClient) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, "de")
+    answer = page(client, "/analyse?rules=classic&table=DH+DD+DS&hand=DC&objective=cards")
+    assert "Der beste Zug legt deine einzige Karte ab" in answer
+    assert "ist keine Karte" not in answer
+
+
+def test_the_engines_problems_are_values_worded_in_the_players_language(app: Flask) -> None:
+    gap = Problem(ProblemCode.GAP, (Card.parse("4S"), Card.parse("7S")))
+    assert str(gap) == "gap between 4♠ and 7♠"  # the CLI's English one-liner
+    left = Problem(ProblemCode.LEFT_TABLE, (Card.parse("QH"),))
+    in_meld = Problem(ProblemCode.MELD, (Card.parse("4S"), Card.parse("5S"), Card.parse("7S")), 2, inner=gap)
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert problem_words(gap) == "buco tra 4♠ e 7♠"
+        assert problem_words(in_meld) == "combinazione 2 (4♠ 5♠ 7♠): buco tra 4♠ e 7♠"
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert problem_words(left) == "D♥ hat den Tisch verlassen"
+        low = Problem(ProblemCode.GAP, gap.cards, rules=Rules.named("classic").name, ace_low_only=True)
+        assert problem_words(low).endswith("(bei den classic-Regeln ist das Ass nur niedrig)")
+    with app.test_request_context(headers={"Accept-Language": "pl"}):
+        assert problem_words(Problem(ProblemCode.TOO_FEW, count=2)) == "tylko 2 karty"
+        assert problem_words(Problem(ProblemCode.TOO_FEW, count=1)) == "tylko 1 karta"
+
+
+def test_plurals_follow_each_languages_rules(app: Flask) -> None:
+    from webapp.wording import say
+    from webapp.words import words_n
+
+    moves = {n: words_n("%(num)d move", "%(num)d moves", n) for n in (1, 2, 5, 22)}
+    with app.test_request_context(headers={"Accept-Language": "pl"}):
+        assert [say(moves[n]) for n in (1, 2, 5, 22)] == ["1 ruch", "2 ruchy", "5 ruchów", "22 ruchy"]
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert [say(moves[n]) for n in (1, 2)] == ["1 mossa", "2 mosse"]
+
+
+def test_words_keep_their_cards_through_the_database() -> None:
+    said = words("One meld of the best table: %(meld)s.", meld=(Card.parse("QH"), Card.parse("QD")))
+    again = Words.from_json(said.to_json())
+    assert again == said and str(again) == "One meld of the best table: Q♥ Q♦."
+    assert str(Words.from_json("Older English text")) == "Older English text"
