@@ -4,7 +4,8 @@
    acceptance, hard-or-deeper and master a minute, and the depth histogram.
 2. The same run with two worker processes: the speedup, and that the output is identical.
 3. Each tier asked for on its own (`make --tier T`): puzzles a minute and acceptance.
-   For each tier: the chain histogram, theme and method (motif) shares, the share with a live
+   For each tier: the chain histogram, theme shares, motif shares (each puzzle's `motif_of`), the
+   share of tables with a ladder of sets, method shares, the share with a live
    decoy, the share that meets the floors (a hand of 4+, a maximum of 2+), and the share of puzzles
    the skill-limited player fails, for each skill k from 1 to 5.
 
@@ -25,14 +26,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator import TIERS, Puzzle
+from generator import TIERS, Puzzle, motif_of
 from generator._make import DEFAULT_TIME_LIMIT, recipe_for
 from generator._runs import Plan, Tally, generate
+from generator._tables import ladder_length
 from puzzles import skill_limited
 
 TARGET_HARD_PER_MINUTE = 60.0
 TARGET_MASTER_PER_MINUTE = 10.0
 TARGET_SPEEDUP = 1.8
+MOTIF_CEILING = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,8 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
 
     chains = Counter(p.chain for p in puzzles)
     themes = Counter(theme for p in puzzles for theme in p.themes)
+    motifs = Counter(motif_of(p.themes) or "none" for p in puzzles)
+    ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
     methods = Counter(p.id[1] for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
     floors = sum(p.hand_size >= 4 and p.max_played >= 2 for p in puzzles)
@@ -96,6 +101,11 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     )
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
     print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
+    print(
+        f"    motifs (target: none over {MOTIF_CEILING:.0%}): "
+        f"{', '.join(f'{m} {share(n):.0%}' for m, n in motifs.most_common())}"
+    )
+    print(f"    tables with a ladder of sets: {share(ladders):.0%} (target: at most {MOTIF_CEILING:.0%})")
     print(f"    methods: {', '.join(f'{m} {share(n):.0%}' for m, n in methods.most_common())}")
     print(
         f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}"
@@ -109,6 +119,8 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         "attempts": alone.tally.attempts,
         "chains": dict(sorted(chains.items())),
         "themes": {t: share(n) for t, n in themes.most_common()},
+        "motifs": {m: share(n) for m, n in motifs.most_common()},
+        "ladder_table_share": share(ladders),
         "methods": {m: share(n) for m, n in methods.most_common()},
         "live_decoy_share": share(live),
         "floors_share": share(floors),

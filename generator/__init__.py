@@ -10,9 +10,10 @@ chain depth, each with a short ID that regenerates it.
 from generator._grading import TIERS, is_publishable, tier_of
 from generator._make import make_puzzle, puzzle_from_id, puzzle_of, verify
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
-from generator._themes import THEMES, Theme, themes_of
+from generator._themes import MOTIFS, THEMES, Theme, motif_of, themes_of
 
 __all__ = [
+    "MOTIFS",
     "THEMES",
     "TIERS",
     "Puzzle",
@@ -22,6 +23,7 @@ __all__ = [
     "canonical_form",
     "is_publishable",
     "make_puzzle",
+    "motif_of",
     "puzzle_from_id",
     "puzzle_of",
     "themes_of",

@@ -15,8 +15,11 @@ from generator._tables import (
     card_at,
     counts_of,
     fits_somewhere,
+    ladder_length,
+    rank_of,
     sample_final_table,
     sample_ladder,
+    sample_staircase,
     split_into_melds,
     suit_of,
     supply,
@@ -48,16 +51,27 @@ class Profile:
     """Weights for adding 0, 1, 2 ... decoys."""
     blocks: float = 0.0
     """How often the final table grows a block of parallel runs (see `sample_final_table`)."""
+    set_blocks: float = 0.0
+    """How often such a block is laid as sets in the final table, so the start table has it as runs."""
     ladder: tuple[int, int] | None = None
     """If set, the table also shows a ladder of sets over this many ranks (see `sample_ladder`),
     and the cards that would turn them into runs are in the hand."""
     ends: tuple[int, int] = (1, 0)
     """Weights for extending the ladder at one end or at both."""
+    staircase: bool = False
+    """Whether the `ladder` is a staircase of sets whose suits shift (see `sample_staircase`)."""
     dead_decoys: float = 0.7
     """How often a decoy is a card that no meld of the cards in play could hold at all; the others
     may fit somewhere (live decoys tempt), and the solver decides whether they spoil the puzzle."""
     hand_joker: float = 0.0
     """Under rules with jokers, how often a joker of the final table goes to the hand."""
+    ladders: bool = True
+    """Whether the start table may show a ladder of sets (see `ladder_length`) that the profile's
+    `ladder` did not put there: random splits of parallel runs lay them as sets all too often."""
+    clustered: bool = False
+    """Whether the cards taken into the hand lie near each other (same rank, or same suit two ranks
+    apart at most), so that one rearrangement places several: a live decoy that blocks it then costs
+    more than it gives."""
 
 
 def backwards(profile: Profile) -> Method:
@@ -70,25 +84,37 @@ def backwards(profile: Profile) -> Method:
         forced: list[int] = []
         if profile.ladder is not None:
             ends = rng.choices((1, 2), profile.ends)[0]
-            ladder = sample_ladder(rules, rng, stock, rng.randint(*profile.ladder), ends)
+            sample = sample_staircase if profile.staircase else sample_ladder
+            ladder = sample(rules, rng, stock, rng.randint(*profile.ladder), ends)
             if ladder is None:
                 return None
             kept, forced = ladder.sets, ladder.extras
             for index in ladder.near:
                 stock[index] = 0
-        final = sample_final_table(rules, rng, rng.randint(*profile.melds), profile.blocks, stock)
+        final = sample_final_table(
+            rules, rng, rng.randint(*profile.melds), profile.blocks, stock, profile.set_blocks
+        )
         placed = rng.choices(range(len(profile.placed)), profile.placed)[0]
         cards = [index for meld in final for index in meld]
         joker = JOKER_INDEX in cards and profile.hand_joker > 0 and rng.random() < profile.hand_joker
         for _ in range(3):
-            taken = rng.sample(cards, min(placed, len(cards)))
+            taken = (
+                _cluster(rng, cards, placed)
+                if profile.clustered
+                else rng.sample(cards, min(placed, len(cards)))
+            )
             if joker and JOKER_INDEX not in taken:
                 taken[0] = JOKER_INDEX
             counts = counts_of(final)
             for index in taken:
                 counts[index] -= 1
             start = split_into_melds(counts, rules, rng, avoid=final)
-            if start is not None and 4 <= len(start) + len(kept) <= 20 and forced + taken:
+            if (
+                start is not None
+                and 4 <= len(start) + len(kept) <= 20
+                and forced + taken
+                and (profile.ladders or not _shows_ladder(start, rules))
+            ):
                 break
         else:
             return None
@@ -100,6 +126,34 @@ def backwards(profile: Profile) -> Method:
         return Candidate(Position(rules, tuple(table), tuple(hand)), decoys)
 
     return method
+
+
+def _shows_ladder(melds: list[list[int]], rules: Rules) -> bool:
+    return ladder_length([to_meld(meld, rules) for meld in melds], rules.top_position) >= 3
+
+
+def _cluster(rng: random.Random, cards: list[int], count: int) -> list[int]:
+    """`count` of the cards (distinct places in `cards`), each near one taken before it when it can be."""
+    places = list(range(len(cards)))
+    rng.shuffle(places)
+    taken = places[: min(count, 1)]
+    for place in places[1:]:
+        if len(taken) >= count:
+            break
+        if any(_near(cards[place], cards[other]) for other in taken):
+            taken.append(place)
+    for place in places:
+        if len(taken) >= count:
+            break
+        if place not in taken:
+            taken.append(place)
+    return [cards[place] for place in taken[:count]]
+
+
+def _near(a: int, b: int) -> bool:
+    if JOKER_INDEX in (a, b):
+        return True
+    return rank_of(a) == rank_of(b) or (suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) <= 2)
 
 
 def layout(melds: Sequence[Meld]) -> list[Meld]:
@@ -223,13 +277,104 @@ METHODS |= {
     ),
 }
 
-RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("d", "v", "k", "d", "v", "l"),
-    "easy": ("d",),
-    "medium": ("d", "v"),
-    "hard": ("v", "k", "v", "l"),
-    "expert": ("v", "k", "k", "l"),
-    "master": ("k", "v", "k", "l"),
+# Tables that do not show a ladder by chance, hands that one rearrangement mostly places (so a decoy
+# that blocks it is live), and blocks laid as sets that the start table lays as runs (issue 10).
+METHODS |= {
+    # random mid-game tables
+    "r": backwards(
+        Profile(
+            melds=(4, 12),
+            placed=(0, 1, 3, 3, 2),
+            decoys=(0, 2, 3, 3, 2),
+            blocks=0.2,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+            clustered=True,
+        )
+    ),
+    # blocks of sets that the start table lays as runs, and blocks of runs that it lays otherwise
+    "s": backwards(
+        Profile(
+            melds=(6, 12),
+            placed=(0, 0, 2, 3, 3, 2),
+            decoys=(0, 2, 3, 3),
+            blocks=0.8,
+            set_blocks=0.7,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+            clustered=True,
+        )
+    ),
+    # a ladder with a card at each end: the set that could take a decoy holds up both
+    "t": backwards(
+        Profile(
+            melds=(3, 8),
+            placed=(0, 2, 1),
+            decoys=(0, 2, 3, 3),
+            blocks=0.1,
+            ladder=(3, 5),
+            ends=(0, 1),
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+        )
+    ),
+    # a long ladder with a card at each end: master
+    "u": backwards(
+        Profile(
+            melds=(3, 8),
+            placed=(0, 2, 1),
+            decoys=(0, 2, 3, 3),
+            blocks=0.1,
+            ladder=(6, 8),
+            ends=(0, 1),
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+        )
+    ),
+    # a staircase of sets whose suits shift, which the hand turns into runs: hard and expert
+    "a": backwards(
+        Profile(
+            melds=(3, 8),
+            placed=(0, 2, 1),
+            decoys=(0, 2, 3, 3),
+            blocks=0.1,
+            ladder=(3, 5),
+            ends=(1, 1),
+            staircase=True,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+        )
+    ),
+    # a long staircase: master
+    "c": backwards(
+        Profile(
+            melds=(3, 8),
+            placed=(0, 2, 1),
+            decoys=(0, 2, 3, 3),
+            blocks=0.1,
+            ladder=(6, 8),
+            ends=(1, 1),
+            staircase=True,
+            dead_decoys=1 - LIVE_DECOYS,
+            hand_joker=HAND_JOKER,
+            ladders=False,
+        )
+    ),
 }
-"""The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt:
-ladders one turn in four at most, so that no trick rules a tier."""
+
+RECIPES: dict[str | None, tuple[str, ...]] = {
+    None: ("r", "s", "a", "r", "s", "t", "r", "s", "c", "r", "s"),
+    "easy": ("r",),
+    "medium": ("r", "s"),
+    "hard": ("r", "s", "a", "r", "s", "t", "r", "s", "r", "s", "a", "r", "s", "t", "s"),
+    "expert": (*("r", "s") * 4, "a", *("r", "s") * 4, "t", *("r", "s") * 2, "u"),
+    "master": ("c", "u", "u", "t"),
+}
+"""The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
+A ladder method finds deep puzzles many times faster than the others, so it gets few turns: enough
+that ladders stay under two in five of a tier's puzzles (see bench/generate.py)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from puzzles import Card, Meld, Rules
+from puzzles import Card, Meld, MeldKind, Rules
 
 JOKER_INDEX = 52
 CARD_TYPES = 53
@@ -44,14 +44,20 @@ def supply(rules: Rules) -> list[int]:
 
 
 def sample_final_table(
-    rules: Rules, rng: random.Random, melds: int, blocks: float = 0.0, stock: list[int] | None = None
+    rules: Rules,
+    rng: random.Random,
+    melds: int,
+    blocks: float = 0.0,
+    stock: list[int] | None = None,
+    set_blocks: float = 0.0,
 ) -> list[list[int]]:
     """A table of `melds` melds as a game in progress might show: sets, short and long runs, cards
     twice where the decks allow it, jokers under rules that have them.
 
     With probability `blocks` each step lays a block instead: runs of three or four suits over the
     same ranks, which a player could also have laid as sets (tables grow such blocks as players
-    extend each other's melds).
+    extend each other's melds). With probability `set_blocks` a block is laid as sets instead, one
+    for each rank, so that another table lays the same cards as runs.
 
     Each meld is a list of card indices in table order (a run low to high, a joker in its place).
     """
@@ -61,7 +67,10 @@ def sample_final_table(
     while len(table) < melds and tries < melds * 20:
         tries += 1
         if rng.random() < blocks:
-            table.extend(_sample_block(rules, rng, stock, melds - len(table)))
+            block = _sample_block(rules, rng, stock, melds - len(table))
+            if block and set_blocks and rng.random() < set_blocks:
+                block = [sorted(column) for column in zip(*block, strict=True)]
+            table.extend(block)
             continue
         meld = _sample_set(rules, rng, stock) if rng.random() < SET_SHARE else _sample_run(rules, rng, stock)
         if meld is None:
@@ -125,6 +134,101 @@ def sample_ladder(
     return Ladder(sets, extras, near)
 
 
+STAIR_STEP = 0.5
+"""How often the suit a staircase's set lacks changes from one rank to the next (it changes after two
+ranks in any case, so that no three sets share three suits)."""
+
+
+def sample_staircase(
+    rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int
+) -> Ladder | None:
+    """A staircase of `length` ranks: a set of three suits at each rank, the suit it lacks changing
+    as the ranks climb, and hand cards below and above it that turn all of it into runs at once; or
+    None when the stock lacks the cards or the draw makes no staircase.
+
+    Each suit's cards make runs of three or more, those at an end of the staircase with the hand's
+    cards beyond it (none lies inside, where it would simply join the set of its rank). The sets hang
+    together: no rank splits the staircase into two that each turn into runs on their own, so the
+    chain length is the number of sets, as with a ladder, but no three sets side by side share three
+    suits.
+    """
+    top = rules.top_position
+    first = rng.randrange(3, top - length)
+    last = first + length - 1
+    missing, same = rng.randrange(4), 0
+    covered: dict[int, set[int]] = {suit: set() for suit in range(4)}
+    for rank in range(first, last + 1):
+        if rank > first and (same >= 2 or rng.random() < STAIR_STEP):
+            missing, same = rng.choice([s for s in range(4) if s != missing]), 0
+        same += 1
+        for suit in range(4):
+            if suit != missing:
+                covered[suit].add(rank)
+    extras: list[tuple[int, int]] = []
+    for suit, ranks in covered.items():
+        for stretch in _stretches(ranks):
+            if len(stretch) >= 3:
+                continue
+            if first < stretch[0] and stretch[-1] < last:
+                return None  # a short run inside the staircase, which no hand card may lengthen
+            beyond = (
+                range(first - 1, first - 4 + len(stretch), -1)
+                if stretch[0] == first
+                else (range(last + 1, last + 4 - len(stretch)))
+            )
+            for rank in beyond:
+                ranks.add(rank)
+                extras.append((suit, rank))
+    for _ in range(ends):
+        sides = [
+            (suit, p)
+            for suit, ranks in covered.items()
+            if ranks
+            for p in (min(ranks) - 1, max(ranks) + 1)
+            if (p < first or p > last) and 1 <= p <= top
+        ]
+        if sides:
+            suit, side = rng.choice(sides)
+            covered[suit].add(side)
+            extras.append((suit, side))
+    if any(_splits_at(cut, covered) for cut in range(first, last)):
+        return None
+    sets = [
+        sorted(card_at(suit, rank) for suit in range(4) if rank in covered[suit])
+        for rank in range(first, last + 1)
+    ]
+    hand = [card_at(suit, rank) for suit, rank in extras]
+    cards = hand + [index for meld in sets for index in meld]
+    if any(stock[index] < count for index, count in enumerate(counts_of([cards]))):
+        return None
+    for index in cards:
+        stock[index] -= 1
+    low = min(min(ranks) for ranks in covered.values() if ranks)
+    high = max(max(ranks) for ranks in covered.values() if ranks)
+    near = [card_at(suit, p) for suit in range(4) for p in range(max(low - 1, 1), min(high + 1, top) + 1)]
+    return Ladder(sets, hand, near)
+
+
+def _stretches(ranks: set[int]) -> list[list[int]]:
+    """The runs of consecutive ranks in a set of ranks, lowest first."""
+    stretches: list[list[int]] = []
+    for rank in sorted(ranks):
+        if stretches and stretches[-1][-1] == rank - 1:
+            stretches[-1].append(rank)
+        else:
+            stretches.append([rank])
+    return stretches
+
+
+def _splits_at(cut: int, covered: dict[int, set[int]]) -> bool:
+    """Whether every run crossing between ranks `cut` and `cut` + 1 keeps three cards on each side."""
+    for ranks in covered.values():
+        for run in _stretches(ranks):
+            if run[0] <= cut < run[-1] and (cut - run[0] + 1 < 3 or run[-1] - cut < 3):
+                return False
+    return True
+
+
 def _sample_set(rules: Rules, rng: random.Random, stock: list[int]) -> list[int] | None:
     rank = rng.randrange(13)
     suits = [s for s in range(4) if stock[s * 13 + rank]]
@@ -150,6 +254,25 @@ def _sample_run(rules: Rules, rng: random.Random, stock: list[int]) -> list[int]
     for index in meld:
         stock[index] -= 1
     return meld
+
+
+def ladder_length(melds: Sequence[Meld], top_position: int) -> int:
+    """The most consecutive ranks whose sets share three suits (0 when no two do), the ace above the
+    king when `top_position` is 14: a table with a ladder of 3 or more begs to be turned into runs
+    (see `sample_ladder`)."""
+    by_rank: dict[int, list[frozenset[int]]] = {}
+    for meld in melds:
+        if meld.kind is MeldKind.SET:
+            suits = frozenset(card.suit.index for card in meld.cards if card.suit is not None)
+            by_rank.setdefault(meld.start, []).append(suits)
+    best = 0
+    for trio in combinations(range(4), 3):
+        run = 0
+        for rank in range(1, top_position + 1):
+            held = any(set(trio) <= suits for suits in by_rank.get(1 if rank == 14 else rank, ()))
+            run = run + 1 if held else 0
+            best = max(best, run)
+    return best if best >= 2 else 0
 
 
 def counts_of(melds: Sequence[Sequence[int]]) -> list[int]:

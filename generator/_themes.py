@@ -8,7 +8,7 @@ only what the solution does, never how the position was generated, so any positi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -73,9 +73,15 @@ THEMES: dict[str, Theme] = {
         ),
         Theme(
             "ladder", N_("Climb the ladder"),
-            N_("Sets of consecutive ranks turn into runs: one run takes a card from each of three sets, "
-               "side by side."),
+            N_("Sets of consecutive ranks that hold the same three suits turn into runs: one run takes a "
+               "card from each of three such sets, side by side."),
             "italian | JH JD JC / QH QD QC / KH KD KC | AC",
+        ),
+        Theme(
+            "staircase", N_("Climb the staircase"),
+            N_("Sets of consecutive ranks whose suits shift turn into runs: one run takes a card from each "
+               "of three sets side by side, which do not all hold the same three suits."),
+            "classic | 10S 10H 10D / JS JH JD / QH QD QC | 9S QS QD",
         ),
         Theme(
             "bridge", N_("Bridge two runs"),
@@ -88,9 +94,9 @@ THEMES: dict[str, Theme] = {
             "classic | 7H 7D 7C / 4S 5S 6S 7S | 6C 8C",
         ),
         Theme(
-            "cycle", N_("Chain of moves"),
-            N_("One rearrangement breaks three or more melds: a card passes from meld to meld, and each "
-               "meld that gives one up needs another in its place."),
+            "cycle", N_("Pass it on"),
+            N_("A card passes from meld to meld: a meld takes a card from another, and gives one of its "
+               "own to a third, which stays a meld only thanks to it."),
             "classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C",
         ),
         Theme(
@@ -112,6 +118,22 @@ THEMES: dict[str, Theme] = {
         ),
     )
 }  # fmt: skip
+
+
+MOTIFS: tuple[str, ...] = (
+    "free-joker", "cycle", "bridge", "swap", "ladder", "staircase", "runs-to-sets", "split-run",
+    "set-of-four", "end-card", "sets-to-runs", "hand-joker",
+)  # fmt: skip
+"""The themes that name a trick, the rarest first: a ladder turned into runs is plain to see, a card
+passed on through it is the trick to find. The others (adding to a meld, starting one, a long chain)
+say what every puzzle, or every deep one, does."""
+
+
+def motif_of(themes: Iterable[str]) -> str | None:
+    """A puzzle's motif, the trick it is about: its first theme in `MOTIFS`; None when it has none
+    (an extension or a new meld and nothing more)."""
+    named = set(themes)
+    return next((name for name in MOTIFS if name in named), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,14 +298,39 @@ def _all_into(s: _Solution, i: int, kind: MeldKind) -> bool:
 
 @_theme("ladder")
 def _ladder(s: _Solution) -> bool:
-    """A final run holds, side by side, three cards that come from three different original sets."""
+    """A final run holds, side by side, three cards from three different original sets that all hold
+    the same three suits (or more)."""
+    return any(_shared_suits(s, trio) >= 3 for trio in _set_trios(s))
+
+
+@_theme("staircase")
+def _staircase(s: _Solution) -> bool:
+    """A final run holds, side by side, three cards from three different original sets that do not all
+    hold the same three suits."""
+    return any(_shared_suits(s, trio) < 3 for trio in _set_trios(s))
+
+
+def _set_trios(s: _Solution) -> list[tuple[int, int, int]]:
+    """Three different original sets whose cards lie side by side in a final run."""
     sets = set(s.originals(MeldKind.SET))
+    trios: list[tuple[int, int, int]] = []
     for meld, sources in zip(s.final, s.sources, strict=True):
         if meld.kind is MeldKind.RUN:
-            for trio in zip(sources, sources[1:], sources[2:], strict=False):
-                if len(set(trio)) == 3 and sets.issuperset(trio):
-                    return True
-    return False
+            for a, b, c in zip(sources, sources[1:], sources[2:], strict=False):
+                if (
+                    a is not None
+                    and b is not None
+                    and c is not None
+                    and len({a, b, c}) == 3
+                    and sets.issuperset((a, b, c))
+                ):
+                    trios.append((a, b, c))
+    return trios
+
+
+def _shared_suits(s: _Solution, trio: tuple[int, int, int]) -> int:
+    suits = [{card.suit for card in s.position.table[i].cards if card.suit is not None} for i in trio]
+    return len(suits[0] & suits[1] & suits[2])
 
 
 @_theme("bridge")
@@ -315,8 +362,27 @@ def _swap(s: _Solution) -> bool:
 
 @_theme("cycle")
 def _cycle(s: _Solution) -> bool:
-    """One rearrangement of the shown play breaks three or more original melds."""
-    return any(len(melds) >= 3 for melds in s.rearrangements)
+    """An original meld takes a card from a second and gives one of its own to a third: a final meld
+    built on it (see `_base`) holds a card of the second, and one of its cards ends in a final meld
+    built on the third."""
+    bases = [_base(sources) for sources in s.sources]
+    takes: dict[int, set[int]] = {}
+    for base, sources in zip(bases, s.sources, strict=True):
+        if base is not None:
+            takes.setdefault(base, set()).update(i for i in sources if i not in (None, base))
+    for middle, givers in takes.items():
+        gets = {bases[k] for k in s.routes[middle] if k is not None} - {None, middle}
+        if givers and gets and len(givers | gets) >= 2:
+            return True
+    return False
+
+
+def _base(sources: tuple[int | None, ...]) -> int | None:
+    """The original meld a final meld is built on: the one that gives it the most cards, two or more."""
+    counts = Counter(i for i in sources if i is not None).most_common(2)
+    if not counts or counts[0][1] < 2 or (len(counts) == 2 and counts[1][1] == counts[0][1]):
+        return None
+    return counts[0][0]
 
 
 @_theme("free-joker")

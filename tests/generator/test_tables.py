@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,13 +12,15 @@ from hypothesis import strategies as st
 from generator._methods import METHODS, layout
 from generator._tables import (
     counts_of,
+    ladder_length,
     sample_final_table,
     sample_ladder,
+    sample_staircase,
     split_into_melds,
     supply,
     to_meld,
 )
-from puzzles import PRESETS, Card, MeldKind, Rules, meld_problem
+from puzzles import PRESETS, Card, MeldKind, Position, Rules, analyse, meld_problem
 
 presets = st.sampled_from(sorted(PRESETS)).map(Rules.named)
 seeds = st.integers(0, 2**32)
@@ -88,3 +91,69 @@ def test_methods_build_legal_positions_with_tidy_tables(letter: str, rules: Rule
     assert 4 <= len(position.table) <= 20
     assert list(position.table) == layout(position.table)
     assert set(candidate.decoys) <= set(position.hand)
+
+
+def ladder_of(text: str) -> int:
+    position = Position.parse(f"{text} | AS")
+    return ladder_length(position.table, position.rules.top_position)
+
+
+def test_a_ladder_is_three_sets_side_by_side_that_share_three_suits() -> None:
+    assert ladder_of("classic | 4S 4H 4D / 5S 5H 5D 5C / 6S 6H 6D / 9S 9H 9D") == 3
+    assert ladder_of("classic | 4S 4H 4D / 5S 5H 5C / 6S 6H 6D") == 0  # the suits shift: a staircase
+    assert ladder_of("classic | 4S 4H 4D / 5S 5H 5D / 7S 7H 7D") == 2  # a rank missing
+    assert ladder_of("classic | 4S 5S 6S / 4H 5H 6H / 4D 5D 6D") == 0  # runs are no ladder
+    assert ladder_of("italian | QS QH QD / KS KH KD / AS AH AD") == 3  # the ace above the king
+    assert ladder_of("classic | QS QH QD / KS KH KD / AS AH AD") == 2  # but not in every preset
+
+
+@settings(max_examples=60, deadline=None)
+@given(presets, seeds, st.integers(3, 8), st.integers(0, 2))
+def test_a_staircase_turns_into_runs_only_as_a_whole(rules: Rules, seed: int, length: int, ends: int) -> None:
+    stock = supply(rules)
+    staircase = sample_staircase(rules, random.Random(seed), stock, length, ends)
+    if staircase is None:
+        return
+    sets = [to_meld(meld, rules) for meld in staircase.sets]
+    assert [meld.kind for meld in sets] == [MeldKind.SET] * length
+    assert [meld.start for meld in sets] == list(range(sets[0].start, sets[0].start + length))
+    assert ladder_length(sets, rules.top_position) < 3
+    # the sets' cards and the hand's make runs of three or more, suit by suit
+    cards = [Card.from_index(i) for i in staircase.extras + [i for meld in staircase.sets for i in meld]]
+    for suit in {card.suit for card in cards}:
+        ranks = sorted(card.rank for card in cards if card.suit is suit)
+        if rules.ace_high and ranks[0] == 1 and 13 in ranks:
+            ranks = [*ranks[1:], 14]  # the ace above the king
+        breaks = [0, *(k for k in range(1, len(ranks)) if ranks[k] != ranks[k - 1] + 1), len(ranks)]
+        assert all(b - a >= 3 for a, b in pairwise(breaks)), (suit, ranks)
+    used = Counter(i for meld in staircase.sets for i in meld) + Counter(staircase.extras)
+    assert all(stock[i] == rules.copies(Card.from_index(i)) - n for i, n in used.items())
+
+
+def test_a_staircase_needs_every_set_broken_at_once() -> None:
+    rules = Rules.named("classic")
+    for seed in range(200):
+        staircase = sample_staircase(rules, random.Random(seed), supply(rules), 6, 1)
+        if staircase is None:
+            continue
+        table = tuple(to_meld(meld, rules) for meld in staircase.sets)
+        hand = tuple(Card.from_index(i) for i in staircase.extras)
+        analysis = analyse(Position(rules, table, hand), time_limit=30)
+        assert analysis.best.value == len(hand)
+        assert analysis.chain.length == 6
+        return
+    raise AssertionError("no staircase in 200 seeds")
+
+
+def test_a_block_of_sets_is_laid_as_sets_and_the_split_lays_it_as_runs() -> None:
+    rules = Rules.named("classic")
+    for seed in range(50):
+        final = sample_final_table(rules, random.Random(seed), 3, blocks=1.0, set_blocks=1.0)
+        if not final:
+            continue
+        assert all(to_meld(meld, rules).kind is MeldKind.SET for meld in final)
+        split = split_into_melds(counts_of(final), rules, random.Random(seed), avoid=final)
+        assert split is not None
+        assert any(to_meld(meld, rules).kind is MeldKind.RUN for meld in split)
+        return
+    raise AssertionError("no block in 50 seeds")

@@ -7,7 +7,7 @@ deterministic given the site's daily secret (`DAILY_SECRET`): HMAC-SHA256 of the
 picks one of the pool's oldest unused puzzles of the day's tier, or gives the generator's seeds when
 the pool has none. Whoever holds the code and the pool still cannot tell a future day's puzzle.
 
-No theme is the main theme (`pool.main_theme`) of two days less than 7 days apart, as long as the pool
+No motif (`generator.motif_of`) is that of two days less than 7 days apart, as long as the pool
 and the generator's tries allow it; rather than no puzzle, a day repeats one.
 """
 
@@ -130,20 +130,20 @@ def publish(number: int) -> models.Daily:
     raise ScheduleError(f"no puzzle could be published for #{number}")
 
 
-def recent_main_themes(session: Session, number: int) -> frozenset[str]:
+def recent_motifs(session: Session, number: int) -> frozenset[str]:
     """The main themes of the days less than THEME_GAP days before or after day `number`."""
     themes = session.scalars(
         select(models.PoolPuzzle.themes)
         .join(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
         .where(models.Daily.number.between(number - THEME_GAP + 1, number + THEME_GAP - 1))
     )
-    return frozenset(theme for names in themes if (theme := pool.main_theme(names)) is not None)
+    return frozenset(theme for names in themes if (theme := generator.motif_of(names)) is not None)
 
 
 def _from_pool(
     session: Session, number: int, tier: str, exact: bool, digest: bytes, spread: bool = True
 ) -> models.PoolPuzzle | None:
-    avoid = recent_main_themes(session, number) if spread else frozenset()
+    avoid = recent_motifs(session, number) if spread else frozenset()
     rules = current_app.config["DAILY_RULES"]
     return pool.unused(session, rules, tier, exact=exact, avoid=avoid, choice=pool_choice(digest))
 
@@ -179,7 +179,7 @@ def _pooled(session: Session, number: int, made: generator.Puzzle) -> models.Poo
     or its main theme is a nearby day's."""
     stored, _ = pool.add(session, made, now())
     scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
-    if scheduled is not None or pool.main_theme(stored.themes) in recent_main_themes(session, number):
+    if scheduled is not None or generator.motif_of(stored.themes) in recent_motifs(session, number):
         return None
     return stored
 

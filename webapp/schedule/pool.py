@@ -130,14 +130,6 @@ def tier_preference(tier: str) -> list[str]:
 
 UNUSED_CANDIDATES = 64
 """A day's puzzle is one of this many unused pool puzzles of its tier (the oldest), chosen by the secret."""
-PLAIN_THEMES = frozenset({"extend", "new-meld"})
-
-
-def main_theme(themes: Iterable[str]) -> str | None:
-    """A puzzle's main theme: its first theme, in `generator.THEMES` order, that is not one every
-    puzzle has (adding to a meld, starting one); None when it has no other."""
-    named = set(themes)
-    return next((name for name in generator.THEMES if name in named and name not in PLAIN_THEMES), None)
 
 
 def unused(
@@ -167,7 +159,7 @@ def unused(
             .order_by(models.PoolPuzzle.id)
             .limit(UNUSED_CANDIDATES)
         )
-        candidates = [row for row in rows if main_theme(row.themes) not in avoid]
+        candidates = [row for row in rows if generator.motif_of(row.themes) not in avoid]
         if candidates:
             return candidates[choice % len(candidates)]
     return None

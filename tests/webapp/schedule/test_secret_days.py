@@ -1,4 +1,4 @@
-"""Secret dailies: the day's puzzle follows HMAC-SHA256(secret, number), and main themes keep apart."""
+"""Secret dailies: the day's puzzle follows HMAC-SHA256(secret, number), and motifs keep apart."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from flask import Flask
 import generator
 from tests.webapp.conftest import DAILY_SECRET, DECOY_PAIRS, store, variant
 from tests.webapp.schedule.test_daily import schedule
-from webapp.schedule import daily, days, pool
+from webapp.schedule import daily, days
 
 
 def test_the_days_digest_needs_the_secret() -> None:
@@ -17,12 +17,6 @@ def test_the_days_digest_needs_the_secret() -> None:
     seeds = {days.daily_seed(days.day_digest("a", 3), attempt) for attempt in range(3)}
     assert len(seeds) == 3 and all(days.DAILY_SEED_BASE <= seed < 2 * days.DAILY_SEED_BASE for seed in seeds)
     assert len(str(generator.PuzzleId("classic", "b", max(seeds)))) <= 16
-
-
-def test_the_main_theme_is_the_first_beyond_adding_and_starting_melds() -> None:
-    assert pool.main_theme(["extend", "ladder", "sets-to-runs"]) == "sets-to-runs"
-    assert pool.main_theme(["new-meld", "extend"]) is None
-    assert pool.main_theme([]) is None
 
 
 def test_the_secret_picks_the_days_pool_puzzle(app: Flask, known_puzzle: generator.Puzzle) -> None:
@@ -35,7 +29,7 @@ def test_the_secret_picks_the_days_pool_puzzle(app: Flask, known_puzzle: generat
     assert schedule(app)[3] == ("hard", codes[chosen])
 
 
-def test_no_main_theme_twice_within_seven_days(app: Flask, known_puzzle: generator.Puzzle) -> None:
+def test_no_motif_twice_within_seven_days(app: Flask, known_puzzle: generator.Puzzle) -> None:
     # Wednesday #3 is a ladder; Thursday #4 has three ladders and one swap to choose from
     store(app, variant(known_puzzle, "2H 3H", "hard", "cw1", ("extend", "ladder")), 3)
     # the swap goes where the secret would not have chosen without the rule
