@@ -52,7 +52,8 @@ def spills(page: object) -> list[str]:
             if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'auto')
               found.push(e.className + ': ' + e.textContent.trim().slice(0, 40));
             const r = e.getBoundingClientRect();
-            if (r.right > innerWidth + 0.5 || r.left < -0.5) found.push('off screen: ' + e.textContent.trim().slice(0, 40));
+            if (r.right > innerWidth + 0.5 || r.left < -0.5)
+              found.push('off screen: ' + e.textContent.trim().slice(0, 40));
           }
           return found;
         }""",
