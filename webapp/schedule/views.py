@@ -23,7 +23,7 @@ from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
-from webapp.wording import gettext
+from webapp.wording import gettext, tier_name
 
 bp = Blueprint("schedule", __name__)
 
@@ -100,11 +100,15 @@ def next_practice() -> Response | tuple[str, int]:
         reader, player, rules, None if tier == "rating" else tier, near, random.Random(), theme
     )
     if found is None:
-        wanted = rules if tier == "rating" else f"{tier} {rules}"
+        wanted = [gettext("%(rules)s rules", rules=rules)]
+        if tier != "rating":
+            wanted.insert(0, tier_name(tier))
         if theme is not None:
-            wanted += f" “{THEMES[theme].title}”"
-        message = (
-            f"No {wanted} puzzle you have not played is ready: the pool is being topped up. Try another tier."
+            wanted.append(gettext(THEMES[theme].title))
+        message = gettext(
+            "No puzzle you have not played is ready (%(wanted)s): the pool is being topped up. "
+            "Try another tier.",
+            wanted=", ".join(wanted),
         )
         return _practice(message, rules), 404
     return redirect(url_for("practice.puzzle", code=found.code), 303)

@@ -62,7 +62,9 @@ def test_a_tier_gives_a_puzzle_the_player_has_not_played(
     player.post(f"/practice/{second}/give-up")
     none = player.client.get("/practice/next?rules=classic&tier=hard")
     assert none.status_code == 404
-    assert "No hard classic puzzle you have not played is ready" in html.unescape(none.get_data(as_text=True))
+    assert "No puzzle you have not played is ready (Hard, classic rules)" in html.unescape(
+        none.get_data(as_text=True)
+    )
     assert {row_id(app, code), row_id(app, second)} == ids  # both hard ones, never the easy one
 
 
