@@ -188,6 +188,8 @@ def script_words() -> dict[str, str]:
         "unanswered": gettext("The server did not answer. Check the connection and try again."),
         "copied": gettext("Copied"),
         "reload": gettext("now: reload"),
+        "left": gettext("left: %(count)s", count="%s"),
+        "none_left": gettext("none left in these rules"),
     }
 
 

@@ -4,6 +4,9 @@
   "use strict";
 
   var target = "table";
+  // the page's words for what this script writes, in the player's language (base.html's data-words)
+  var words = JSON.parse(document.body.dataset.words || "{}");
+  function say(key, english) { return words[key] || english; }
   var SUITS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
 
   function field() { return document.getElementById(target); }
@@ -47,7 +50,7 @@
       var left = allowed - (counts[token] || 0);
       button.disabled = left <= 0;
       button.dataset.left = String(Math.max(left, 0));
-      button.title = left > 0 ? left + " left" : "none left in these rules";
+      button.title = left > 0 ? say("left", "left: %s").replace("%s", left) : say("none_left", "none left in these rules");
     });
     var joker = document.querySelector(".palette-joker");
     if (joker) { joker.hidden = jokers === 0; }
