@@ -31,7 +31,7 @@ webapp/translations/%/LC_MESSAGES/messages.mo: webapp/translations/%/LC_MESSAGES
 # translate what `make messages` leaves empty or fuzzy (tests/webapp/test_translations.py insists).
 messages: setup
 	$(BIN)/pybabel extract --mapping-file babel.cfg --keywords words --keywords words_n:1,2 \
-		--keywords N_ --keywords lazy_gettext --no-location --sort-output -o webapp/translations/messages.pot .
+		--keywords N_ --keywords Nn_:1,2 --keywords lazy_gettext --no-location --sort-output -o webapp/translations/messages.pot .
 	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i webapp/translations/messages.pot -d webapp/translations
 
 # Migrate, publish the puzzles of today and the next 7 days, serve on 127.0.0.1:$$PORT with the clock.

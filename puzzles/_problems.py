@@ -1,13 +1,16 @@
 """What is wrong with a meld or a play, as a value: a code and the cards it names.
 
-The engine never words a problem for a reader beyond the English one-liner of `str(problem)` (what
-the CLI prints); the site renders the code and its cards in the player's language.
+Each code has one English message (`MESSAGES`), marked for the site's catalogs: `str(problem)` is
+the English one-liner the CLI prints, and the site renders the same message through gettext, in the
+player's language and deck letters (`Problem.render`).
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from puzzles._cards import Card
 
@@ -16,6 +19,11 @@ def N_(message: str) -> str:
     """Mark an English literal for the site's message catalogs (gettext's `gettext_noop`): the engine
     and the generator keep their English, and the site looks the text up in the player's language."""
     return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """`N_` for a message with a plural: `%(num)d` is the count."""
+    return singular, plural
 
 
 class ProblemCode(enum.Enum):
@@ -67,56 +75,69 @@ class Problem:
     """A run that the same cards would make with the ace high, which `rules` do not allow."""
     inner: Problem | None = None
 
-    def __str__(self) -> str:
-        words = _english(self)
+    def render(
+        self, gettext: Callable[..., str], ngettext: Callable[..., str], show: Callable[[Any], str]
+    ) -> str:
+        """The message in a language: `gettext(message, **values)` and `ngettext(singular, plural,
+        count, **values)` translate, `show` writes a card or the cards of a meld."""
+        values: dict[str, Any] = {"number": self.count, "count": self.count, "rules": self.rules}
+        if self.cards:
+            values.update(card=show(self.cards[0]), first=show(self.cards[0]), cards=show(self.cards))
+            values["second"] = show(self.cards[-1])
+        if self.inner is not None:
+            values["problem"] = self.inner.render(gettext, ngettext, show)
+        message = MESSAGES[self.code]
+        if isinstance(message, tuple):
+            words = ngettext(*message, self.count, **values)
+        else:
+            words = gettext(message, **values)
         if self.ace_low_only:
-            words += f" (the ace is low only in the {self.rules} rules)"
+            words = gettext(ACE_LOW_ONLY, problem=words, rules=self.rules)
         return words
 
+    def __str__(self) -> str:
+        if self.code is ProblemCode.JOKERS_IN_MELD and self.count in _COUNT_WORDS:
+            return f"{_COUNT_WORDS[self.count]} jokers in one meld"  # the CLI has always said "two"
+        return self.render(_english, _english_n, _pretty)
 
-def _pretty(cards: tuple[Card, ...]) -> str:
-    return " ".join(card.pretty() for card in cards)
+
+MESSAGES: dict[ProblemCode, str | tuple[str, str]] = {
+    ProblemCode.TOO_FEW: Nn_("only %(num)d card", "only %(num)d cards"),
+    ProblemCode.NEEDS_MORE: Nn_("needs %(num)d more card", "needs %(num)d more cards"),
+    ProblemCode.NO_JOKERS: N_("no jokers in the %(rules)s rules"),
+    ProblemCode.JOKERS_IN_MELD: Nn_("%(num)d joker in one meld", "%(num)d jokers in one meld"),
+    ProblemCode.NO_SHARED: N_("%(first)s and %(second)s share neither rank nor suit"),
+    ProblemCode.MIXED: N_("mixes ranks and suits: a set needs one rank, a run one suit"),
+    ProblemCode.TWICE: N_("%(card)s twice"),
+    ProblemCode.TWICE_IN_SET: N_("%(card)s twice in a set"),
+    ProblemCode.SET_TOO_BIG: N_("a set has at most 4 cards, not %(count)d"),
+    ProblemCode.TWICE_IN_RUN: N_("%(card)s twice in a run"),
+    ProblemCode.GAP: N_("gap between %(first)s and %(second)s"),
+    ProblemCode.ACE_BOTH_ENDS: N_("the ace cannot be low and high in one run"),
+    ProblemCode.WRAP: N_("a run cannot wrap around from the king through the ace to the two"),
+    ProblemCode.MELD: N_("meld %(number)d (%(cards)s): %(problem)s"),
+    ProblemCode.LEFT_TABLE: N_("%(card)s left the table"),
+    ProblemCode.NOT_IN_HAND: N_("%(card)s is not in the hand"),
+    ProblemCode.JOKERS_LEFT: Nn_("%(num)d joker left the table", "%(num)d jokers left the table"),
+    ProblemCode.JOKER_UNREPLACED: N_("a joker went back to the hand without its real card taking its place"),
+    ProblemCode.NOTHING_LAID: N_("no card from the hand is on the table"),
+}
+"""Each code's English message, with `%(name)s` places for its values."""
+ACE_LOW_ONLY = N_("%(problem)s (the ace is low only in the %(rules)s rules)")
 
 
-def _english(problem: Problem) -> str:
-    code, cards, n = problem.code, problem.cards, problem.count
-    if code is ProblemCode.TOO_FEW:
-        return f"only {n} card{'s' if n != 1 else ''}"
-    if code is ProblemCode.NEEDS_MORE:
-        return f"needs {n} more card{'s' if n != 1 else ''}"
-    if code is ProblemCode.NO_JOKERS:
-        return f"no jokers in the {problem.rules} rules"
-    if code is ProblemCode.JOKERS_IN_MELD:
-        return f"{_COUNT_WORDS.get(n, str(n))} jokers in one meld"
-    if code is ProblemCode.NO_SHARED:
-        return f"{cards[0].pretty()} and {cards[1].pretty()} share neither rank nor suit"
-    if code is ProblemCode.MIXED:
-        return "mixes ranks and suits: a set needs one rank, a run one suit"
-    if code is ProblemCode.TWICE:
-        return f"{cards[0].pretty()} twice"
-    if code is ProblemCode.TWICE_IN_SET:
-        return f"{cards[0].pretty()} twice in a set"
-    if code is ProblemCode.SET_TOO_BIG:
-        return f"a set has at most 4 cards, not {n}"
-    if code is ProblemCode.TWICE_IN_RUN:
-        return f"{cards[0].pretty()} twice in a run"
-    if code is ProblemCode.GAP:
-        return f"gap between {cards[0].pretty()} and {cards[1].pretty()}"
-    if code is ProblemCode.ACE_BOTH_ENDS:
-        return "the ace cannot be low and high in one run"
-    if code is ProblemCode.WRAP:
-        return "a run cannot wrap around from the king through the ace to the two"
-    if code is ProblemCode.MELD:
-        return f"meld {n} ({_pretty(cards)}): {problem.inner}"
-    if code is ProblemCode.LEFT_TABLE:
-        return f"{cards[0].pretty()} left the table"
-    if code is ProblemCode.NOT_IN_HAND:
-        return f"{cards[0].pretty()} is not in the hand"
-    if code is ProblemCode.JOKERS_LEFT:
-        return f"{n} joker{'s' if n > 1 else ''} left the table"
-    if code is ProblemCode.JOKER_UNREPLACED:
-        return "a joker went back to the hand without its real card taking its place"
-    return "no card from the hand is on the table"
+def _pretty(value: Card | tuple[Card, ...]) -> str:
+    if isinstance(value, Card):
+        return value.pretty()
+    return " ".join(card.pretty() for card in value)
+
+
+def _english(message: str, **values: Any) -> str:
+    return message % values
+
+
+def _english_n(singular: str, plural: str, count: int, /, **values: Any) -> str:
+    return (singular if count == 1 else plural) % {"num": count, **values}
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}

@@ -19,7 +19,7 @@ from flask_babel import format_date, format_percent, get_locale, lazy_gettext
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 
-from puzzles import Card, Problem, ProblemCode, Rules, Suit
+from puzzles import Card, Problem, Rules, Suit
 from webapp.languages import letters, page_language, rank_text, shown_card
 from webapp.words import Words
 
@@ -46,63 +46,8 @@ def _shown(value: Any) -> str:
 
 
 def problem_words(problem: Problem) -> str:
-    """The engine's problem in the player's language."""
-    words = _problem_words(problem)
-    if problem.ace_low_only:
-        words = gettext(
-            "%(problem)s (the ace is low only in the %(rules)s rules)", problem=words, rules=problem.rules
-        )
-    return words
-
-
-def _problem_words(problem: Problem) -> str:
-    code, n = problem.code, problem.count
-    cards = [_shown(card) for card in problem.cards]
-    if code is ProblemCode.TOO_FEW:
-        return ngettext("only %(num)d card", "only %(num)d cards", n)
-    if code is ProblemCode.NEEDS_MORE:
-        return ngettext("needs %(num)d more card", "needs %(num)d more cards", n)
-    if code is ProblemCode.NO_JOKERS:
-        return gettext("no jokers in the %(rules)s rules", rules=problem.rules)
-    if code is ProblemCode.JOKERS_IN_MELD:
-        return ngettext("%(num)d joker in one meld", "%(num)d jokers in one meld", n)
-    if code is ProblemCode.NO_SHARED:
-        return gettext(
-            "%(first)s and %(second)s share neither rank nor suit", first=cards[0], second=cards[1]
-        )
-    if code is ProblemCode.MIXED:
-        return gettext("mixes ranks and suits: a set needs one rank, a run one suit")
-    if code is ProblemCode.TWICE:
-        return gettext("%(card)s twice", card=cards[0])
-    if code is ProblemCode.TWICE_IN_SET:
-        return gettext("%(card)s twice in a set", card=cards[0])
-    if code is ProblemCode.SET_TOO_BIG:
-        return gettext("a set has at most 4 cards, not %(count)d", count=n)
-    if code is ProblemCode.TWICE_IN_RUN:
-        return gettext("%(card)s twice in a run", card=cards[0])
-    if code is ProblemCode.GAP:
-        return gettext("gap between %(first)s and %(second)s", first=cards[0], second=cards[1])
-    if code is ProblemCode.ACE_BOTH_ENDS:
-        return gettext("the ace cannot be low and high in one run")
-    if code is ProblemCode.WRAP:
-        return gettext("a run cannot wrap around from the king through the ace to the two")
-    if code is ProblemCode.MELD:
-        assert problem.inner is not None
-        return gettext(
-            "meld %(number)d (%(cards)s): %(problem)s",
-            number=n,
-            cards=" ".join(cards),
-            problem=problem_words(problem.inner),
-        )
-    if code is ProblemCode.LEFT_TABLE:
-        return gettext("%(card)s left the table", card=cards[0])
-    if code is ProblemCode.NOT_IN_HAND:
-        return gettext("%(card)s is not in the hand", card=cards[0])
-    if code is ProblemCode.JOKERS_LEFT:
-        return ngettext("%(num)d joker left the table", "%(num)d jokers left the table", n)
-    if code is ProblemCode.JOKER_UNREPLACED:
-        return gettext("a joker went back to the hand without its real card taking its place")
-    return gettext("no card from the hand is on the table")
+    """The engine's problem in the player's language, its cards in their deck letters."""
+    return problem.render(gettext, ngettext, _shown)
 
 
 def gettext(message: str, **values: Any) -> str:
@@ -110,7 +55,7 @@ def gettext(message: str, **values: Any) -> str:
     return str(babel_gettext(message, **values))
 
 
-def ngettext(singular: str, plural: str, count: int, **values: Any) -> str:
+def ngettext(singular: str, plural: str, count: int, /, **values: Any) -> str:
     """Flask-Babel's `ngettext`, typed: `%(num)d` is the count."""
     return str(babel_ngettext(singular, plural, count, **values))
 

@@ -87,5 +87,5 @@ def _english(message: str, **values: Any) -> str:
     return message % values if values else message
 
 
-def _english_n(singular: str, plural: str, count: int, **values: Any) -> str:
+def _english_n(singular: str, plural: str, count: int, /, **values: Any) -> str:
     return (singular if count == 1 else plural) % {"num": count, **values}

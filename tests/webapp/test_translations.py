@@ -24,7 +24,10 @@ from webapp.words import Words, words
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("it", "de", "pl")
-KEYWORDS = {**DEFAULT_KEYWORDS, "words": None, "words_n": (1, 2), "N_": None, "lazy_gettext": None}
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    **{"words": None, "words_n": (1, 2), "N_": None, "Nn_": (1, 2), "lazy_gettext": None},
+}
 """The Makefile's `make messages` keywords: Babel's own, and webapp.words' and the engine's markers."""
 
 
