@@ -105,18 +105,17 @@ def percent_words(percent: float) -> str:
 def hand_points(rules: Rules) -> str:
     """The preset's hand points: `A 1, 2-9 face value, 10 J Q K 10`, in the player's deck letters."""
     points, deck = rules.points, letters()
-    courts = " ".join(rank_text(Card(rank, Suit.SPADES), deck) for rank in (11, 12, 13))
-    ace = rank_text(Card(1, Suit.SPADES), deck)
+    values = {
+        "ace": rank_text(Card(1, Suit.SPADES), deck),
+        "courts": " ".join(rank_text(Card(rank, Suit.SPADES), deck) for rank in (11, 12, 13)),
+        "ace_points": points.ace,
+        "ten": points.ten,
+        "face": points.face,
+    }
     if points.ten == points.face:
-        said = gettext(
-            "%(ace)s %(ace_points)s, 2-9 face value, 10 %(courts)s %(face)s",
-            ace=ace, ace_points=points.ace, courts=courts, face=points.face,
-        )  # fmt: skip
+        said = gettext("%(ace)s %(ace_points)s, 2-9 face value, 10 %(courts)s %(face)s", **values)
     else:
-        said = gettext(
-            "%(ace)s %(ace_points)s, 2-9 face value, 10 %(ten)s, %(courts)s %(face)s",
-            ace=ace, ace_points=points.ace, ten=points.ten, courts=courts, face=points.face,
-        )  # fmt: skip
+        said = gettext("%(ace)s %(ace_points)s, 2-9 face value, 10 %(ten)s, %(courts)s %(face)s", **values)
     if rules.jokers:
         said = gettext("%(points)s, joker %(joker)s", points=said, joker=points.joker)
     return said
