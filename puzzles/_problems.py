@@ -80,10 +80,11 @@ class Problem:
     ) -> str:
         """The message in a language: `gettext(message, **values)` and `ngettext(singular, plural,
         count, **values)` translate, `show` writes a card or the cards of a meld."""
+        shown = [show(card) for card in self.cards]
         values: dict[str, Any] = {"number": self.count, "count": self.count, "rules": self.rules}
-        if self.cards:
-            values.update(card=show(self.cards[0]), first=show(self.cards[0]), cards=show(self.cards))
-            values["second"] = show(self.cards[-1])
+        values["cards"] = " ".join(shown)
+        if shown:
+            values.update(card=shown[0], first=shown[0], second=shown[-1])
         if self.inner is not None:
             values["problem"] = self.inner.render(gettext, ngettext, show)
         message = MESSAGES[self.code]
@@ -98,7 +99,7 @@ class Problem:
     def __str__(self) -> str:
         if self.code is ProblemCode.JOKERS_IN_MELD and self.count in _COUNT_WORDS:
             return f"{_COUNT_WORDS[self.count]} jokers in one meld"  # the CLI has always said "two"
-        return self.render(_english, _english_n, _pretty)
+        return self.render(_english, _english_n, Card.pretty)
 
 
 MESSAGES: dict[ProblemCode, str | tuple[str, str]] = {
@@ -124,12 +125,6 @@ MESSAGES: dict[ProblemCode, str | tuple[str, str]] = {
 }
 """Each code's English message, with `%(name)s` places for its values."""
 ACE_LOW_ONLY = N_("%(problem)s (the ace is low only in the %(rules)s rules)")
-
-
-def _pretty(value: Card | tuple[Card, ...]) -> str:
-    if isinstance(value, Card):
-        return value.pretty()
-    return " ".join(card.pretty() for card in value)
 
 
 def _english(message: str, **values: Any) -> str:
