@@ -29,7 +29,7 @@ webapp/translations/%/LC_MESSAGES/messages.mo: webapp/translations/%/LC_MESSAGES
 
 # After changing a player-facing string: extract every message and merge it into the catalogs; then
 # translate what `make messages` leaves empty or fuzzy (tests/webapp/test_translations.py insists).
-messages: setup
+messages: $(STAMP)
 	$(BIN)/pybabel extract --mapping-file babel.cfg --keywords words --keywords words_n:1,2 \
 		--keywords N_ --keywords Nn_:1,2 --keywords lazy_gettext --no-location --sort-output -o webapp/translations/messages.pot .
 	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i webapp/translations/messages.pot -d webapp/translations
