@@ -218,3 +218,31 @@ def test_words_keep_their_cards_through_the_database() -> None:
     again = Words.from_json(said.to_json())
     assert again == said and str(again) == "One meld of the best table: Q♥ Q♦."
     assert str(Words.from_json("Older English text")) == "Older English text"
+
+
+def test_german_pages_show_no_english_sentence_of_the_catalog(client: FlaskClient, published: int) -> None:
+    """What the catalog translates, the page says translated: extraction and rendering agree."""
+    sentences = [
+        str(message.id)
+        for message in catalog("de")
+        if isinstance(message.id, str)
+        and "%" not in message.id
+        and "<" not in message.id
+        and len(message.id.split()) >= 4
+        and message.string != message.id
+    ]
+    assert len(sentences) > 50
+    for path in (
+        "/",
+        f"/puzzles/{published}",
+        "/help",
+        "/settings",
+        "/stats",
+        "/archive",
+        "/practice",
+        "/analyse",
+    ):
+        seen = page(client, path, **{"Accept-Language": "de"})
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", seen))
+        english = [sentence for sentence in sentences if sentence in text]
+        assert english == [], (path, english[:3])
