@@ -412,7 +412,7 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
     "medium": ("r", "s"),
     "hard": ("a", "r", "s", "e", "r", "s", "t", "r", "s", "a", "r", "e"),
     "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s"),
-    "master": ("c", "u", "f", "u", "u", "c", "u", "u", "f", "u", "u", "u"),
+    "master": (*("c", *("u",) * 6, "f", *("u",) * 5) * 2,),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
