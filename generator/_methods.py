@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator._tables import (
     JOKER_INDEX,
@@ -287,123 +287,46 @@ METHODS |= {
 }
 
 # Tables that do not show a ladder by chance, hands that one rearrangement mostly places (so a decoy
-# that blocks it is live), and blocks laid as sets that the start table lays as runs (issue 10).
+# that blocks it is live), blocks laid as sets that the start table lays as runs, and figures (issue 10).
+LATER = Profile(
+    melds=(4, 12),
+    placed=(0, 1, 3, 3, 2),
+    decoys=(0, 2, 3, 3, 2),
+    blocks=0.2,
+    dead_decoys=1 - LIVE_DECOYS,
+    hand_joker=HAND_JOKER,
+    ladders=False,
+)
+"""What the letters from here on share: random mid-game tables."""
+FIGURE = replace(LATER, melds=(3, 8), placed=(0, 2, 1), decoys=(0, 2, 3, 3), blocks=0.1, ends=(1, 1))
+"""A figure beside a small mid-game table."""
 METHODS |= {
     # random mid-game tables
-    "r": backwards(
-        Profile(
-            melds=(4, 12),
-            placed=(0, 1, 3, 3, 2),
-            decoys=(0, 2, 3, 3, 2),
-            blocks=0.2,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-            clustered=True,
-        )
-    ),
+    "r": backwards(replace(LATER, clustered=True)),
     # blocks of sets that the start table lays as runs, and blocks of runs that it lays otherwise
     "s": backwards(
-        Profile(
+        replace(
+            LATER,
             melds=(6, 12),
             placed=(0, 0, 2, 3, 3, 2),
             decoys=(0, 2, 3, 3),
             blocks=0.8,
             set_blocks=0.7,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
             clustered=True,
         )
     ),
     # a ladder with a card at each end: the set that could take a decoy holds up both
-    "t": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(3, 5),
-            ends=(0, 1),
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
-    # a long ladder with a card at each end: master
-    "u": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(6, 8),
-            ends=(0, 1),
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "t": backwards(replace(FIGURE, size=(3, 5), ends=(0, 1))),
+    # a long ladder with a card at each end: master, when the rest of the table ties it together
+    "u": backwards(replace(FIGURE, size=(6, 8), ends=(0, 1))),
     # a staircase of sets whose suits shift, which the hand turns into runs: hard and expert
-    "a": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(3, 5),
-            ends=(1, 1),
-            figure="staircase",
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "a": backwards(replace(FIGURE, figure="staircase", size=(3, 5))),
     # a long staircase: master
-    "c": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(6, 8),
-            ends=(1, 1),
-            figure="staircase",
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "c": backwards(replace(FIGURE, figure="staircase", size=(6, 8))),
     # a wall of runs of three, which the hand turns into sets: hard and expert
-    "e": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(3, 5),
-            ends=(1, 1),
-            figure="wall",
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "e": backwards(replace(FIGURE, figure="wall", size=(3, 5))),
     # a long wall: master
-    "f": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(6, 8),
-            ends=(1, 1),
-            figure="wall",
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "f": backwards(replace(FIGURE, figure="wall", size=(6, 8))),
 }
 
 RECIPES: dict[str | None, tuple[str, ...]] = {
