@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator._tables import (
     JOKER_INDEX,
+    Figure,
     card_at,
     counts_of,
     fits_somewhere,
@@ -20,6 +21,7 @@ from generator._tables import (
     sample_final_table,
     sample_ladder,
     sample_staircase,
+    sample_wall,
     split_into_melds,
     suit_of,
     supply,
@@ -39,6 +41,13 @@ class Candidate:
 Method = Callable[[Rules, random.Random], Candidate | None]
 
 
+FIGURES: dict[str, Callable[[Rules, random.Random, list[int], int, int], Figure | None]] = {
+    "ladder": sample_ladder,
+    "staircase": sample_staircase,
+    "wall": sample_wall,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     """The knobs of the backwards method."""
@@ -53,13 +62,14 @@ class Profile:
     """How often the final table grows a block of parallel runs (see `sample_final_table`)."""
     set_blocks: float = 0.0
     """How often such a block is laid as sets in the final table, so the start table has it as runs."""
-    ladder: tuple[int, int] | None = None
-    """If set, the table also shows a ladder of sets over this many ranks (see `sample_ladder`),
-    and the cards that would turn them into runs are in the hand."""
+    figure: str = "ladder"
+    """The figure the table shows when `size` is set: "ladder" (see `sample_ladder`), "staircase"
+    (`sample_staircase`) or "wall" (`sample_wall`); the hand holds the cards that make the player lay
+    it another way."""
+    size: tuple[int, int] | None = None
+    """How many melds the figure has (inclusive range); None for no figure."""
     ends: tuple[int, int] = (1, 0)
-    """Weights for extending the ladder at one end or at both."""
-    staircase: bool = False
-    """Whether the `ladder` is a staircase of sets whose suits shift (see `sample_staircase`)."""
+    """Weights for one or two extra hand cards for the figure (a ladder's ends)."""
     dead_decoys: float = 0.7
     """How often a decoy is a card that no meld of the cards in play could hold at all; the others
     may fit somewhere (live decoys tempt), and the solver decides whether they spoil the puzzle."""
@@ -67,7 +77,7 @@ class Profile:
     """Under rules with jokers, how often a joker of the final table goes to the hand."""
     ladders: bool = True
     """Whether the start table may show a ladder of sets (see `ladder_length`) that the profile's
-    `ladder` did not put there: random splits of parallel runs lay them as sets all too often."""
+    figure did not put there: random splits of parallel runs lay them as sets all too often."""
     clustered: bool = False
     """Whether the cards taken into the hand lie near each other (same rank, or same suit two ranks
     apart at most), so that one rearrangement places several: a live decoy that blocks it then costs
@@ -82,14 +92,13 @@ def backwards(profile: Profile) -> Method:
         stock = supply(rules)
         kept: list[list[int]] = []
         forced: list[int] = []
-        if profile.ladder is not None:
+        if profile.size is not None:
             ends = rng.choices((1, 2), profile.ends)[0]
-            sample = sample_staircase if profile.staircase else sample_ladder
-            ladder = sample(rules, rng, stock, rng.randint(*profile.ladder), ends)
-            if ladder is None:
+            figure = FIGURES[profile.figure](rules, rng, stock, rng.randint(*profile.size), ends)
+            if figure is None:
                 return None
-            kept, forced = ladder.sets, ladder.extras
-            for index in ladder.near:
+            kept, forced = figure.melds, figure.extras
+            for index in figure.near:
                 stock[index] = 0
         final = sample_final_table(
             rules, rng, rng.randint(*profile.melds), profile.blocks, stock, profile.set_blocks
@@ -208,14 +217,14 @@ METHODS: dict[str, Method] = {
     # wide tables with blocks of parallel runs: every tier, the deeper ones rarely
     "w": backwards(Profile(melds=(10, 18), placed=(0, 2, 3, 3), decoys=(1, 2, 3, 3, 2), blocks=0.4)),
     # a short ladder with a card at one end: mostly hard
-    "h": backwards(Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(3, 5))),
+    "h": backwards(Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, size=(3, 5))),
     # a ladder of 4-5 ranks with cards at both ends: mostly expert
     "x": backwards(
-        Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(4, 5), ends=(0, 1))
+        Profile(melds=(3, 8), placed=(3, 1), decoys=(1, 2, 3, 3, 2), blocks=0.1, size=(4, 5), ends=(0, 1))
     ),
     # a ladder of 6-8 ranks with cards at both ends: mostly master
     "m": backwards(
-        Profile(melds=(3, 8), placed=(3, 2), decoys=(1, 2, 3, 3, 2), blocks=0.1, ladder=(6, 8), ends=(0, 1))
+        Profile(melds=(3, 8), placed=(3, 2), decoys=(1, 2, 3, 3, 2), blocks=0.1, size=(6, 8), ends=(0, 1))
     ),
 }
 """Generation methods by ID letter. A published letter must keep generating the same positions."""
@@ -269,7 +278,7 @@ METHODS |= {
             placed=(0, 3, 2),
             decoys=(0, 2, 3, 3),
             blocks=0.1,
-            ladder=(3, 6),
+            size=(3, 6),
             ends=(1, 1),
             dead_decoys=1 - LIVE_DECOYS,
             hand_joker=HAND_JOKER,
@@ -278,103 +287,57 @@ METHODS |= {
 }
 
 # Tables that do not show a ladder by chance, hands that one rearrangement mostly places (so a decoy
-# that blocks it is live), and blocks laid as sets that the start table lays as runs (issue 10).
+# that blocks it is live), blocks laid as sets that the start table lays as runs, and figures (issue 10).
+LATER = Profile(
+    melds=(4, 12),
+    placed=(0, 1, 3, 3, 2),
+    decoys=(0, 2, 3, 3, 2),
+    blocks=0.2,
+    dead_decoys=1 - LIVE_DECOYS,
+    hand_joker=HAND_JOKER,
+    ladders=False,
+)
+"""What the letters from here on share: random mid-game tables."""
+FIGURE = replace(LATER, melds=(3, 8), placed=(0, 2, 1), decoys=(0, 2, 3, 3), blocks=0.1, ends=(1, 1))
+"""A figure beside a small mid-game table."""
 METHODS |= {
     # random mid-game tables
-    "r": backwards(
-        Profile(
-            melds=(4, 12),
-            placed=(0, 1, 3, 3, 2),
-            decoys=(0, 2, 3, 3, 2),
-            blocks=0.2,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-            clustered=True,
-        )
-    ),
+    "r": backwards(replace(LATER, clustered=True)),
     # blocks of sets that the start table lays as runs, and blocks of runs that it lays otherwise
     "s": backwards(
-        Profile(
+        replace(
+            LATER,
             melds=(6, 12),
             placed=(0, 0, 2, 3, 3, 2),
             decoys=(0, 2, 3, 3),
             blocks=0.8,
             set_blocks=0.7,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
             clustered=True,
         )
     ),
     # a ladder with a card at each end: the set that could take a decoy holds up both
-    "t": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            ladder=(3, 5),
-            ends=(0, 1),
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
-    # a long ladder with a card at each end: master
-    "u": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            ladder=(6, 8),
-            ends=(0, 1),
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "t": backwards(replace(FIGURE, size=(3, 5), ends=(0, 1))),
+    # a long ladder with a card at each end: master, when the rest of the table ties it together
+    "u": backwards(replace(FIGURE, size=(6, 8), ends=(0, 1))),
     # a staircase of sets whose suits shift, which the hand turns into runs: hard and expert
-    "a": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            ladder=(3, 5),
-            ends=(1, 1),
-            staircase=True,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "a": backwards(replace(FIGURE, figure="staircase", size=(3, 5))),
     # a long staircase: master
-    "c": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 2, 1),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            ladder=(6, 8),
-            ends=(1, 1),
-            staircase=True,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-            ladders=False,
-        )
-    ),
+    "c": backwards(replace(FIGURE, figure="staircase", size=(6, 8))),
+    # a wall of runs of three, which the hand turns into sets: hard and expert
+    "e": backwards(replace(FIGURE, figure="wall", size=(3, 5))),
+    # a long wall: master
+    "f": backwards(replace(FIGURE, figure="wall", size=(6, 8))),
 }
 
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("r", "s", "a", "r", "s", "t", "r", "s", "c", "r", "s"),
+    None: ("r", "s", "a", "r", "s", "e", "r", "s", "t", "r", "s", "c", "r", "s", "f"),
     "easy": ("r",),
     "medium": ("r", "s"),
-    "hard": ("r", "s", "a", "r", "s", "t", "r", "s", "r", "s", "a", "r", "s", "t", "s"),
-    "expert": (*("r", "s") * 4, "a", *("r", "s") * 4, "t", *("r", "s") * 2, "u"),
-    "master": ("c", "u", "u", "t"),
+    "hard": ("a", "r", "s", "e", "r", "s", "t", "r", "s", "a", "r", "e"),
+    "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s"),
+    "master": (*("c", *("u",) * 6, "f", *("u",) * 5) * 2,),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
-A ladder method finds deep puzzles many times faster than the others, so it gets few turns: enough
-that ladders stay under two in five of a tier's puzzles (see bench/generate.py)."""
+A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
+gets few turns: enough that no figure makes more than two in five of a tier's puzzles, and random
+tables bring the other motifs (see bench/generate.py)."""

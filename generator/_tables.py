@@ -100,23 +100,25 @@ def _sample_block(rules: Rules, rng: random.Random, stock: list[int], room: int)
 
 
 @dataclass(frozen=True, slots=True)
-class Ladder:
-    """Sets of three suits over consecutive ranks, and cards that continue some suit's run."""
+class Figure:
+    """Melds laid one way on the table that the hand's cards make the player lay another way, all at
+    once: a ladder, a staircase or a wall."""
 
-    sets: list[list[int]]
+    melds: list[list[int]]
     extras: list[int]
-    """Placing one turns the three sets at its end into runs (three breaks); one at each end of a
-    long ladder breaks six, unless the rest of the table offers a shortcut."""
+    """The hand cards that need the figure laid the other way."""
     near: list[int]
-    """The cards of the ladder's suits from one rank below to one above the ladder: the rest of the
-    table leaves them out, so that it offers no shortcut."""
+    """The cards around the figure: the rest of the table leaves them out, so that it offers no
+    shortcut."""
 
 
 def sample_ladder(
     rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int
-) -> Ladder | None:
-    """A ladder of `length` ranks with extra cards at `ends` ends (1 or 2), drawn from the stock,
-    or None when the stock lacks the cards."""
+) -> Figure | None:
+    """A ladder of `length` ranks: sets of the same three suits, with extra cards at `ends` ends (1
+    or 2) that the runs of those suits take, drawn from the stock, or None when the stock lacks the
+    cards. Placing one turns the three sets at its end into runs (three breaks); one at each end of a
+    long ladder breaks six, unless the rest of the table offers a shortcut."""
     suits = rng.sample(range(4), 3)
     first = rng.randrange(1, 13 - length + 2)
     last = first + length - 1
@@ -131,7 +133,7 @@ def sample_ladder(
     for index in cards:
         stock[index] -= 1
     near = [card_at(suit, p) for suit in suits for p in range(max(first - 1, 1), min(last + 1, 13) + 1)]
-    return Ladder(sets, extras, near)
+    return Figure(sets, extras, near)
 
 
 STAIR_STEP = 0.5
@@ -141,7 +143,7 @@ ranks in any case, so that no three sets share three suits)."""
 
 def sample_staircase(
     rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int
-) -> Ladder | None:
+) -> Figure | None:
     """A staircase of `length` ranks: a set of three suits at each rank, the suit it lacks changing
     as the ranks climb, and hand cards below and above it that turn all of it into runs at once; or
     None when the stock lacks the cards or the draw makes no staircase.
@@ -197,16 +199,82 @@ def sample_staircase(
         sorted(card_at(suit, rank) for suit in range(4) if rank in covered[suit])
         for rank in range(first, last + 1)
     ]
-    hand = [card_at(suit, rank) for suit, rank in extras]
-    cards = hand + [index for meld in sets for index in meld]
+    return _drawn(stock, sets, [card_at(suit, rank) for suit, rank in extras], top)
+
+
+WALL_FOUR = 0.3
+"""How often a wall runs in all four suits rather than three."""
+
+
+def sample_wall(rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int) -> Figure | None:
+    """A wall of `length` runs of three, laid suit by suit end to end like bricks, each suit's joints
+    off the others', and hand cards that only a set of their rank can take: the wall must turn into
+    sets, every run at once (a run of three gives up no card and stays a run), or None when the stock
+    lacks the cards or the draw makes no wall.
+
+    Where a rank shows fewer than three suits, the hand holds cards of the others, of suits that have
+    no run ending next to that rank (which would simply take them); `ends` more hand cards go to
+    ranks the wall covers with three suits, where they make sets of four.
+    """
+    top = min(rules.top_position, 13)
+    suits = rng.sample(range(4), 4 if rng.random() < WALL_FOUR else 3)
+    counts = [length // len(suits) + (k < length % len(suits)) for k in range(len(suits))]
+    base = rng.randrange(1, 4)
+    offsets = [*rng.sample(range(3), 3), rng.randrange(3)]
+    runs = {
+        suit: [range(base + offset + 3 * k, base + offset + 3 * k + 3) for k in range(count)]
+        for suit, count, offset in zip(suits, counts, offsets, strict=False)
+    }
+    covered = {suit: {p for run in runs.get(suit, []) for p in run} for suit in range(4)}
+    low = min(min(ranks) for ranks in covered.values() if ranks)
+    high = max(max(ranks) for ranks in covered.values() if ranks)
+    if high > top:
+        return None
+
+    def takes(suit: int, rank: int) -> bool:
+        """Whether a hand card of this suit and rank could join no run of the wall, only a set."""
+        return not {rank - 1, rank, rank + 1} & covered[suit]
+
+    extras: list[tuple[int, int]] = []
+    for rank in range(low, high + 1):
+        present = [suit for suit in range(4) if rank in covered[suit]]
+        if len(present) < 3:
+            others = [suit for suit in range(4) if suit not in present and takes(suit, rank)]
+            if len(others) < 3 - len(present):
+                return None
+            extras += [(suit, rank) for suit in rng.sample(others, 3 - len(present))]
+    if _in_a_row(extras):
+        return None
+    inside = [
+        (suit, rank)
+        for rank in range(low, high + 1)
+        for suit in range(4)
+        if takes(suit, rank)
+        and sum(rank in ranks for ranks in covered.values()) == 3
+        and not _in_a_row([*extras, (suit, rank)])
+    ]
+    extras += rng.sample(inside, min(ends, len(inside)))
+    melds = [[card_at(suit, p) for p in run] for suit, suit_runs in runs.items() for run in suit_runs]
+    return _drawn(stock, melds, [card_at(suit, rank) for suit, rank in extras], top)
+
+
+def _in_a_row(cards: list[tuple[int, int]]) -> bool:
+    """Whether three of these (suit, rank) cards make a run of their own."""
+    held = set(cards)
+    return any({(suit, rank + 1), (suit, rank + 2)} <= held for suit, rank in cards)
+
+
+def _drawn(stock: list[int], melds: list[list[int]], hand: list[int], top: int) -> Figure | None:
+    """The figure of these melds and hand cards, drawn from the stock (None when it lacks them), with
+    every card from one rank below to one above it left out of the rest of the table."""
+    cards = hand + [index for meld in melds for index in meld]
     if any(stock[index] < count for index, count in enumerate(counts_of([cards]))):
         return None
     for index in cards:
         stock[index] -= 1
-    low = min(min(ranks) for ranks in covered.values() if ranks)
-    high = max(max(ranks) for ranks in covered.values() if ranks)
-    near = [card_at(suit, p) for suit in range(4) for p in range(max(low - 1, 1), min(high + 1, top) + 1)]
-    return Ladder(sets, hand, near)
+    ranks = [rank_of(index) for index in cards]
+    low, high = max(min(ranks) - 1, 1), min(max(ranks) + 1, top)
+    return Figure(melds, hand, [card_at(suit, p) for suit in range(4) for p in range(low, high + 1)])
 
 
 def _stretches(ranks: set[int]) -> list[list[int]]:

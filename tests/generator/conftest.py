@@ -21,6 +21,26 @@ PINNED_POSITIONS = {
         "german-jokers | 5S 5H 5C / 6S 6H 6C / 7S 7H 7C / 10S 10H 10C / KH KD KC / JS JK KS / "
         "8D 9D JK JD QD / 10C JC QC | 10S 4H"
     ),
+    # the letters of issue 10's first round (decoys that may be live, jokers in the hand); an attempt
+    # ends on its position with any live decoy added (4C below)
+    "cd5": (
+        "classic | 6S 6H 6D / 7H 7D 7C / 8S 8H 8D / 5H 6H 7H / 8D 9D 10D JD / 2C 3C 4C 5C / 4C 5C 6C 7C | "
+        "6S 7S 8H QD KD KD 6C 9C"
+    ),
+    "iv7": (
+        "italian | AS AH AC / AH AD AC / 3S 3H 3D / 3H 3D 3C / 4S 4D 4C / 9S 9D 9C / 10S 10H 10D / "
+        "3S 4S 5S 6S 7S 8S / 5S 6S 7S / 4H 5H 6H 7H 8H 9H / 4H 5H 6H 7H / 10H JH QH KH / JH QH KH / "
+        "4D 5D 6D 7D / 5D 6D 7D 8D / 8D 9D 10D / QD KD AD / 6C 7C 8C / 10C JC QC / 10C JC QC KC | "
+        "2H 2H 9H 4C 5C 7C"
+    ),
+    "jkb": (
+        "jokers | 6S 6H 6C / 7S 7H 7C / 9S 9H 9C / 10S 10H 10C / KS KH KC / 4S 5S 6S 7S 8S / "
+        "4H 5H 6H 7H 8H / JD JK KD AD / 4C 5C 6C 7C / 9C 10C JC | 2S 2S 9D 10D 8C JK"
+    ),
+    "tlf": (
+        "three-decks | 2S 2H 2D / 3S 3H 3D / 4S 4H 4D / 5S 5H 5D / 10S 10H 10D 10C / JH JD JC / "
+        "QS QH QD QC / KH KD KC | 6S JS KS AD 10D 10D QD 4C"
+    ),
 }
 """Published IDs must keep generating the same position: ID -> position."""
 

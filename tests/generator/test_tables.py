@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from generator._tables import (
     sample_final_table,
     sample_ladder,
     sample_staircase,
+    sample_wall,
     split_into_melds,
     supply,
     to_meld,
@@ -70,12 +72,12 @@ def test_a_ladder_is_sets_of_three_with_a_card_at_each_end() -> None:
         ladder = sample_ladder(rules, random.Random(seed), stock, 6, 2)
         if ladder is None:
             continue
-        sets = [to_meld(meld, rules) for meld in ladder.sets]
+        sets = [to_meld(meld, rules) for meld in ladder.melds]
         assert [meld.kind for meld in sets] == [MeldKind.SET] * 6
         assert [meld.start for meld in sets] == list(range(sets[0].start, sets[0].start + 6))
         ranks = sorted(Card.from_index(i).rank for i in ladder.extras)
         assert ranks == [sets[0].start - 1, sets[-1].start + 1]
-        used = Counter(i for meld in ladder.sets for i in meld) + Counter(ladder.extras)
+        used = Counter(i for meld in ladder.melds for i in meld) + Counter(ladder.extras)
         assert all(stock[i] == rules.decks - n for i, n in used.items())
         return
     raise AssertionError("no ladder in 20 seeds")
@@ -114,35 +116,60 @@ def test_a_staircase_turns_into_runs_only_as_a_whole(rules: Rules, seed: int, le
     staircase = sample_staircase(rules, random.Random(seed), stock, length, ends)
     if staircase is None:
         return
-    sets = [to_meld(meld, rules) for meld in staircase.sets]
+    sets = [to_meld(meld, rules) for meld in staircase.melds]
     assert [meld.kind for meld in sets] == [MeldKind.SET] * length
     assert [meld.start for meld in sets] == list(range(sets[0].start, sets[0].start + length))
     assert ladder_length(sets, rules.top_position) < 3
     # the sets' cards and the hand's make runs of three or more, suit by suit
-    cards = [Card.from_index(i) for i in staircase.extras + [i for meld in staircase.sets for i in meld]]
+    cards = [Card.from_index(i) for i in staircase.extras + [i for meld in staircase.melds for i in meld]]
     for suit in {card.suit for card in cards}:
         ranks = sorted(card.rank for card in cards if card.suit is suit)
         if rules.ace_high and ranks[0] == 1 and 13 in ranks:
             ranks = [*ranks[1:], 14]  # the ace above the king
         breaks = [0, *(k for k in range(1, len(ranks)) if ranks[k] != ranks[k - 1] + 1), len(ranks)]
         assert all(b - a >= 3 for a, b in pairwise(breaks)), (suit, ranks)
-    used = Counter(i for meld in staircase.sets for i in meld) + Counter(staircase.extras)
+    used = Counter(i for meld in staircase.melds for i in meld) + Counter(staircase.extras)
     assert all(stock[i] == rules.copies(Card.from_index(i)) - n for i, n in used.items())
 
 
-def test_a_staircase_needs_every_set_broken_at_once() -> None:
-    rules = Rules.named("classic")
-    for seed in range(200):
-        staircase = sample_staircase(rules, random.Random(seed), supply(rules), 6, 1)
-        if staircase is None:
-            continue
-        table = tuple(to_meld(meld, rules) for meld in staircase.sets)
-        hand = tuple(Card.from_index(i) for i in staircase.extras)
-        analysis = analyse(Position(rules, table, hand), time_limit=30)
-        assert analysis.best.value == len(hand)
-        assert analysis.chain.length == 6
+@settings(max_examples=60, deadline=None)
+@given(presets, seeds, st.integers(3, 8), st.integers(0, 2))
+def test_a_wall_is_runs_of_three_that_only_sets_can_take_the_hand_into(
+    rules: Rules, seed: int, length: int, ends: int
+) -> None:
+    stock = supply(rules)
+    wall = sample_wall(rules, random.Random(seed), stock, length, ends)
+    if wall is None:
         return
-    raise AssertionError("no staircase in 200 seeds")
+    runs = [to_meld(meld, rules) for meld in wall.melds]
+    assert [(meld.kind, len(meld.cards)) for meld in runs] == [(MeldKind.RUN, 3)] * length
+    hand = [Card.from_index(i) for i in wall.extras]
+    for card in hand:  # no run of the wall takes a hand card: only a set of its rank can
+        assert all(card.suit != run.suit or not run.start - 1 <= card.rank <= run.end + 1 for run in runs)
+    # every rank the wall covers shows three suits or more, with the hand's cards
+    cards = hand + [card for run in runs for card in run.cards]
+    for rank in range(min(run.start for run in runs), max(run.end for run in runs) + 1):
+        assert len({card.suit for card in cards if card.rank == rank}) >= 3, rank
+    used = Counter(i for meld in wall.melds for i in meld) + Counter(wall.extras)
+    assert all(stock[i] == rules.copies(Card.from_index(i)) - n for i, n in used.items())
+
+
+FIGURES = {"staircase": sample_staircase, "wall": sample_wall}
+
+
+@pytest.mark.parametrize("figure", sorted(FIGURES))
+@pytest.mark.parametrize("length", [4, 6])
+def test_a_figure_is_laid_the_other_way_all_at_once(figure: str, length: int) -> None:
+    rules = Rules.named("classic")
+    figures = (FIGURES[figure](rules, random.Random(seed), supply(rules), length, 1) for seed in range(200))
+    shown = [found for found in figures if found is not None][:4]
+    assert len(shown) == 4
+    for found in shown:
+        table = tuple(to_meld(meld, rules) for meld in found.melds)
+        hand = tuple(Card.from_index(i) for i in found.extras)
+        analysis = analyse(Position(rules, table, hand), time_limit=30)
+        assert analysis.best.value == len(hand), str(analysis.position)
+        assert analysis.chain.length == length, str(analysis.position)
 
 
 def test_a_block_of_sets_is_laid_as_sets_and_the_split_lays_it_as_runs() -> None:
