@@ -173,12 +173,8 @@ def sample_staircase(
                 continue
             if first < stretch[0] and stretch[-1] < last:
                 return None  # a short run inside the staircase, which no hand card may lengthen
-            beyond = (
-                range(first - 1, first - 4 + len(stretch), -1)
-                if stretch[0] == first
-                else (range(last + 1, last + 4 - len(stretch)))
-            )
-            for rank in beyond:
+            steps = range(1, 4 - len(stretch))
+            for rank in [first - k for k in steps] if stretch[0] == first else [last + k for k in steps]:
                 ranks.add(rank)
                 extras.append((suit, rank))
     for _ in range(ends):
@@ -199,7 +195,7 @@ def sample_staircase(
         sorted(card_at(suit, rank) for suit in range(4) if rank in covered[suit])
         for rank in range(first, last + 1)
     ]
-    return _drawn(stock, sets, [card_at(suit, rank) for suit, rank in extras], top)
+    return _drawn(stock, sets, [card_at(suit, rank) for suit, rank in extras], covered, top)
 
 
 WALL_FOUR = 0.3
@@ -255,7 +251,9 @@ def sample_wall(rules: Rules, rng: random.Random, stock: list[int], length: int,
     ]
     extras += rng.sample(inside, min(ends, len(inside)))
     melds = [[card_at(suit, p) for p in run] for suit, suit_runs in runs.items() for run in suit_runs]
-    return _drawn(stock, melds, [card_at(suit, rank) for suit, rank in extras], top)
+    for suit, rank in extras:
+        covered[suit].add(rank)
+    return _drawn(stock, melds, [card_at(suit, rank) for suit, rank in extras], covered, top)
 
 
 def _in_a_row(cards: list[tuple[int, int]]) -> bool:
@@ -264,16 +262,19 @@ def _in_a_row(cards: list[tuple[int, int]]) -> bool:
     return any({(suit, rank + 1), (suit, rank + 2)} <= held for suit, rank in cards)
 
 
-def _drawn(stock: list[int], melds: list[list[int]], hand: list[int], top: int) -> Figure | None:
+def _drawn(
+    stock: list[int], melds: list[list[int]], hand: list[int], covered: dict[int, set[int]], top: int
+) -> Figure | None:
     """The figure of these melds and hand cards, drawn from the stock (None when it lacks them), with
-    every card from one rank below to one above it left out of the rest of the table."""
+    every card from one place below to one above the places it `covered` (by suit) left out of the
+    rest of the table."""
     cards = hand + [index for meld in melds for index in meld]
     if any(stock[index] < count for index, count in enumerate(counts_of([cards]))):
         return None
     for index in cards:
         stock[index] -= 1
-    ranks = [rank_of(index) for index in cards]
-    low, high = max(min(ranks) - 1, 1), min(max(ranks) + 1, top)
+    places = [p for ranks in covered.values() for p in ranks]
+    low, high = max(min(places) - 1, 1), min(max(places) + 1, top)
     return Figure(melds, hand, [card_at(suit, p) for suit in range(4) for p in range(low, high + 1)])
 
 
