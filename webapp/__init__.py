@@ -19,7 +19,7 @@ from flask import Flask
 from flask_compress import Compress
 from werkzeug.routing import IntegerConverter
 
-from webapp import assets, db, errors, pages, security, settings, templating
+from webapp import assets, db, errors, pages, security, settings, solver_gate, templating
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
@@ -60,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     Compress(app)
     security.init_app(app)
+    solver_gate.init_app(app)
     errors.init_app(app)
     templating.init_app(app)
     cli.init_app(app)

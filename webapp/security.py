@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
@@ -40,10 +40,6 @@ def check_rate_limit() -> str:
     return str(current_app.config["CHECK_RATE_LIMIT"])
 
 
-def solve_rate_limit() -> str:
-    return str(current_app.config["SOLVE_RATE_LIMIT"])
-
-
 def transfer_rate_limit() -> str:
     return str(current_app.config["TRANSFER_RATE_LIMIT"])
 
@@ -56,8 +52,22 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def retry_after_when_waiting(response: Response) -> Response:
+    """`Retry-After` on a 429 and on a 503 only, with the wait the reply chose (`g.retry_after`).
+    Flask-Limiter puts its window's reset on every answer of a limited view, 200s included, and
+    raises a 503's 5 s to it; this runs after it."""
+    wanted = g.get("retry_after")
+    if wanted is not None:
+        response.headers["Retry-After"] = str(wanted)
+    elif response.status_code != 429:
+        response.headers.remove("Retry-After")
+    return response
+
+
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
+    # Flask runs after-request functions last registered first: this one sees the limiter's headers
+    app.after_request(retry_after_when_waiting)
     limiter.init_app(app)
     app.after_request(add_headers)
     proxies = int(app.config["PROXIES"])

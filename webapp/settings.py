@@ -66,6 +66,13 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "TURN_SECONDS": 120,
         # the analyser: each solve's limit, which is also the most /api/solve may ask for
         "SOLVE_TIME_LIMIT": 2.0,
+        # the solver gate (solver_gate.py): solving threads and queued solves per process, together
+        # fewer than a worker's threads (GUNICORN_THREADS, 4) so that pages always find one free
+        "SOLVER_SLOTS": 1,
+        "SOLVER_QUEUE": 1,
+        # an answer the solver could not prove is kept this long: a repeat costs nothing, and a
+        # quieter machine may prove it later
+        "UNPROVEN_KEEP_SECONDS": 600.0,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
         "MAX_CONTENT_LENGTH": 32 * 1024,
@@ -85,8 +92,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
-        # the analyser page, its play view's first look at a position and /api/solve, together
-        "SOLVE_RATE_LIMIT": "30 per minute",
+        # solver seconds per client address: the analyser page, its play view, /api/solve and hints
+        # together; each solve is charged what it took, at least SOLVE_LEAST_CHARGE seconds
+        "SOLVE_SECONDS_LIMIT": "20 per minute",
+        "SOLVE_LEAST_CHARGE": 0.1,
         # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
         "TRANSFER_RATE_LIMIT": "10 per minute",
     }

@@ -281,7 +281,10 @@ def limited_app(database_url: str, clock: FrozenClock, known_puzzle: generator.P
         RATELIMIT_ENABLED=True,
         STEP_RATE_LIMIT="3 per minute",
         CHECK_RATE_LIMIT="3 per minute",
-        SOLVE_RATE_LIMIT="3 per minute",
+        # solves are charged in solver seconds, here at least 1 s each: the tests' frozen clock times
+        # every solve at 0 s, so each costs exactly that
+        SOLVE_SECONDS_LIMIT="3 per minute",
+        SOLVE_LEAST_CHARGE=1.0,
         TRANSFER_RATE_LIMIT="3 per minute",
     )
     store(app, known_puzzle, TODAY)
@@ -293,10 +296,13 @@ def limited_app(database_url: str, clock: FrozenClock, known_puzzle: generator.P
 def limited_posts(player: Player) -> dict[str, Any]:
     """One request of each rate-limited kind: a step, a check, a solve, a transfer code."""
     client = player.client
+    hands = iter(["6S", "2S", "7S", "AS", "8S"])  # a new position each time: a kept answer is free
     return {
         "step": lambda: player.move(TODAY, "h0", "new"),
         "check": lambda: client.post(f"/api/puzzles/{TODAY}/check", json={"table": []}),
-        "solve": lambda: client.post("/api/solve", json={"position": "classic | 3S 4S 5S | 6S"}),
+        "solve": lambda: client.post(
+            "/api/solve", json={"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": [next(hands)]}
+        ),
         "transfer": lambda: player.post("/stats/adopt", code="ABCD-EFGH"),
         "transfer code": lambda: player.post("/stats/code", htmx=False),
     }
@@ -310,7 +316,8 @@ def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Fl
         refused = answers[3]
         assert refused.status_code == 429, kind
         message = html.unescape(refused.get_data(as_text=True))
-        assert "Too many requests" in message and "3 per 1 minute" in message, kind
+        limit = "3 solver seconds per 1 minute" if kind == "solve" else "3 per 1 minute"
+        assert "Too many requests" in message and limit in message, kind
         assert refused.headers["Retry-After"].isdigit(), kind
 
 
