@@ -1,5 +1,5 @@
-"""The analyser's solves: the engine's analysis under the site's time limit, kept once proven, and the
-guard that keeps a daily puzzle's answer back while it is open and unfinished.
+"""The analyser's solves: the engine's analysis under the site's time limit, through the solver gate,
+kept under the canonical position.
 """
 
 from __future__ import annotations
@@ -8,16 +8,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from flask import abort, current_app
-from sqlalchemy import select
+from flask import current_app
 
 from puzzles import Analysis, Best, Objective, Position, analyse, maximum
-from webapp import db, solver_gate
+from webapp import solver_gate
 from webapp.caching import AppCache
-from webapp.models import Daily, PoolPuzzle
-from webapp.players import records
-from webapp.players.identity import current_player_id
-from webapp.schedule.clock import calendar, now
 
 ANALYSES: AppCache[tuple[str, str, float], Kept] = AppCache(
     "analyses",
@@ -88,36 +83,6 @@ def _kept(key: tuple[str, str, float]) -> Analysis | None:
     if not kept.analysis.proven and age >= float(current_app.config["UNPROVEN_KEEP_SECONDS"]):
         return None
     return kept.analysis
-
-
-def unfinished_daily(position: Position) -> int | None:
-    """The number of a daily puzzle still open somewhere whose whole table this position holds, on
-    its table or in its hand (whatever else was added), and that this caller has not finished: its
-    answer must not reach them before they solve it or give up."""
-    numbers = list(calendar().open_numbers(now()))
-    reader = db.session()
-    rows = reader.execute(
-        select(Daily.number, PoolPuzzle.table)
-        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
-        .where(PoolPuzzle.rules == position.rules.name, Daily.number.in_(numbers))
-    )
-    cards = Counter(str(card) for meld in position.table for card in meld.cards)
-    cards.update(str(card) for card in position.hand)
-    matching = [number for number, daily in rows if not Counter(c for meld in daily for c in meld) - cards]
-    if not matching:
-        return None
-    finished = records.finished_numbers(reader, current_player_id(), matching)
-    return next((number for number in matching if number not in finished), None)
-
-
-def refuse_open_daily(position: Position) -> None:
-    number = unfinished_daily(position)
-    if number is not None:
-        abort(
-            403,
-            description=f"This is daily puzzle #{number}, still open: "
-            "it can be analysed once you have solved it or given up.",
-        )
 
 
 def best_of(position: Position) -> Best:

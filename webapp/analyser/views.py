@@ -19,9 +19,9 @@ from puzzles import JOKER, PRESETS, SUITS, Card, Objective, Position, PositionEr
 from webapp import solver_gate
 from webapp.analyser.answer import answer_of
 from webapp.analyser.entry import MAX_PROBLEMS, Entry, position_args, read_entry
+from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import (
     best_of,
-    refuse_open_daily,
     solve,
     solve_time_limit,
 )
@@ -52,7 +52,7 @@ def analyse_page() -> Response:
     entry = _entry(request.args)
     answer = None
     if entry.position is not None:
-        refuse_open_daily(entry.position)
+        refuse_spoilers(entry.position)
         answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
     htmx = bool(request.headers.get("HX-Request"))
     status = 422 if entry.problems and not entry.blank else 200
@@ -98,7 +98,7 @@ def _play_position() -> tuple[Entry, Position]:
     if entry.position is None:
         problem = entry.problems[0].message if entry.problems else "no position"
         abort(400, description=f"This position cannot be played: {problem}.")
-    refuse_open_daily(entry.position)
+    refuse_spoilers(entry.position)
     return entry, entry.position
 
 
@@ -186,7 +186,7 @@ def solve_api() -> Response:
         abort(400, description=str(error))
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
-    refuse_open_daily(position)
+    refuse_spoilers(position)
     answer = answer_json(solve(position, objective, time_limit))
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
