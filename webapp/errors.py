@@ -10,7 +10,13 @@ from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import (
+    HTTPException,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+    SecurityError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +44,11 @@ def reply(status: int, message: str) -> Response:
 
 
 def http_error(error: HTTPException) -> Response:
+    if isinstance(error, SecurityError):
+        # a Host outside TRUSTED_HOSTS: no URL can be built for it, so no page either, only the reason
+        return Response(
+            f"{error.description} This site answers at its own address only.\n", 400, mimetype="text/plain"
+        )
     if isinstance(error, CSRFError):
         return reply(400, f"{error.description} Reload the page and try again.")
     if isinstance(error, RequestEntityTooLarge):

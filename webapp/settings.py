@@ -5,7 +5,8 @@
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
 | `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
-| `TAVOLO_ENV` | `production` makes cookies Secure and a missing SECRET_KEY or TAVOLO_DAILY_SECRET fatal |
+| `TAVOLO_ENV` | `production`: Secure cookies; SECRET_KEY, TAVOLO_DAILY_SECRET, TAVOLO_BASE_URL required |
+| `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
@@ -24,6 +25,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from puzzles import PRESETS
 
@@ -75,6 +77,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "UNPROVEN_KEEP_SECONDS": 600.0,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
+        # where the site is reached, `https://tavolo.example`: every absolute URL (link previews, the
+        # API's `url`, challenge links) starts with it, and a request naming another host is a 400.
+        # Required in production; without it, absolute URLs follow the request's Host header
+        "BASE_URL": None,
+        # hosts a request may name; None for any. Set from BASE_URL's host unless set here
+        "TRUSTED_HOSTS": None,
         "MAX_CONTENT_LENGTH": 32 * 1024,
         # Flask-Compress packs the files a page loads and the JSON answers, never a page: an HTML
         # page holds the CSRF token beside text from the URL, which compression would leak (BREACH)
@@ -110,6 +118,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         ("DATABASE_URL", "DATABASE_URL"),
         ("SECRET_KEY", "SECRET_KEY"),
         ("TAVOLO_DAILY_SECRET", "DAILY_SECRET"),
+        ("TAVOLO_BASE_URL", "BASE_URL"),
     ):
         if environ.get(variable):
             config[key] = environ[variable]
@@ -133,6 +142,26 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
+
+
+def base_url(config: dict[str, Any]) -> str | None:
+    """The configured base URL, checked, with `TRUSTED_HOSTS` set to its host unless set already;
+    production refuses to start without one (its absolute URLs must not follow a Host header)."""
+    text = config.get("BASE_URL")
+    if not text:
+        if config.get("ENV_NAME") == "production":
+            raise SettingsError("TAVOLO_BASE_URL is not set: production refuses to start without one")
+        return None
+    parts = urlsplit(str(text))
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/") or parts.query:
+        raise SettingsError(
+            f"TAVOLO_BASE_URL {str(text)[:60]!r} is not a site's address like https://tavolo.example"
+        )
+    origin = f"{parts.scheme}://{parts.netloc}"
+    config["BASE_URL"] = origin
+    if config.get("TRUSTED_HOSTS") is None:
+        config["TRUSTED_HOSTS"] = [parts.hostname]
+    return origin
 
 
 def practice_pool(classic: int) -> dict[str, int]:

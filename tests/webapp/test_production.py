@@ -125,9 +125,11 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     refused = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
-    started = flask_command(
-        {**env, "SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}, "routes"
-    )
+    env |= {"SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}
+    refused = flask_command(env, "routes")
+    assert refused.returncode != 0
+    assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
+    started = flask_command({**env, "TAVOLO_BASE_URL": "https://tavolo.example"}, "routes")
     assert started.returncode == 0, started.stderr
     assert "/puzzles/<int:number>/move" in started.stdout
 
@@ -135,7 +137,8 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
 def production_app(database_url: str, clock: FrozenClock) -> Flask:
     from webapp import settings
 
-    return make_app(database_url, clock, **settings.from_environment({"TAVOLO_ENV": "production"}))
+    environ = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+    return make_app(database_url, clock, **settings.from_environment(environ))
 
 
 def test_production_cookies_are_secure_httponly_and_lax(
@@ -495,3 +498,25 @@ def test_pages_never_travel_compressed(client: FlaskClient, published: int) -> N
         answer = client.get(path, headers=BROWSER_ENCODINGS)
         assert answer.status_code == 200 and "Content-Encoding" not in answer.headers, path
         assert "csrf-token" in answer.get_data(as_text=True)
+
+
+def test_absolute_urls_come_from_the_base_url_and_a_foreign_host_is_a_400(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    from webapp import settings
+
+    environ = {"TAVOLO_BASE_URL": "https://tavolo.example/"}
+    app = make_app(database_url, clock, **settings.from_environment(environ))
+    store(app, known_puzzle, TODAY)
+    client = app.test_client()
+    site = {"base_url": "http://tavolo.example"}  # the proxy speaks plain HTTP to the app
+    answer = client.get(f"/api/puzzles/{TODAY}", **site)
+    assert answer.status_code == 200
+    assert answer.get_json()["url"] == f"https://tavolo.example/puzzles/{TODAY}"
+    page = client.get(f"/puzzles/{TODAY}", **site).get_data(as_text=True)
+    assert f'<meta property="og:url" content="https://tavolo.example/puzzles/{TODAY}">' in page
+    assert f"https://tavolo.example/puzzles/{TODAY}/preview.svg" in page
+    for path in ("/", f"/api/puzzles/{TODAY}"):
+        refused = client.get(path, base_url="http://evil.example")
+        assert refused.status_code == 400, path
+        assert "Host 'evil.example' is not trusted." in refused.get_data(as_text=True)
