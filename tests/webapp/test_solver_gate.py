@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
+import generator
 from puzzles import Analysis, Objective, Position
 from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
-from tests.webapp.conftest import FrozenClock, make_app
+from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app, store
 from webapp import solver_gate
 from webapp.analyser import solving
 
@@ -135,3 +136,21 @@ def test_one_solve_at_a_time_per_client_address(one_slot: Held) -> None:
         environ_overrides={"REMOTE_ADDR": "10.0.0.1"},
     )
     assert page.status_code == 429
+
+
+def test_a_hint_is_a_solve_through_the_gate(one_slot: Held, known_puzzle: generator.Puzzle) -> None:
+    app, release = one_slot
+    store(app, known_puzzle, TODAY)
+    player = Player(app.test_client())
+    headers = {"X-CSRFToken": player.token, "HX-Request": "true"}
+
+    def hint(address: str) -> Any:
+        where = {"REMOTE_ADDR": address}
+        return player.client.post(f"/puzzles/{TODAY}/hint", headers=headers, environ_overrides=where)
+
+    same = hint("10.0.0.1")
+    assert same.status_code == 429 and "One solve at a time" in same.get_data(as_text=True)
+    busy = hint("10.0.0.2")
+    assert busy.status_code == 503 and "busy" in busy.get_data(as_text=True)
+    release()
+    assert hint("10.0.0.2").status_code == 200
