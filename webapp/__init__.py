@@ -1,7 +1,8 @@
 """Tavolo's website: the daily puzzle, played with every step checked by the engine, and a JSON API.
 
 `create_app()` builds the app; `flask --app webapp run`, `flask --app webapp clock` (the publishing
-clock), `flask --app webapp db upgrade` and `flask --app webapp puzzles import FILE` use it.
+clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
+backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
 `templating`, `assets`), with the two pages beside the game (`pages`: help and settings). The game is
@@ -19,7 +20,7 @@ from flask import Flask, request, url_for
 from flask_compress import Compress
 from werkzeug.routing import IntegerConverter, RequestRedirect
 
-from webapp import assets, db, errors, pages, security, settings, solver_gate, templating
+from webapp import assets, backup, db, errors, pages, security, settings, solver_gate, templating
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
@@ -88,6 +89,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     templating.init_app(app)
     cli.init_app(app)
+    backup.init_app(app)
     scheduler.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)

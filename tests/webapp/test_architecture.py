@@ -108,6 +108,7 @@ def test_infrastructure_imports_no_area() -> None:
         "webapp.errors",
         "webapp.caching",
         "webapp.solver_gate",
+        "webapp.backup",
     ):
         areas = {
             name for name in imported(module) if re.match(r"webapp\.(turn|schedule|players|analyser)", name)
