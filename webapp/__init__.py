@@ -5,9 +5,9 @@ clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE
 backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
-`templating`, `assets`), with the two pages beside the game (`pages`: help and settings). The game is
-in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle when), `players`
-(records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
+`solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game (`pages`: help and
+settings). The game is in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
+when), `players` (records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
 """
 
 from __future__ import annotations
