@@ -71,7 +71,8 @@ def refuse_long_chunked_bodies() -> None:
     string" and a long form lost its end; here it is read once (and kept for the view) and the
     server's stream asked whether anything was left behind."""
     limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if limit is None or request.content_length is not None or "wsgi.input_terminated" not in request.environ:
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if limit is None or not chunked or "wsgi.input_terminated" not in request.environ:
         return
     body = request.get_data(cache=True, parse_form_data=False)
     if len(body) >= limit and request.environ["wsgi.input"].read(1):
