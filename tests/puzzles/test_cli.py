@@ -302,6 +302,7 @@ def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_as_in_a_terminal,
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     answers = []
@@ -310,11 +311,17 @@ def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
         process.stdin.flush()
         answers.append(process.stdout.readline())
     process.send_signal(signal.SIGINT)  # stdin stays open: only the signal can end it
-    rest = process.stdout.read()
-    err = process.stderr.read()
-    assert process.wait() == 130
+    # a guard, not a measure: a process that ignored the signal would otherwise keep the test forever
+    assert process.wait(timeout=300) == 130
+    rest, err = process.stdout.read(), process.stderr.read()
     process.stdin.close()
     assert err.decode().strip() == "python -m puzzles: interrupted"
     assert rest == b""
     for answer in answers:
         assert json.loads(answer)["max_played"] == 1
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child: SIGINT to its default. A test run started in the background (`make test &`, a CI
+    job) inherits SIGINT ignored, and Python then installs no handler: the signal would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
