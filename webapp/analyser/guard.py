@@ -3,10 +3,11 @@ for a streak or a rating.
 
 Guarded: every daily puzzle still open somewhere, whatever its preset, until the caller has finished
 it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when its
-table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds) while its table and
-hand together hold every hand card the puzzle's maximal play places: its melds shuffled, rebuilt or
-partly left out, extra melds or cards added, any preset, any spelling of the cards. A joker in the
-position stands in for any one missing card, in both counts. A cookie-less caller (a script on
+table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), and not many more
+cards (`TABLE_SPREAD`), while its table and hand together hold every hand card the puzzle's maximal
+play places: its melds shuffled, rebuilt or partly left out, a few melds or any cards added, any
+preset, any spelling of the cards. A joker in the position stands in for any one missing card, in
+both counts. A cookie-less caller (a script on
 `/api/solve`) is known to the guard by nothing but the open dailies; the README says what no guard
 can stop.
 """
@@ -30,6 +31,9 @@ from webapp.schedule.clock import calendar, now
 
 TABLE_SHARE = 0.6
 """How much of a guarded puzzle's table a position's table must hold to count as that puzzle."""
+TABLE_SPREAD = 2
+"""A position whose table has more than this many times the puzzle's table cards is a game of its own:
+a late game's table of 60 cards holds most of any puzzle's 13, and its player must get an answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,8 @@ class Guarded:
     def held_by(self, position: Position) -> bool:
         """Whether the position is this puzzle in disguise."""
         table = Counter(card for meld in position.table for card in meld.cards)
+        if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
+            return False
         jokers = table[JOKER] - self.table[JOKER]
         shared = sum((self.table & table).values()) + max(jokers, 0)
         if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):

@@ -191,3 +191,15 @@ def practise(app: Flask, puzzle: generator.Puzzle) -> str:
     with app.app_context(), database().write() as session:
         session.get_one(models.PoolPuzzle, row_id).practice = True
     return puzzle.id
+
+
+def test_a_late_games_big_table_is_answered_though_it_holds_todays_cards(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    # 13 cards of today's table among 28 others: a game of its own (more than twice today's table)
+    table = [list(meld) for meld in known_puzzle.table]
+    table += [["AS", "2S", "3S"], ["AH", "2H", "3H"], ["AD", "2D", "3D"], ["5H", "6H", "7H", "8H"]]
+    table += [["5D", "6D", "7D", "8D"], ["KC", "KD", "KS"], ["AC", "2C", "3C"], ["9H", "9D", "9C"]]
+    assert solve(client, known_puzzle.rules, table, list(known_puzzle.hand)).status_code == 200
+    # a few melds more are still today's puzzle
+    assert solve(client, known_puzzle.rules, table[:7], list(known_puzzle.hand)).status_code == 403
