@@ -6,8 +6,8 @@ it; and the caller's own unfinished archive and practice attempts. A position is
 table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), and not many more
 cards (`TABLE_SPREAD`), while its table and hand together hold every hand card the puzzle's maximal
 play places: its melds shuffled, rebuilt or partly left out, a few melds or any cards added, any
-preset, any spelling of the cards. A joker in the position stands in for any one missing card, in
-both counts. A cookie-less caller (a script on
+preset, any spelling of the cards. One joker in the position stands in for one missing card, in
+each count. A cookie-less caller (a script on
 `/api/solve`) is known to the guard by nothing but the open dailies; the README says what no guard
 can stop.
 """
@@ -55,13 +55,15 @@ class Guarded:
         table = Counter(card for meld in position.table for card in meld.cards)
         if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
             return False
-        jokers = table[JOKER] - self.table[JOKER]
-        shared = sum((self.table & table).values()) + max(jokers, 0)
+        # one joker of the position's own stands in for one missing card, in each count: more would
+        # let any joker-laden table pass for any puzzle
+        spare = 1 if table[JOKER] > self.table[JOKER] else 0
+        shared = sum((self.table & table).values()) + spare
         if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
             return False
         everything = table + Counter(position.hand)
         missing = sum((self.placed - everything).values())
-        return missing <= max(everything[JOKER] - self.placed[JOKER], 0)
+        return missing <= (1 if everything[JOKER] > self.placed[JOKER] else 0)
 
 
 def _cards(tokens: Iterable[str]) -> Counter[Card]:
