@@ -43,7 +43,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/solver.py
+	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/solver.py bench/attack.py
 
 # Debian packages for the tests: Chromium for the browser test, PostgreSQL for the database tests.
 system:

@@ -333,7 +333,7 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
     None: ("r", "s", "a", "r", "s", "e", "r", "s", "t", "r", "s", "c", "r", "s", "f"),
     "easy": ("r",),
     "medium": ("r", "s"),
-    "hard": ("a", "r", "s", "e", "r", "s", "t", "r", "s", "a", "r", "e"),
+    "hard": (*("a", "r", "s", "e", "r", "s", "a", "r", "t", "s") * 2, "e", "r", "s", "s"),
     "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s"),
     "master": (*("c", *("u",) * 6, "f", *("u",) * 5) * 2,),
 }

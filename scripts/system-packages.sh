@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium (and an emoji font, for true screenshots) for the
-# browser test, PostgreSQL for the database tests, Redis for the shared rate limits. Quick when they
+# browser test, PostgreSQL for the database tests, Redis for the shared rate limits, nginx for the
+# front door (deploy/nginx.conf) and the load benchmark. Quick when they
 # are already there.
 set -euo pipefail
 
-packages=(chromium fonts-noto-color-emoji postgresql redis-server wrk)
+packages=(chromium fonts-noto-color-emoji nginx postgresql redis-server wrk)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,12 +1,13 @@
 """Tavolo's website: the daily puzzle, played with every step checked by the engine, and a JSON API.
 
 `create_app()` builds the app; `flask --app webapp run`, `flask --app webapp clock` (the publishing
-clock), `flask --app webapp db upgrade` and `flask --app webapp puzzles import FILE` use it.
+clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
+backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
-`templating`, `assets`), with the two pages beside the game (`pages`: help and settings). The game is
-in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle when), `players`
-(records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
+`solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game (`pages`: help and
+settings). The game is in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
+when), `players` (records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
 """
 
 from __future__ import annotations
@@ -15,11 +16,23 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request, url_for
 from flask_compress import Compress
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, RequestRedirect
 
-from webapp import assets, db, errors, languages, pages, security, settings, templating, wording
+from webapp import (
+    assets,
+    backup,
+    db,
+    errors,
+    languages,
+    pages,
+    security,
+    settings,
+    solver_gate,
+    templating,
+    wording,
+)
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
@@ -36,6 +49,17 @@ class AsciiIntegerConverter(IntegerConverter):
     regex = r"[0-9]+"
 
 
+def canonical_numbers(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """`/puzzles/00009` would be a second address for #9 (for links, caches and share counts): send
+    it, with its query, to the one address. Runs before the blueprints take their values."""
+    if endpoint is None or not values or not any(isinstance(value, int) for value in values.values()):
+        return
+    canonical = url_for(endpoint, **values)
+    if canonical != request.script_root + request.path:
+        query = request.query_string.decode("latin-1")
+        raise RequestRedirect(f"{canonical}?{query}" if query else canonical)
+
+
 TURN_PLACES = {
     Mode.DAILY: "/puzzles/<int:number>",
     Mode.ARCHIVE: "/archive/<int:number>",
@@ -44,8 +68,19 @@ TURN_PLACES = {
 """Where the turn blueprint is registered, under each mode's name: `/puzzles/7/end` is `daily.end_turn`."""
 
 
+class Tavolo(Flask):
+    """Flask, with absolute URLs from `BASE_URL` when it is set: never from the request's Host header,
+    which anyone can send (`Host: evil.example` would otherwise put its name in link previews)."""
+
+    def url_for(self, endpoint: str, *, _external: bool | None = None, **values: Any) -> str:
+        base = self.config.get("BASE_URL")
+        if base and _external:
+            return str(base) + super().url_for(endpoint, _external=False, **values)
+        return super().url_for(endpoint, _external=_external, **values)
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
+    app = Tavolo(__name__, instance_relative_config=True)
     app.url_map.converters["int"] = AsciiIntegerConverter
     app.config.from_mapping(settings.defaults(app.instance_path))
     if test_config is None:
@@ -56,15 +91,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
     app.config["DAILY_SECRET"] = settings.daily_secret(app.config, app.instance_path)
+    settings.base_url(app.config)
 
     db.init_app(app)
+    app.url_value_preprocessor(canonical_numbers)
     Compress(app)
     security.init_app(app)
+    solver_gate.init_app(app)
     errors.init_app(app)
     languages.init_app(app)
     templating.init_app(app)
     wording.init_app(app)
     cli.init_app(app)
+    backup.init_app(app)
     scheduler.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)

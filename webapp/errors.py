@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import Flask, Response, current_app, g, jsonify, render_template, request
 from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import (
+    HTTPException,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+    SecurityError,
+)
 
 from webapp.wording import gettext
 
@@ -30,6 +36,8 @@ CSRF_WORDS = {
     "The CSRF session token is missing.": lazy_gettext("The CSRF session token is missing."),
 }
 """Flask-WTF's reasons for refusing a form, in the player's language."""
+DATABASE_RETRY_SECONDS = 5
+"""A 503's `Retry-After` while the database is away: the pool's pre-ping reconnects within that."""
 
 
 def reply(status: int, message: str) -> Response:
@@ -47,6 +55,11 @@ def reply(status: int, message: str) -> Response:
 
 
 def http_error(error: HTTPException) -> Response:
+    if isinstance(error, SecurityError):
+        # a Host outside TRUSTED_HOSTS: no URL can be built for it, so no page either, only the reason
+        return Response(
+            f"{error.description} This site answers at its own address only.\n", 400, mimetype="text/plain"
+        )
     if isinstance(error, CSRFError):
         why = CSRF_WORDS.get(str(error.description), str(error.description))
         return reply(400, gettext("%(why)s Reload the page and try again.", why=why))
@@ -60,6 +73,9 @@ def http_error(error: HTTPException) -> Response:
                 "Too many requests: at most %(limit)s. Wait a little and try again.", limit=error.description
             ),
         )
+    retry_after = getattr(error, "retry_after", None)  # werkzeug's 429 and 503 carry one
+    if isinstance(retry_after, int):
+        g.retry_after = retry_after
     description = error.description
     for kind, words in PLAIN_WORDS.items():
         if isinstance(error, kind) and description == kind.description:
@@ -70,9 +86,8 @@ def http_error(error: HTTPException) -> Response:
 def database_away(error: OperationalError | PoolTimeout) -> Response:
     """The database refused or dropped a connection, or every pooled connection stayed busy."""
     log.warning("database unavailable: %s", error.__class__.__name__)
-    response = reply(503, gettext("The database is unavailable for a moment. Try again in a few seconds."))
-    response.headers["Retry-After"] = "5"
-    return response
+    g.retry_after = DATABASE_RETRY_SECONDS
+    return reply(503, gettext("The database is unavailable for a moment. Try again in a few seconds."))
 
 
 def init_app(app: Flask) -> None:

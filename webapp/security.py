@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -40,10 +41,6 @@ def check_rate_limit() -> str:
     return str(current_app.config["CHECK_RATE_LIMIT"])
 
 
-def solve_rate_limit() -> str:
-    return str(current_app.config["SOLVE_RATE_LIMIT"])
-
-
 def transfer_rate_limit() -> str:
     return str(current_app.config["TRANSFER_RATE_LIMIT"])
 
@@ -56,8 +53,38 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def retry_after_when_waiting(response: Response) -> Response:
+    """`Retry-After` on a 429 and on a 503 only, with the wait the reply chose (`g.retry_after`).
+    Flask-Limiter puts its window's reset on every answer of a limited view, 200s included, and
+    raises a 503's 5 s to it; this runs after it."""
+    wanted = g.get("retry_after")
+    if wanted is not None:
+        response.headers["Retry-After"] = str(wanted)
+    elif response.status_code != 429:
+        response.headers.remove("Retry-After")
+    return response
+
+
+def refuse_long_chunked_bodies() -> None:
+    """A 413 for a chunked body over `MAX_CONTENT_LENGTH`, as for one that says its length. Werkzeug
+    cuts a chunked body short at the limit without a word, so a long JSON body read as "Unterminated
+    string" and a long form lost its end; here it is read once (and kept for the view) and the
+    server's stream asked whether anything was left behind."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if limit is None or not chunked or "wsgi.input_terminated" not in request.environ:
+        return
+    body = request.get_data(cache=True, parse_form_data=False)
+    if len(body) >= limit and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+
+
 def init_app(app: Flask) -> None:
+    # first, before the CSRF check reads a form from the body
+    app.before_request(refuse_long_chunked_bodies)
     csrf.init_app(app)
+    # Flask runs after-request functions last registered first: this one sees the limiter's headers
+    app.after_request(retry_after_when_waiting)
     limiter.init_app(app)
     app.after_request(add_headers)
     proxies = int(app.config["PROXIES"])

@@ -5,7 +5,8 @@
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
 | `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
-| `TAVOLO_ENV` | `production` makes cookies Secure and a missing SECRET_KEY or TAVOLO_DAILY_SECRET fatal |
+| `TAVOLO_ENV` | `production`: Secure cookies; SECRET_KEY, TAVOLO_DAILY_SECRET, TAVOLO_BASE_URL required |
+| `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
@@ -24,6 +25,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from puzzles import PRESETS
 
@@ -66,8 +68,21 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "TURN_SECONDS": 120,
         # the analyser: each solve's limit, which is also the most /api/solve may ask for
         "SOLVE_TIME_LIMIT": 2.0,
+        # the solver gate (solver_gate.py): solving threads and queued solves per process, together
+        # fewer than a worker's threads (GUNICORN_THREADS, 4) so that pages always find one free
+        "SOLVER_SLOTS": 1,
+        "SOLVER_QUEUE": 1,
+        # an answer the solver could not prove is kept this long: a repeat costs nothing, and a
+        # quieter machine may prove it later
+        "UNPROVEN_KEEP_SECONDS": 600.0,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
+        # where the site is reached, `https://tavolo.example`: every absolute URL (link previews, the
+        # API's `url`, challenge links) starts with it, and a request naming another host is a 400.
+        # Required in production; without it, absolute URLs follow the request's Host header
+        "BASE_URL": None,
+        # hosts a request may name; None for any. Set from BASE_URL's host unless set here
+        "TRUSTED_HOSTS": None,
         "MAX_CONTENT_LENGTH": 32 * 1024,
         # Flask-Compress packs the files a page loads and the JSON answers, never a page: an HTML
         # page holds the CSRF token beside text from the URL, which compression would leak (BREACH)
@@ -85,8 +100,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
-        # the analyser page, its play view's first look at a position and /api/solve, together
-        "SOLVE_RATE_LIMIT": "30 per minute",
+        # solver seconds per client address: the analyser page, its play view, /api/solve and hints
+        # together; each solve is charged what it took, at least SOLVE_LEAST_CHARGE seconds
+        "SOLVE_SECONDS_LIMIT": "20 per minute",
+        "SOLVE_LEAST_CHARGE": 0.1,
         # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
         "TRANSFER_RATE_LIMIT": "10 per minute",
     }
@@ -101,6 +118,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         ("DATABASE_URL", "DATABASE_URL"),
         ("SECRET_KEY", "SECRET_KEY"),
         ("TAVOLO_DAILY_SECRET", "DAILY_SECRET"),
+        ("TAVOLO_BASE_URL", "BASE_URL"),
     ):
         if environ.get(variable):
             config[key] = environ[variable]
@@ -124,6 +142,26 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
+
+
+def base_url(config: dict[str, Any]) -> str | None:
+    """The configured base URL, checked, with `TRUSTED_HOSTS` set to its host unless set already;
+    production refuses to start without one (its absolute URLs must not follow a Host header)."""
+    text = config.get("BASE_URL")
+    if not text:
+        if config.get("ENV_NAME") == "production":
+            raise SettingsError("TAVOLO_BASE_URL is not set: production refuses to start without one")
+        return None
+    parts = urlsplit(str(text))
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/") or parts.query:
+        raise SettingsError(
+            f"TAVOLO_BASE_URL {str(text)[:60]!r} is not a site's address like https://tavolo.example"
+        )
+    origin = f"{parts.scheme}://{parts.netloc}"
+    config["BASE_URL"] = origin
+    if config.get("TRUSTED_HOSTS") is None:
+        config["TRUSTED_HOSTS"] = [parts.hostname]
+    return origin
 
 
 def practice_pool(classic: int) -> dict[str, int]:

@@ -13,6 +13,7 @@ import pytest
 
 from generator import Puzzle, puzzle_from_id
 from generator._cli import main
+from tests.puzzles.test_cli import ctrl_c_as_in_a_terminal
 
 pytestmark = pytest.mark.slow  # generates puzzles, some in worker processes and programs
 
@@ -225,7 +226,13 @@ def test_its_output_pipes_into_the_solver(made: Path) -> None:
 
 def run_and_stop(out: Path, stop: signal.Signals, workers: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "generator", "make", "--count", "100000", "--out", str(out)]
-    process = subprocess.Popen([*command, "--workers", workers], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*command, "--workers", workers],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
         time.sleep(0.05)

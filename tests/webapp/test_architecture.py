@@ -102,7 +102,15 @@ def test_pure_modules_know_no_flask_or_database(module: str) -> None:
 
 
 def test_infrastructure_imports_no_area() -> None:
-    for module in ("webapp.settings", "webapp.db", "webapp.security", "webapp.errors", "webapp.caching"):
+    for module in (
+        "webapp.settings",
+        "webapp.db",
+        "webapp.security",
+        "webapp.errors",
+        "webapp.caching",
+        "webapp.solver_gate",
+        "webapp.backup",
+    ):
         areas = {
             name for name in imported(module) if re.match(r"webapp\.(turn|schedule|players|analyser)", name)
         }
@@ -120,7 +128,7 @@ def test_every_setting_read_has_its_default_in_settings() -> None:
     for module in MODULES:
         # reads only: `config["X"] = ...` sets a value read from the environment
         read |= set(re.findall(r"config\[\"([A-Z_]+)\"\](?!\s*=[^=])", path_of(module).read_text()))
-    assert {"STEP_TIME_LIMIT", "TURN_SECONDS", "SOLVE_RATE_LIMIT", "PRACTICE_POOL"} <= read
+    assert {"STEP_TIME_LIMIT", "TURN_SECONDS", "SOLVE_SECONDS_LIMIT", "PRACTICE_POOL"} <= read
     assert read - set(defaults) == set(), "settings.defaults() lacks these"
 
 

@@ -36,6 +36,7 @@ def platform_env(database_url: str, **extra: str) -> dict[str, str]:
         "SECRET_KEY": "a long random secret",
         "TAVOLO_DAILY_SECRET": "another long random secret",
         "TAVOLO_ENV": "production",
+        "TAVOLO_BASE_URL": "http://127.0.0.1",
         "TAVOLO_PROXIES": "1",
         **extra,
     }

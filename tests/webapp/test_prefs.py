@@ -17,6 +17,8 @@ from webapp.templating import DECK_COOKIE
 FOUR_COLOURS = '<html lang="en" class="four-colour">'
 TWO_COLOURS = '<html lang="en">'
 
+PRODUCTION = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+
 
 def deck_cookies(response: TestResponse) -> list[str]:
     """The Set-Cookie headers of a response that set the deck cookie."""
@@ -78,7 +80,7 @@ def test_saving_four_colours_sets_a_long_lived_cookie_and_says_so(client: FlaskC
 
 
 def test_the_deck_cookie_is_secure_when_the_session_cookie_is(database_url: str, clock: FrozenClock) -> None:
-    app = make_app(database_url, clock, **settings.from_environment({"TAVOLO_ENV": "production"}))
+    app = make_app(database_url, clock, **settings.from_environment(PRODUCTION))
     [cookie] = deck_cookies(save(app.test_client(), deck="four"))
     assert "Secure" in [part.strip() for part in cookie.split(";")]
 

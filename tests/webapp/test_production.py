@@ -125,9 +125,11 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     refused = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
-    started = flask_command(
-        {**env, "SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}, "routes"
-    )
+    env |= {"SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}
+    refused = flask_command(env, "routes")
+    assert refused.returncode != 0
+    assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
+    started = flask_command({**env, "TAVOLO_BASE_URL": "https://tavolo.example"}, "routes")
     assert started.returncode == 0, started.stderr
     assert "/puzzles/<int:number>/move" in started.stdout
 
@@ -135,7 +137,8 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
 def production_app(database_url: str, clock: FrozenClock) -> Flask:
     from webapp import settings
 
-    return make_app(database_url, clock, **settings.from_environment({"TAVOLO_ENV": "production"}))
+    environ = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+    return make_app(database_url, clock, **settings.from_environment(environ))
 
 
 def test_production_cookies_are_secure_httponly_and_lax(
@@ -281,7 +284,10 @@ def limited_app(database_url: str, clock: FrozenClock, known_puzzle: generator.P
         RATELIMIT_ENABLED=True,
         STEP_RATE_LIMIT="3 per minute",
         CHECK_RATE_LIMIT="3 per minute",
-        SOLVE_RATE_LIMIT="3 per minute",
+        # solves are charged in solver seconds, here at least 1 s each: the tests' frozen clock times
+        # every solve at 0 s, so each costs exactly that
+        SOLVE_SECONDS_LIMIT="3 per minute",
+        SOLVE_LEAST_CHARGE=1.0,
         TRANSFER_RATE_LIMIT="3 per minute",
     )
     store(app, known_puzzle, TODAY)
@@ -293,10 +299,13 @@ def limited_app(database_url: str, clock: FrozenClock, known_puzzle: generator.P
 def limited_posts(player: Player) -> dict[str, Any]:
     """One request of each rate-limited kind: a step, a check, a solve, a transfer code."""
     client = player.client
+    hands = iter(["6S", "2S", "7S", "AS", "8S"])  # a new position each time: a kept answer is free
     return {
         "step": lambda: player.move(TODAY, "h0", "new"),
         "check": lambda: client.post(f"/api/puzzles/{TODAY}/check", json={"table": []}),
-        "solve": lambda: client.post("/api/solve", json={"position": "classic | 3S 4S 5S | 6S"}),
+        "solve": lambda: client.post(
+            "/api/solve", json={"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": [next(hands)]}
+        ),
         "transfer": lambda: player.post("/stats/adopt", code="ABCD-EFGH"),
         "transfer code": lambda: player.post("/stats/code", htmx=False),
     }
@@ -310,7 +319,8 @@ def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Fl
         refused = answers[3]
         assert refused.status_code == 429, kind
         message = html.unescape(refused.get_data(as_text=True))
-        assert "Too many requests" in message and "3 per 1 minute" in message, kind
+        limit = "3 solver seconds per 1 minute" if kind == "solve" else "3 per 1 minute"
+        assert "Too many requests" in message and limit in message, kind
         assert refused.headers["Retry-After"].isdigit(), kind
 
 
@@ -488,3 +498,25 @@ def test_pages_never_travel_compressed(client: FlaskClient, published: int) -> N
         answer = client.get(path, headers=BROWSER_ENCODINGS)
         assert answer.status_code == 200 and "Content-Encoding" not in answer.headers, path
         assert "csrf-token" in answer.get_data(as_text=True)
+
+
+def test_absolute_urls_come_from_the_base_url_and_a_foreign_host_is_a_400(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    from webapp import settings
+
+    environ = {"TAVOLO_BASE_URL": "https://tavolo.example/"}
+    app = make_app(database_url, clock, **settings.from_environment(environ))
+    store(app, known_puzzle, TODAY)
+    client = app.test_client()
+    site = {"base_url": "http://tavolo.example"}  # the proxy speaks plain HTTP to the app
+    answer = client.get(f"/api/puzzles/{TODAY}", **site)
+    assert answer.status_code == 200
+    assert answer.get_json()["url"] == f"https://tavolo.example/puzzles/{TODAY}"
+    page = client.get(f"/puzzles/{TODAY}", **site).get_data(as_text=True)
+    assert f'<meta property="og:url" content="https://tavolo.example/puzzles/{TODAY}">' in page
+    assert f"https://tavolo.example/puzzles/{TODAY}/preview.svg" in page
+    for path in ("/", f"/api/puzzles/{TODAY}"):
+        refused = client.get(path, base_url="http://evil.example")
+        assert refused.status_code == 400, path
+        assert "Host 'evil.example' is not trusted." in refused.get_data(as_text=True)

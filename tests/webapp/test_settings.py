@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 
 from webapp import create_app
 from webapp.db import engine_url
-from webapp.settings import SettingsError, daily_secret, from_environment, secret_key
+from webapp.settings import SettingsError, base_url, daily_secret, from_environment, secret_key
 
 
 def test_the_environment_sets_the_database_the_launch_and_the_proxies() -> None:
@@ -90,3 +91,19 @@ def test_secure_cookies_bring_strict_transport_security(database_url: str, tmp_p
     app = create_app({"SECRET_KEY": "x", "DATABASE_URL": database_url, "SESSION_COOKIE_SECURE": True})
     response = app.test_client().get("/help")
     assert response.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
+@pytest.mark.parametrize(
+    "text", ["tavolo.example", "ftp://tavolo.example", "https://", "https://x.example/app"]
+)
+def test_a_base_url_that_is_not_a_sites_address_is_refused(text: str) -> None:
+    with pytest.raises(SettingsError, match="is not a site's address"):
+        base_url({"BASE_URL": text})
+
+
+def test_the_base_url_names_the_one_trusted_host() -> None:
+    config: dict[str, Any] = {"BASE_URL": "https://tavolo.example:8443/"}
+    assert base_url(config) == "https://tavolo.example:8443"
+    assert config["TRUSTED_HOSTS"] == ["tavolo.example"]
+    with pytest.raises(SettingsError, match="TAVOLO_BASE_URL is not set"):
+        base_url({"ENV_NAME": "production"})

@@ -3,7 +3,7 @@ with every step checked) and `POST /api/solve` (the answer of `python -m puzzles
 
 The position lives in the URL, and so do the moves of a position played: nothing is stored, so undo
 and reset are links and a link shares a half-played table. Every solve runs under `SOLVE_TIME_LIMIT`
-and counts against the client's `SOLVE_RATE_LIMIT`, shared by the page and the API.
+through the solver gate (`webapp.solver_gate`), charged to the client's `SOLVE_SECONDS_LIMIT`.
 """
 
 from __future__ import annotations
@@ -16,18 +16,17 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 from werkzeug.wrappers import Response
 
 from puzzles import JOKER, PRESETS, SUITS, Card, Objective, Position, PositionError, answer_json, argtypes
+from webapp import solver_gate
 from webapp.analyser.answer import answer_of
 from webapp.analyser.entry import MAX_PROBLEMS, Entry, position_args, read_entry
+from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import (
     best_of,
-    is_cached,
-    is_maximum_cached,
-    refuse_open_daily,
     solve,
     solve_time_limit,
 )
 from webapp.languages import LETTERS, letters
-from webapp.security import csrf, limiter, solve_rate_limit, step_rate_limit
+from webapp.security import csrf, limiter, step_rate_limit
 from webapp.turn.board import Board, MoveError
 from webapp.turn.progress import progress
 from webapp.turn.view import turn_view
@@ -51,19 +50,12 @@ def _entry(args: Mapping[str, str]) -> Entry:
     )
 
 
-def _solve_is_free() -> bool:
-    """No solve for the rate limit to count: nothing to solve, or the answer is cached."""
-    entry = _entry(request.args)
-    return entry.position is None or is_cached(entry.position, entry.objective)
-
-
 @bp.get("/analyse")
-@limiter.shared_limit(solve_rate_limit, scope="solve", exempt_when=_solve_is_free)
 def analyse_page() -> Response:
     entry = _entry(request.args)
     answer = None
     if entry.position is not None:
-        refuse_open_daily(entry.position)
+        refuse_spoilers(entry.position)
         answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
     htmx = bool(request.headers.get("HX-Request"))
     status = 422 if entry.problems and not entry.blank else 200
@@ -117,7 +109,7 @@ def _play_position() -> tuple[Entry, Position]:
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
         abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
-    refuse_open_daily(entry.position)
+    refuse_spoilers(entry.position)
     return entry, entry.position
 
 
@@ -130,15 +122,8 @@ def _play_url(entry: Entry, moves: list[str], ending: bool = False) -> str:
     return url_for("analyser.play", **query)
 
 
-def _play_is_free() -> bool:
-    entry = _entry(request.args)
-    position = entry.position
-    return position is None or is_maximum_cached(position)
-
-
 @bp.get("/analyse/play")
 @limiter.limit(step_rate_limit)
-@limiter.shared_limit(solve_rate_limit, scope="solve", exempt_when=_play_is_free)
 def play() -> tuple[str, int]:
     entry, position = _play_position()
     board, moves = replay(position, request.args.get("moves", ""))
@@ -177,7 +162,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
     turn = turn_view(
         board,
         best.value,
-        lambda laid: progress(position, laid, best.value, limit),
+        lambda laid: solver_gate.run(lambda: progress(position, laid, best.value, limit)),
         can_undo=bool(moves),
         ending=ending,
     )
@@ -200,7 +185,6 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 
 
 @bp.post("/api/solve")
-@limiter.shared_limit(solve_rate_limit, scope="solve")
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
     document = _read_json(request.get_data(cache=False))
@@ -217,7 +201,7 @@ def solve_api() -> Response:
         abort(400, description=str(error))
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
-    refuse_open_daily(position)
+    refuse_spoilers(position)
     answer = answer_json(solve(position, objective, time_limit))
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}

@@ -1,14 +1,14 @@
-"""The players' pages: the stats page, and transfer codes, how a player takes their record to
-another browser."""
+"""The players' pages: the stats page, transfer codes (how a player takes their record to another
+browser), and a player's own data: `/me/export.json` to download it, `/me/forget` to erase it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from generator import THEMES
-from webapp import db
-from webapp.players import records, transfer
+from webapp import db, models
+from webapp.players import privacy, records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
@@ -86,3 +86,49 @@ def adopt() -> Response | tuple[str, int]:
     else:
         flash(gettext("This browser now plays as the player of that code."))
     return redirect(url_for("players.stats_page"), 303)
+
+
+# -- a player's own data: download it, erase it
+
+
+@bp.get("/me/export.json")
+def export_record() -> Response:
+    """Everything the site keeps about this browser's player, as a JSON file to download."""
+    player = current_player_id()
+    reader = db.session()
+    if player is None or reader.get(models.Player, player) is None:
+        abort(404, description=gettext("This browser has no record on Tavolo: there is nothing to download."))
+    response = jsonify(privacy.export(reader, player, calendar(), now()))
+    response.headers["Content-Disposition"] = 'attachment; filename="tavolo-record.json"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/me/forget")
+def forget_page() -> str:
+    return render_template("forget.html", has_record=_has_player(), error=None)
+
+
+@bp.post("/me/forget")
+def forget() -> Response | tuple[str, int]:
+    """Erase this browser's record, once the player has typed the word that confirms it."""
+    player = current_player_id()
+    # the word is the page's own, in the player's language; the English one is understood everywhere
+    if request.form.get("confirm", "").strip().lower() not in {"erase", gettext("erase").lower()}:
+        error = gettext("Type %(word)s in the box to confirm: nothing was erased.", word=gettext("erase"))
+        return render_template("forget.html", has_record=_has_player(), error=error), 422
+    if player is not None:
+        with db.write() as writer:
+            privacy.forget(writer, player)
+    session.clear()
+    flash(
+        gettext(
+            "Your record is erased: attempts, streak, rating and transfer codes. This browser starts afresh."
+        )
+    )
+    return redirect(url_for("players.stats_page"), 303)
+
+
+def _has_player() -> bool:
+    player = current_player_id()
+    return player is not None and db.session().get(models.Player, player) is not None

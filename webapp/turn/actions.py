@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from webapp import db
+from webapp import db, solver_gate
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
@@ -54,7 +54,8 @@ def ask_hint(page: PuzzlePage) -> PlayerAttempt:
         raise TurnError(words("no hints left: %(most)s is the most", most=hints.RUNGS))
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
-    advice = hints.hint(board, used + 1, page.puzzle.solution_cards(), limit)
+    solution = page.puzzle.solution_cards()
+    advice = solver_gate.run(lambda: hints.hint(board, used + 1, solution, limit))
 
     def give(attempt: PlayerAttempt) -> None:
         if attempt.hints != used or attempt.melds != board.to_json():

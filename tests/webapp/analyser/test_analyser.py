@@ -221,22 +221,27 @@ def test_a_solve_out_of_time_says_so_and_shows_the_best_found(slow_app: Flask) -
     assert "No card of your hand can be placed" not in answer
 
 
-def test_solves_are_rate_limited_per_client_page_and_api_together(
+def test_solves_are_charged_in_solver_seconds_per_client_page_and_api_together(
     database_url: str, clock: FrozenClock
 ) -> None:
-    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, SOLVE_RATE_LIMIT="3 per minute")
+    # the frozen clock times every solve at 0 s, so each is charged the least charge, 1 s
+    limits = {"SOLVE_SECONDS_LIMIT": "3 per minute", "SOLVE_LEAST_CHARGE": 1.0}
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, **limits)
     client = app.test_client()
-    assert client.get("/analyse").status_code == 200  # nothing to solve: not counted
+    assert client.get("/analyse").status_code == 200  # nothing to solve: not charged
     assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200
-    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200  # a cached answer is free
+    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200  # a kept answer is free
     assert page(client, "classic", "3S 4S 5S", "7S").status_code == 200
     api = client.post("/api/solve", json={"rules": "classic", "table": [["3H", "4H", "5H"]], "hand": ["6H"]})
-    assert api.status_code == 200
+    assert api.status_code == 200 and "Retry-After" not in api.headers
     refused = page(client, "classic", "3S 4S 5S", "2S")
     assert refused.status_code == 429
-    assert "Too Many Requests" in text_of(refused) or "per 1 minute" in text_of(refused)
+    assert "at most 3 solver seconds per 1 minute" in text_of(refused)
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
     again = client.post("/api/solve", json={"rules": "classic", "table": [], "hand": ["6H"]})
-    assert again.status_code == 429 and "error" in again.get_json()
+    assert again.status_code == 429 and "solver seconds" in again.get_json()["error"]
+    # a kept answer still costs nothing once the budget is spent, in any meld order
+    assert client.post("/api/solve", json={"table": [["5H", "3H", "4H"]], "hand": ["6H"]}).status_code == 200
     # another client has its own budget
     other = app.test_client()
     query = {"rules": "classic", "table": "3S 4S 5S", "hand": "2S"}

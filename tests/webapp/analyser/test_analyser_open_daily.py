@@ -1,5 +1,6 @@
-"""The analyser never answers a daily puzzle that is still open for a caller who has not finished it:
-typing today's table and hand into it must not reveal the solution before a solve or a give-up."""
+"""The spoiler guard: the analyser never answers a daily puzzle that is still open for a caller who has
+not finished it, nor the caller's own unfinished archive and practice attempts, under any preset,
+spelling or rearrangement of the melds (each way round it found once has its test here)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from flask.testing import FlaskClient
 
 import generator
 from tests.webapp.conftest import TODAY, Player, store
+from webapp import models
+from webapp.db import database
 
 
 def query(puzzle: generator.Puzzle) -> dict[str, Any]:
@@ -62,12 +65,70 @@ def test_the_api_refuses_todays_table_with_any_hand_or_more_melds(
     assert refused.status_code == 403, refused.get_data(as_text=True)
 
 
-def test_the_api_answers_a_table_that_lacks_part_of_todays(
+def solve(client: FlaskClient, rules: str, table: list[list[str]], hand: list[str]) -> Any:
+    body = json.dumps({"rules": rules, "table": table, "hand": hand})
+    return client.post("/api/solve", data=body, content_type="application/json")
+
+
+def test_the_api_answers_a_table_with_less_than_most_of_todays(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle
 ) -> None:
-    table = [list(meld) for meld in known_puzzle.table[1:]]
-    body = json.dumps({"rules": known_puzzle.rules, "table": table, "hand": list(known_puzzle.hand)})
-    assert client.post("/api/solve", data=body, content_type="application/json").status_code == 200
+    # 7 of the 13 table cards: not most of them (60%)
+    table = [list(meld) for meld in known_puzzle.table[2:]]
+    assert solve(client, known_puzzle.rules, table, list(known_puzzle.hand)).status_code == 200
+
+
+def test_the_api_answers_a_position_without_one_of_the_cards_the_answer_places(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    hand = [card for card in known_puzzle.hand if card != "9S"]
+    answered = solve(client, known_puzzle.rules, [list(meld) for meld in known_puzzle.table], hand)
+    assert answered.status_code == 200
+
+
+@pytest.mark.parametrize("rules", ["german-jokers", "italian", "jokers", "three-decks"])
+def test_the_api_refuses_todays_puzzle_under_another_preset(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, rules: str
+) -> None:
+    refused = solve(client, rules, [list(meld) for meld in known_puzzle.table], list(known_puzzle.hand))
+    assert refused.status_code == 403
+    assert f"daily puzzle #{TODAY}, still open" in refused.get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    "disguise",
+    [
+        "the kept run left out",
+        "other spellings and card orders",
+        "melds rebuilt",
+        "a joker for a card the answer places",
+        "a joker for a table card, a meld left out",
+    ],
+)
+def test_the_api_refuses_todays_puzzle_in_disguise(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, disguise: str
+) -> None:
+    rules = known_puzzle.rules
+    table = [list(meld) for meld in known_puzzle.table]
+    hand = list(known_puzzle.hand)
+    if disguise == "the kept run left out":  # the answer only extends it: 9 of 13 cards stay
+        assert table.pop() == ["4C", "5C", "6C", "7C"]
+    elif disguise == "other spellings and card orders":
+        table = [["TD", "10♠", "10h"], ["J♠", "jd", "JH"], ["QC", "QH", "Q♦"], ["7C", "6C", "5C", "4C"]]
+        hand = ["2♦", "q♠", "8♣", "9s", "Q♦", "K♥"]
+    elif disguise == "melds rebuilt":  # the sets' cards as runs and the run cut short
+        table = [["10H", "JH", "QH"], ["10D", "JD", "QD"], ["10S", "JS"], ["QC"], ["4C", "5C", "6C"]]
+        table = [meld for meld in table if len(meld) >= 3]
+        hand += ["7C"]
+    elif disguise == "a joker for a card the answer places":
+        rules = "jokers"
+        hand = [card for card in hand if card != "KH"] + ["JK"]
+    else:
+        rules = "jokers"
+        table = [["10S", "JK", "10D"], *table[1:3]]
+        hand += ["4C", "5C", "6C", "7C"]
+    refused = solve(client, rules, table, hand)
+    assert refused.status_code == 403, (disguise, refused.get_data(as_text=True))
 
 
 def test_the_api_answers_the_same_puzzle_once_its_day_has_closed(
@@ -92,3 +153,53 @@ def test_the_page_and_the_play_view_refuse_until_the_player_gives_up(
     answered = player.client.get("/analyse", query_string=query(known_puzzle))
     assert answered.status_code == 200
     assert "The best play places" in answered.get_data(as_text=True)
+
+
+def test_the_callers_unfinished_practice_attempt_is_refused_until_they_give_up(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    # the bypass found: a practice puzzle's answer taken from /api/solve, moves the rating
+    practice = practise(app, known_puzzle)
+    player.client.get(f"/practice/{practice}")
+    assert player.post(f"/practice/{practice}/move", card="h0", to="new").status_code == 200
+    table, hand = [list(meld) for meld in known_puzzle.table], list(known_puzzle.hand)
+    refused = solve(player.client, "classic", table, hand)
+    assert refused.status_code == 403
+    assert f"practice puzzle {practice}, which you have not finished" in refused.get_json()["error"]
+    assert player.client.get("/analyse", query_string=query(known_puzzle)).status_code == 403
+    # another browser is not playing it: the guard keeps only a caller's own attempts back
+    assert solve(app.test_client(), "classic", table, hand).status_code == 200
+    assert player.post(f"/practice/{practice}/give-up").status_code == 200
+    assert solve(player.client, "classic", table, hand).status_code == 200
+
+
+def test_the_callers_unfinished_archive_attempt_is_refused(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    store(app, known_puzzle, 1)  # closed days ago: played from the archive
+    player.client.get("/archive/1")
+    assert player.post("/archive/1/move", card="h0", to="new").status_code == 200
+    table = [list(meld) for meld in known_puzzle.table]
+    refused = solve(player.client, "italian", table, list(known_puzzle.hand))
+    assert refused.status_code == 403
+    assert "puzzle #1, which you have not finished" in refused.get_json()["error"]
+
+
+def practise(app: Flask, puzzle: generator.Puzzle) -> str:
+    """The puzzle stored for practice; returns its code."""
+    row_id = store(app, puzzle)
+    with app.app_context(), database().write() as session:
+        session.get_one(models.PoolPuzzle, row_id).practice = True
+    return puzzle.id
+
+
+def test_a_late_games_big_table_is_answered_though_it_holds_todays_cards(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    # 13 cards of today's table among 28 others: a game of its own (more than twice today's table)
+    table = [list(meld) for meld in known_puzzle.table]
+    table += [["AS", "2S", "3S"], ["AH", "2H", "3H"], ["AD", "2D", "3D"], ["5H", "6H", "7H", "8H"]]
+    table += [["5D", "6D", "7D", "8D"], ["KC", "KD", "KS"], ["AC", "2C", "3C"], ["9H", "9D", "9C"]]
+    assert solve(client, known_puzzle.rules, table, list(known_puzzle.hand)).status_code == 200
+    # a few melds more are still today's puzzle
+    assert solve(client, known_puzzle.rules, table[:7], list(known_puzzle.hand)).status_code == 403

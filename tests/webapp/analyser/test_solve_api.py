@@ -173,3 +173,26 @@ def test_no_body_is_ever_a_500(slow_client: FlaskClient, body: Any) -> None:
     assert response.status_code in (200, 400), response.get_data(as_text=True)
     answer = response.get_json()
     assert ("error" in answer) == (response.status_code == 400)
+
+
+def chunked(client: FlaskClient, path: str, body: bytes, content_type: str, **headers: str) -> Any:
+    """A POST with a chunked body, as gunicorn hands it on: no Content-Length, the stream terminated."""
+    return client.post(
+        path,
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": content_type, **headers},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_and_one_under_it_is_read_whole(client: FlaskClient) -> None:
+    position = {"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}
+    answered = chunked(client, "/api/solve", json.dumps(position).encode(), "application/json")
+    assert answered.status_code == 200 and answered.get_json()["max_played"] == 1
+    huge = json.dumps({**position, "id": "x" * 40_000}).encode()
+    refused = chunked(client, "/api/solve", huge, "application/json")
+    assert refused.status_code == 413, refused.get_data(as_text=True)
+    assert "too large: at most 32 KiB" in refused.get_json()["error"]
+    # a form too, before the CSRF check reads it
+    form = chunked(client, "/settings", b"deck=four&x=" + b"y" * 40_000, "application/x-www-form-urlencoded")
+    assert form.status_code == 413

@@ -347,3 +347,13 @@ def test_the_untouched_page_is_shared_but_every_visitor_gets_their_own_token(
     )
     assert forged.status_code == 400
     assert attempts(app)[0][3] == 1
+
+
+def test_a_number_with_leading_zeros_redirects_to_the_one_address(
+    client: FlaskClient, published: int
+) -> None:
+    moved = client.get(f"/puzzles/000{published}?tz=Europe/Rome")
+    assert moved.status_code == 308
+    assert moved.headers["Location"] == f"/puzzles/{published}?tz=Europe/Rome"
+    assert client.get(f"/api/puzzles/0{published}").headers["Location"] == f"/api/puzzles/{published}"
+    assert client.get(f"/puzzles/{published}").status_code == 200

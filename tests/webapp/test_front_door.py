@@ -1,0 +1,177 @@
+"""deploy/nginx.conf in front of gunicorn, as the README's self-hosting section runs them: Debian's
+nginx with that file (only its host, checkout and port changed), gunicorn with one worker of 4
+threads behind it. Slow-header clients are nginx's to hold, never gunicorn's threads."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+import generator
+from tests.webapp.conftest import FrozenClock, make_app, variant
+from webapp import models
+from webapp.db import database
+from webapp.schedule import pool
+from webapp.schedule.days import Calendar
+from webapp.settings import PROJECT_ROOT
+
+pytestmark = pytest.mark.slow  # runs nginx and gunicorn as programs
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+HOST = "tavolo.example"
+SLOW_CLIENTS = 16
+MAIN_CONF = """
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    gzip on;  # as Debian's nginx.conf has it: the site file must turn it off for pages
+    include {folder}/tavolo.conf;
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def publish_today(database_url: str, known_puzzle: generator.Puzzle) -> None:
+    """Today (UTC) is puzzle #1, and tomorrow #2, should the test run across midnight."""
+    today = datetime.now(UTC).date()
+    app: Flask = make_app(database_url, FrozenClock(datetime.now(UTC)), LAUNCH_DATE=today)
+    with app.app_context(), database().write() as session:
+        for number, puzzle in ((1, known_puzzle), (2, variant(known_puzzle, "2H 3D", "hard", "cy1"))):
+            row, _ = pool.add(session, puzzle, datetime.now(UTC))
+            day = Calendar(today).day(number)
+            session.add(models.Daily(number=number, day=day, puzzle=row, published=datetime.now(UTC)))
+    with app.app_context():
+        database().dispose()
+
+
+def wait_for(port: int, process: subprocess.Popen[bytes], what: str, host: str = HOST) -> None:
+    for _ in range(600):
+        assert process.poll() is None, f"{what} stopped (exit status {process.returncode})"
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/help", headers={"Host": host})
+            urllib.request.urlopen(request, timeout=5).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{what} did not answer within a minute")
+
+
+@pytest.fixture
+def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[int]:
+    """nginx on a free port with deploy/nginx.conf, in front of gunicorn; yields nginx's port."""
+    if not Path(NGINX).exists():
+        pytest.skip("needs Debian's nginx (make test installs it)")
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))
+    folder.chmod(0o755)  # nginx's workers drop root: they must reach their temporary folders
+    for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / temporary).mkdir(mode=0o777)
+        (folder / temporary).chmod(0o777)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "a long random secret",
+        "TAVOLO_DAILY_SECRET": "another long random secret",
+        "TAVOLO_ENV": "production",
+        "TAVOLO_BASE_URL": f"https://{HOST}",
+        "TAVOLO_PROXIES": "1",
+        "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
+    }
+    flask = [str(PROJECT_ROOT / ".venv/bin/flask"), "--app", "webapp", "db", "upgrade"]
+    subprocess.run(flask, env=env, cwd=PROJECT_ROOT, check=True, capture_output=True, timeout=120)
+    publish_today(database_url, known_puzzle)
+    app_port, nginx_port = free_port(), free_port()
+    gunicorn = [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
+    gunicorn += ["--worker-class", "gthread", "--workers", "1", "--threads", "4", "webapp:create_app()"]
+    log = (folder / "gunicorn.log").open("w")
+    app = subprocess.Popen(gunicorn, env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log)
+    site = (PROJECT_ROOT / "deploy/nginx.conf").read_text()
+    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(PROJECT_ROOT))
+    (folder / "tavolo.conf").write_text(site.replace("listen 80", f"listen 127.0.0.1:{nginx_port}"))
+    (folder / "nginx.conf").write_text(MAIN_CONF.format(folder=folder))
+    nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)])
+    try:
+        wait_for(app_port, app, "gunicorn")
+        wait_for(nginx_port, nginx, "nginx")
+        yield nginx_port
+    finally:
+        for process in (nginx, app):
+            process.terminate()
+            process.wait(timeout=30)
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def get(port: int, path: str, host: str = HOST, **headers: str) -> http.client.HTTPResponse:
+    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    link.request("GET", path, headers={"Host": host, **headers})
+    response = link.getresponse()
+    response.read()
+    link.close()
+    return response
+
+
+def test_sixteen_slow_header_clients_do_not_keep_the_home_page_waiting(front_door: int) -> None:
+    slow = []
+    for number in range(SLOW_CLIENTS):
+        # a request that never ends its header: gunicorn alone gives each such client a thread
+        client = socket.create_connection(("127.0.0.1", front_door), timeout=60)
+        client.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}\r\nX-Slow: {number}\r\n".encode())
+        slow.append(client)
+    try:
+        for _ in range(3):
+            home = get(front_door, "/")
+            assert home.status == 200
+            assert home.getheader("Content-Security-Policy", "").startswith("default-src 'self'; img-src")
+    finally:
+        for client in slow:
+            client.close()
+
+
+def test_nginx_serves_the_static_files_and_never_compresses_a_page(front_door: int) -> None:
+    sheet = get(front_door, "/static/tavolo.css", **{"Accept-Encoding": "gzip"})
+    assert sheet.status == 200 and sheet.getheader("Content-Encoding") == "gzip"
+    # nginx's own header, not the app's longer policy: the file never reached gunicorn
+    assert sheet.getheader("Content-Security-Policy") == "default-src 'self'"
+    assert sheet.getheader("X-Content-Type-Options") == "nosniff"
+    htmx = get(front_door, "/vendor/htmx.min.js")
+    assert htmx.status == 200 and "javascript" in (htmx.getheader("Content-Type") or "")
+    page = get(front_door, "/help", **{"Accept-Encoding": "gzip"})
+    assert page.status == 200 and page.getheader("Content-Encoding") is None  # BREACH
+
+
+def test_nginx_refuses_big_bodies_and_other_hosts(front_door: int) -> None:
+    link = http.client.HTTPConnection("127.0.0.1", front_door, timeout=60)
+    body = b'{"hand": [' + b'"2D",' * 10_000 + b'"2D"]}'
+    link.request("POST", "/api/solve", body, {"Host": HOST, "Content-Type": "application/json"})
+    assert link.getresponse().status == 413
+    link.close()
+    with pytest.raises(http.client.RemoteDisconnected):  # 444: no answer at all
+        get(front_door, "/", host="evil.example")

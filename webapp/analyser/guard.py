@@ -1,0 +1,108 @@
+"""The spoiler guard: the analyser does not hand out the answer of a puzzle its caller may still play
+for a streak or a rating.
+
+Guarded: every daily puzzle still open somewhere, whatever its preset, until the caller has finished
+it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when its
+table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), and not many more
+cards (`TABLE_SPREAD`), while its table and hand together hold every hand card the puzzle's maximal
+play places: its melds shuffled, rebuilt or partly left out, a few melds or any cards added, any
+preset, any spelling of the cards. One joker in the position stands in for one missing card, in
+each count. A cookie-less caller (a script on
+`/api/solve`) is known to the guard by nothing but the open dailies; the README says what no guard
+can stop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from flask import abort
+from sqlalchemy import select
+
+from puzzles import JOKER, Card, Position
+from webapp import db
+from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
+from webapp.players import records
+from webapp.players.identity import current_player_id
+from webapp.schedule.clock import calendar, now
+from webapp.wording import gettext
+
+TABLE_SHARE = 0.6
+"""How much of a guarded puzzle's table a position's table must hold to count as that puzzle."""
+TABLE_SPREAD = 2
+"""A position whose table has more than this many times the puzzle's table cards is a game of its own:
+a late game's table of 60 cards holds most of any puzzle's 13, and its player must get an answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    """A puzzle whose answer the caller must not get: what to call it, its table, its maximal hand cards."""
+
+    name: str
+    table: Counter[Card]
+    placed: Counter[Card]
+
+    @classmethod
+    def of(cls, name: str, puzzle: PoolPuzzle) -> Guarded:
+        table = _cards(card for meld in puzzle.table for card in meld)
+        final = _cards(card for meld in puzzle.solution for card in meld)
+        return cls(name, table, final - table)
+
+    def held_by(self, position: Position) -> bool:
+        """Whether the position is this puzzle in disguise."""
+        table = Counter(card for meld in position.table for card in meld.cards)
+        if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
+            return False
+        # one joker of the position's own stands in for one missing card, in each count: more would
+        # let any joker-laden table pass for any puzzle
+        spare = 1 if table[JOKER] > self.table[JOKER] else 0
+        shared = sum((self.table & table).values()) + spare
+        if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
+            return False
+        everything = table + Counter(position.hand)
+        missing = sum((self.placed - everything).values())
+        return missing <= (1 if everything[JOKER] > self.placed[JOKER] else 0)
+
+
+def _cards(tokens: Iterable[str]) -> Counter[Card]:
+    return Counter(Card.parse(token) for token in tokens)
+
+
+def refuse_spoilers(position: Position) -> None:
+    """A 403 naming the puzzle when the position is one the caller must not be given the answer to."""
+    guarded = next((puzzle for puzzle in guarded_puzzles() if puzzle.held_by(position)), None)
+    if guarded is not None:
+        message = gettext(
+            "This is %(puzzle)s: it can be analysed once you have solved it or given up.", puzzle=guarded.name
+        )
+        abort(403, description=message)
+
+
+def guarded_puzzles() -> Iterator[Guarded]:
+    """The open dailies the caller has not finished, then the caller's unfinished attempts."""
+    reader = db.session()
+    player = current_player_id()
+    numbers = list(calendar().open_numbers(now()))
+    finished = records.finished_numbers(reader, player, numbers)
+    dailies = reader.execute(
+        select(Daily.number, PoolPuzzle)
+        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
+        .where(Daily.number.in_(numbers))
+    )
+    for number, puzzle in dailies:
+        if number not in finished:
+            yield Guarded.of(gettext("daily puzzle #%(number)s, still open", number=number), puzzle)
+    if player is None:
+        return
+    playing = reader.scalars(
+        select(PlayerAttempt).where(PlayerAttempt.player_id == player, PlayerAttempt.status == Status.PLAYING)
+    )
+    for attempt in playing:
+        if attempt.number is not None:
+            name = gettext("puzzle #%(number)s, which you have not finished", number=attempt.number)
+        else:
+            name = gettext("practice puzzle %(code)s, which you have not finished", code=attempt.puzzle.code)
+        yield Guarded.of(name, attempt.puzzle)

@@ -1,0 +1,90 @@
+"""A player's own data: all of it as one JSON document, and erasing it, as players in Italy, Germany
+and Poland are entitled to (GDPR articles 15, 17 and 20).
+
+The record is the player row (rating), their attempts (daily, archive and practice: how each ended,
+its moves, hints and the rating after it) and their transfer codes. Erasing deletes all of those;
+the puzzles' own ratings, which every game moved a little, stay: they are the puzzles', not the
+player's, and name nobody.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from webapp import models
+from webapp.players import records
+from webapp.schedule.days import Calendar
+
+
+def export(session: Session, player: str, dates: Calendar, now: datetime) -> dict[str, Any]:
+    """Everything the site keeps about the player, in words a person can read."""
+    row = session.get(models.Player, player)
+    attempts = list(
+        session.scalars(
+            select(models.PlayerAttempt)
+            .where(models.PlayerAttempt.player_id == player)
+            .order_by(models.PlayerAttempt.started, models.PlayerAttempt.id)
+        )
+    )
+    codes = session.scalars(select(models.TransferCode).where(models.TransferCode.player_id == player))
+    streak = records.player_streak(session, player, dates, now)
+    return {
+        "exported": now.isoformat(),
+        "player": {
+            "id": player,
+            "created": row.created.isoformat() if row else None,
+            "rating": round(row.rating, 1) if row else None,
+            "deviation": round(row.deviation, 1) if row else None,
+        },
+        "streak": {"current": streak.current, "best": streak.best},
+        "attempts": [_attempt(attempt) for attempt in attempts],
+        "rating_history": [
+            {"finished": _moment(attempt.finished), "puzzle": attempt.puzzle.code, "rating": round(rating, 1)}
+            for attempt in attempts
+            if (rating := attempt.rating_after) is not None
+        ],
+        "transfer_codes": [
+            {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
+            for code in codes
+        ],
+    }
+
+
+def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
+    puzzle = attempt.puzzle
+    return {
+        "puzzle": puzzle.code,
+        "daily_number": attempt.number,
+        "practice": puzzle.practice,
+        "rules": puzzle.rules,
+        "tier": puzzle.tier,
+        "status": attempt.status.value,
+        "placed": attempt.placed,
+        "of": puzzle.max_placed,
+        "moves": attempt.moves,
+        "hints": attempt.hints,
+        "timed_seconds": attempt.time_limit,
+        "started": _moment(attempt.started),
+        "finished": _moment(attempt.finished),
+        "rating_after": None if attempt.rating_after is None else round(attempt.rating_after, 1),
+    }
+
+
+def _moment(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def forget(session: Session, player: str) -> int:
+    """Erase the player's record; returns how many attempts went with it."""
+    attempts = session.execute(delete(models.PlayerAttempt).where(models.PlayerAttempt.player_id == player))
+    session.execute(delete(models.TransferCode).where(models.TransferCode.player_id == player))
+    # another record's used code remembers this player as the browser that adopted it
+    session.execute(
+        update(models.TransferCode).where(models.TransferCode.used_by == player).values(used_by=None)
+    )
+    session.execute(delete(models.Player).where(models.Player.id == player))
+    return int(getattr(attempts, "rowcount", 0) or 0)

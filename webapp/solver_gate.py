@@ -1,0 +1,155 @@
+"""The solver gate: every solve on a request path passes through it, so solves never starve pages.
+
+A worst-case position holds the solver for the whole `SOLVE_TIME_LIMIT`; a few clients sending them
+in parallel used to keep every worker thread busy while `GET /` waited. The gate meets a solve with
+three checks, cheapest first:
+
+1. **One solve at a time per client address** (per process): a second one while the first runs is a
+   429 at once. A person waits for their answer; only a script sends the next before it comes.
+2. **A budget in solver seconds** per client address, `SOLVE_SECONDS_LIMIT` ("20 per minute"), kept
+   by Flask-Limiter's storage (shared by every worker with `REDIS_URL`): each solve is charged the
+   time it took, at least `SOLVE_LEAST_CHARGE`, so a hard position costs what it costs the machine and
+   a small one almost nothing. A spent budget is a 429 with `Retry-After`.
+3. **Slots** (`SOLVER_SLOTS` per process, fewer than the worker's threads) and a short queue
+   (`SOLVER_QUEUE`): past them the solve is a 503 "busy" with `Retry-After`, at once, so a thread
+   never waits behind a pile of solves. The slots are the gate's own threads, run at a lower CPU
+   priority (`nice`), so on a busy machine the threads that serve pages come first.
+
+Answers kept by the caches cost nothing and never reach the gate. The turn's step check is not a
+gate solve: it checks the site's own puzzles under `STEP_TIME_LIMIT` (0.3 s), cached, and is bounded
+by the step rate limit; a step must never be refused because someone else is solving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from typing import TypeVar, cast
+
+import limits
+from flask import Flask, current_app
+from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+
+from webapp.security import limiter
+from webapp.wording import gettext
+
+T = TypeVar("T")
+
+SOLVER_NICENESS = 10
+"""How much lower the solving threads' CPU priority is than the pages' (Linux nice values)."""
+
+
+class SolverGate:
+    """One process's solving threads, its queue, and the addresses solving right now."""
+
+    def __init__(self, slots: int, queue: int) -> None:
+        self.slots = slots
+        self._executor = ThreadPoolExecutor(slots, thread_name_prefix="solver", initializer=_lower_priority)
+        self._admitted = threading.BoundedSemaphore(slots + queue)
+        self._lock = threading.Lock()
+        self._solving: set[str] = set()
+
+    def run(
+        self, address: str, solve: Callable[[], T], busy_retry: int, clock: Callable[[], datetime]
+    ) -> tuple[T, float]:
+        """`solve()` on a solving thread, and the seconds it took there by `clock`; refused with an HTTP
+        error when the address is solving already or the gate is full."""
+        with self._lock:
+            if address in self._solving:
+                raise TooManyRequests(
+                    gettext("One solve at a time: wait for the answer you asked for before asking another."),
+                    retry_after=busy_retry,
+                )
+            self._solving.add(address)
+        try:
+            if not self._admitted.acquire(blocking=False):
+                raise ServiceUnavailable(
+                    gettext("The solver is busy with other positions. Try again in a few seconds."),
+                    retry_after=busy_retry,
+                )
+            try:
+                return self._executor.submit(_timed, solve, clock).result()
+            finally:
+                self._admitted.release()
+        finally:
+            with self._lock:
+                self._solving.discard(address)
+
+    def solving(self, address: str) -> bool:
+        with self._lock:
+            return address in self._solving
+
+
+def _timed(solve: Callable[[], T], clock: Callable[[], datetime]) -> tuple[T, float]:
+    started = clock()
+    answer = solve()
+    return answer, (clock() - started).total_seconds()
+
+
+def _lower_priority() -> None:
+    # on Linux a nice value belongs to one thread; elsewhere this would renice the whole process
+    if os.uname().sysname == "Linux":
+        # where it is not allowed, the solves share the CPU evenly with the pages
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SOLVER_NICENESS)
+
+
+def gate() -> SolverGate:
+    return cast(SolverGate, current_app.extensions["tavolo.solver_gate"])
+
+
+def run(solve: Callable[[], T]) -> T:
+    """Run one solve of this request through the gate, charged to the client's solver seconds."""
+    address = get_remote_address()
+    config = current_app.config
+    budget = _budget()
+    if budget is not None:
+        _refuse_when_spent(budget, address)
+    # the site's clock (frozen in the tests) times the solve: what a solve is charged never depends on
+    # how fast the machine is in a test
+    answer, seconds = gate().run(address, solve, _busy_retry(), config["NOW"])
+    if budget is not None:
+        # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
+        most = float(config["SOLVE_TIME_LIMIT"]) + 1
+        charge = min(max(seconds, float(config["SOLVE_LEAST_CHARGE"])), most)
+        limiter.limiter.hit(budget, "solver-seconds", address, cost=math.ceil(charge * 1000))
+    return answer
+
+
+def _budget() -> limits.RateLimitItem | None:
+    """The solver-seconds limit, counted in milliseconds; None when rate limits are off."""
+    if not current_app.config.get("RATELIMIT_ENABLED", True):
+        return None
+    text = str(current_app.config["SOLVE_SECONDS_LIMIT"])
+    seconds = limits.parse(text)
+    return type(seconds)(seconds.amount * 1000, seconds.multiples, "solver")
+
+
+def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
+    if limiter.limiter.test(budget, "solver-seconds", address):
+        return
+    reset = limiter.limiter.get_window_stats(budget, "solver-seconds", address).reset_time
+    wait = max(math.ceil(reset - time.time()), 1)
+    spent = str(limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"])))
+    raise TooManyRequests(
+        f"Too many requests: at most {spent.replace(' per ', ' solver seconds per ', 1)}. "
+        f"Try again in {wait} s.",
+        retry_after=wait,
+    )
+
+
+def _busy_retry() -> int:
+    return max(math.ceil(float(current_app.config["SOLVE_TIME_LIMIT"])), 1)
+
+
+def init_app(app: Flask) -> None:
+    slots = int(app.config["SOLVER_SLOTS"])
+    queue = int(app.config["SOLVER_QUEUE"])
+    app.extensions["tavolo.solver_gate"] = SolverGate(slots, queue)
