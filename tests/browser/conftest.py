@@ -19,6 +19,7 @@ __all__ = [
     "ARGS",
     "ARTIFACTS",
     "CHROMIUM",
+    "accessibility_problems",
     "browser",
     "clock",
     "database_url",
@@ -39,6 +40,21 @@ ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core from npm (package.json pins it, `make setup` installs it), injected into the page under test."""
+
+
+def accessibility_problems(page: object) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):  # type: ignore[attr-defined]
+        # evaluated through the DevTools protocol, so the page's own CSP does not apply to it
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")  # type: ignore[attr-defined]
+    found = page.evaluate(  # type: ignore[attr-defined]
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.impact + ' ' + v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 4).join(', '))"""
+    )
+    return list(found)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -73,6 +73,9 @@ def test_the_time_zone_picks_the_players_day(
     assert "Tavolo #8" in client.get("/?tz=Pacific/Kiritimati").get_data(as_text=True)
     client.set_cookie("tz", "Pacific/Kiritimati")
     assert "Tavolo #8" in client.get("/").get_data(as_text=True)
+    # as the page's script writes it, with encodeURIComponent
+    client.set_cookie("tz", "Pacific%2FKiritimati")
+    assert "Tavolo #8" in client.get("/").get_data(as_text=True)
     client.set_cookie("tz", "Not/AZone")
     assert "Tavolo #7" in client.get("/").get_data(as_text=True)
     bad = client.get("/?tz=Not/AZone")
