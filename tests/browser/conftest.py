@@ -52,7 +52,8 @@ def accessibility_problems(page: object) -> list[str]:
     found = page.evaluate(  # type: ignore[attr-defined]
         """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
             .filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => v.impact + ' ' + v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 4).join(', '))"""
+            .map(v => v.impact + ' ' + v.id + ': '
+                + v.nodes.map(n => n.target.join(' ')).slice(0, 4).join(', '))"""
     )
     return list(found)
 

@@ -19,7 +19,7 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
     assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</span>", page)
-    assert "on track" in page
+    assert "Tap a card, then a meld" in page  # no verdict before the first move
     places = card_places(page)
     assert sorted(p for p in places.values() if p == "hand") == ["hand"] * 6
     assert len([p for p in places.values() if p != "hand"]) == 13
