@@ -63,6 +63,8 @@ class Result:
     share: str
     streak: Streak | None
     rating_change: tuple[float, float] | None
+    provisional: bool
+    """The player's rating is still provisional: shown with a "?" and without the jump."""
     solution: list[list[Card]]
     elapsed: str | None
     hints_used: list[Hint]
@@ -186,6 +188,7 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         share=attempts.share_text(page.title, attempt, streak.current if streak else None),
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
+        provisional=records.current_rating(db.session(), attempt.player_id).provisional,
         solution=page.puzzle.solution_cards(),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),

@@ -109,7 +109,7 @@ def test_practice_attempts_are_rated_and_never_count_for_the_streak(
     assert "Rating 1" in result and "Streak" not in result
     assert f"http://localhost/practice/{puzzle.id}?beat={moves}" in result
     stats = player.client.get("/stats").get_data(as_text=True)
-    assert "Practice: 1 played,\n    1 solved" in stats
+    assert "Practice: 1 played, 1 solved." in stats
     assert re.search(r'<dd id="played">0</dd>', stats)
 
 
