@@ -205,3 +205,41 @@ def test_a_move_shows_at_once_and_a_refused_one_goes_back(browser: object, site:
     assert page.locator("#board .pending, #board .pending-meld").count() == 0
     assert page.get_attribute("#board", "aria-busy") is None
     context.close()
+
+
+@pytest.fixture
+def practice_site(database_url: str, clock: FrozenClock, big_puzzle: generator.Puzzle) -> Iterator[str]:
+    """The ten-meld puzzle for practice, under its code, served."""
+    from tests.webapp.schedule.test_practice import practise
+
+    app: Flask = make_app(database_url, clock)
+    practise(app, big_puzzle)
+    with served(app) as url:
+        yield url + "/practice/" + big_puzzle.id
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_giving_up_on_a_phone_shows_the_solution_as_steps(
+    browser: object, practice_site: str, big_puzzle: generator.Puzzle, scheme: str
+) -> None:
+    context = browser.new_context(color_scheme=scheme, timezone_id="UTC", **PHONE)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(practice_site + "?beat=12")
+    table = Table(page)
+    before = table.version()
+    page.click(".give-up summary")
+    page.click(".give-up .danger")
+    table.wait_for_board(before)
+    # the steps on the cards, then the final table with the hand's cards marked; the table the player
+    # was given is not drawn again
+    assert page.locator(".result .steps .step").count() >= 3
+    assert page.locator(".result .final-table .card.from-hand").count() == len(big_puzzle.played)
+    assert page.locator(".your-table").count() == 0
+    # practice: no daily countdown, the next puzzle one tap away, the challenge link wraps
+    assert page.locator("time.countdown").count() == 0
+    assert page.is_visible("#next-practice")
+    assert big_puzzle.id not in page.inner_text("#share-text")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(ARTIFACTS / f"thumb-phone-{scheme}-9-gave-up.png"), full_page=True)
+    assert accessibility_problems(page) == []
+    context.close()

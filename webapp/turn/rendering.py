@@ -14,8 +14,9 @@ from typing import Any
 from flask import current_app, render_template, request, url_for
 from flask_wtf.csrf import generate_csrf
 
-from puzzles import Card
+from puzzles import Card, Meld, Position, Step, plan_steps, play_of
 from webapp import db
+from webapp.analyser.answer import NumberedMeld, numbered
 from webapp.caching import AppCache
 from webapp.client_input import small_number
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
@@ -65,7 +66,10 @@ class Result:
     rating_change: tuple[float, float] | None
     provisional: bool
     """The player's rating is still provisional: shown with a "?" and without the jump."""
-    solution: list[list[Card]]
+    steps: tuple[Step, ...]
+    """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
+    final: tuple[NumberedMeld, ...]
+    """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
     elapsed: str | None
     hints_used: list[Hint]
     challenge: str | None
@@ -189,13 +193,19 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
         provisional=records.current_rating(db.session(), attempt.player_id).provisional,
-        solution=page.puzzle.solution_cards(),
+        **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
         challenge=_challenge(page, attempt) if page.mode is not Mode.DAILY else None,
         next_at=next_at,
         next_in=attempts.duration_words(next_at - moment),
     )
+
+
+def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them."""
+    steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
+    return {"steps": steps, "final": numbered(position, steps)}
 
 
 def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
