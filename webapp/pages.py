@@ -34,13 +34,18 @@ def _melds(text: str) -> list[tuple[Card, ...]]:
     return [parse_cards(meld) for meld in text.split("/")]
 
 
-@bp.get("/help")
-def help_page() -> str:
-    examples = [
+@bp.app_template_global()
+def worked_examples() -> list[tuple[str, list[tuple[Card, ...]], tuple[Card, ...], list[tuple[Card, ...]]]]:
+    """The worked examples as cards: the help page and the first visit's walkthrough draw them."""
+    return [
         (title, _melds(table), parse_cards(hand), _melds(answer))
         for title, table, hand, answer in HELP_EXAMPLES
     ]
-    return render_template("help.html", examples=examples, themes=_theme_examples())
+
+
+@bp.get("/help")
+def help_page() -> str:
+    return render_template("help.html", examples=worked_examples(), themes=_theme_examples())
 
 
 def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], tuple[Card, ...]]]:

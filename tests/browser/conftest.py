@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -19,6 +20,8 @@ __all__ = [
     "ARGS",
     "ARTIFACTS",
     "CHROMIUM",
+    "SEEN_TUTORIAL",
+    "Browser",
     "accessibility_problems",
     "browser",
     "clock",
@@ -79,12 +82,29 @@ def served(app: Flask) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+SEEN_TUTORIAL = "try { localStorage.setItem('tavolo-tutorial-seen', 'tests'); } catch (e) {}"
+"""Marks the first visit's walkthrough as seen, as a returning player's browser has it."""
+
+
+class Browser:
+    """Chromium, whose new contexts are returning players unless a test asks for a first visit."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+
+    def new_context(self, *, first_visit: bool = False, **options: Any) -> Any:
+        context = self.chromium.new_context(**options)
+        if not first_visit:
+            context.add_init_script(SEEN_TUTORIAL)
+        return context
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
+        yield Browser(chromium)
         chromium.close()
 
 

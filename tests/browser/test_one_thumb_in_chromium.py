@@ -243,3 +243,52 @@ def test_giving_up_on_a_phone_shows_the_solution_as_steps(
     page.screenshot(path=str(ARTIFACTS / f"thumb-phone-{scheme}-9-gave-up.png"), full_page=True)
     assert accessibility_problems(page) == []
     context.close()
+
+
+@pytest.mark.parametrize(("device", "scheme"), [("phone", "dark"), ("desktop", "light")])
+def test_a_first_visit_walks_through_the_game_once(
+    browser: object, site: str, device: str, scheme: str
+) -> None:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        first_visit=True, color_scheme=scheme, timezone_id="UTC", **(PHONE if device == "phone" else DESKTOP)
+    )
+    page = context.new_page()
+    page.goto(site + "/")
+    page.wait_for_selector("#tutorial[open]")
+    assert "Welcome to Tavolo" in page.inner_text("#tutorial")
+    shot(page, f"{device}-{scheme}-10-welcome")
+    assert accessibility_problems(page) == []
+    page.click("#tutorial-next")
+    assert "Rearrange the whole table" in page.inner_text("#tutorial")
+    page.click(".tutorial-answer summary")
+    assert page.locator(".tutorial-answer .card").count() == 12  # the worked example's four melds
+    shot(page, f"{device}-{scheme}-11-example")
+    page.click("#tutorial-next")
+    page.click("#tutorial-back")
+    assert "Rearrange the whole table" in page.inner_text("#tutorial")
+    page.click("#tutorial-next")
+    page.click("#tutorial-next")
+    assert page.is_hidden("#tutorial-next")
+    page.click("#tutorial-done")
+    assert page.locator("#tutorial[open]").count() == 0
+    # never again, and the game is playable at once
+    page.reload()
+    page.wait_for_selector("#board")
+    assert page.locator("#tutorial[open]").count() == 0
+    context.close()
+
+
+def test_the_tutorial_can_be_skipped_and_the_chip_explains_itself(browser: object, site: str) -> None:
+    context = browser.new_context(first_visit=True, timezone_id="UTC", **PHONE)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(site + "/")
+    page.click("#tutorial-skip")
+    assert page.locator("#tutorial[open]").count() == 0
+    assert page.is_hidden(".explain-words")
+    page.click(".explain summary")
+    assert "take apart up to 3 melds of the table at once" in page.inner_text(".explain-words")
+    shot(page, "phone-light-12-chip")
+    assert accessibility_problems(page) == []
+    page.goto(site + "/")
+    assert page.locator("#tutorial[open]").count() == 0
+    context.close()

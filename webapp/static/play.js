@@ -371,7 +371,35 @@
     }
   }
 
+  // the first visit's walkthrough: shown once, Next and Back step through it, Skip or Start playing
+  // close it for good
+  var TUTORIAL_SEEN = "tavolo-tutorial-seen";
+  function tutorial() {
+    var dialog = document.getElementById("tutorial");
+    if (!dialog || typeof dialog.showModal !== "function") { return; }
+    var seen;
+    try { seen = localStorage.getItem(TUTORIAL_SEEN); } catch (e) { return; }
+    if (seen) { return; }
+    var steps = dialog.querySelectorAll(".tutorial-step");
+    var at = 0;
+    function show(n) {
+      at = n;
+      Array.prototype.forEach.call(steps, function (step, i) { step.hidden = i !== n; });
+      dialog.querySelector("#tutorial-back").hidden = n === 0;
+      dialog.querySelector("#tutorial-next").hidden = n === steps.length - 1;
+      dialog.querySelector("#tutorial-done").hidden = n !== steps.length - 1;
+    }
+    dialog.querySelector("#tutorial-next").addEventListener("click", function () { show(at + 1); });
+    dialog.querySelector("#tutorial-back").addEventListener("click", function () { show(at - 1); });
+    dialog.addEventListener("close", function () {
+      try { localStorage.setItem(TUTORIAL_SEEN, dialog.returnValue || "closed"); } catch (e) { /* shown again */ }
+    });
+    show(0);
+    dialog.showModal();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    tutorial();
     clearTray();
     syncTimeZone();
     startCountdowns();
