@@ -44,8 +44,11 @@ def test_the_solution_is_not_on_the_page_before_the_end(
 ) -> None:
     page = client.get("/").get_data(as_text=True)
     assert "The solution" not in page
-    # only the 13 table cards and the 6 hand cards are drawn: no solution table
-    assert page.count('class="card ') == 19
+    # only the 13 table cards and the 6 hand cards are drawn on the board: no solution table (the
+    # first visit's walkthrough after it draws the rules' worked example, the same on every page)
+    board, walkthrough = page.split('<dialog class="tutorial"')
+    assert board.count('class="card ') == 19
+    assert walkthrough.count('class="card ') == 6 + 9 + 3 + 12
 
 
 def test_the_puzzle_by_number_is_open_while_its_day_lasts(
