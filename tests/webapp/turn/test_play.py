@@ -18,7 +18,8 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     page = client.get("/").get_data(as_text=True)
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
-    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</span>", page)
+    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</summary>", page)
+    assert "take apart up to 3 melds of the table at once" in page  # the chip explains itself
     assert "Tap a card, then a meld" in page  # no verdict before the first move
     places = card_places(page)
     assert sorted(p for p in places.values() if p == "hand") == ["hand"] * 6
