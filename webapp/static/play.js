@@ -375,11 +375,16 @@
   // close it for good
   var TUTORIAL_SEEN = "tavolo-tutorial-seen";
   function tutorial() {
-    var dialog = document.getElementById("tutorial");
-    if (!dialog || typeof dialog.showModal !== "function") { return; }
+    var slot = document.getElementById("tutorial-slot");
+    if (!slot || typeof HTMLDialogElement !== "function") { return; }
     var seen;
     try { seen = localStorage.getItem(TUTORIAL_SEEN); } catch (e) { return; }
     if (seen) { return; }
+    htmx.ajax("GET", slot.dataset.src, { target: "#tutorial-slot", swap: "innerHTML" }).then(openTutorial);
+  }
+  function openTutorial() {
+    var dialog = document.getElementById("tutorial");
+    if (!dialog) { return; }
     var steps = dialog.querySelectorAll(".tutorial-step");
     var at = 0;
     function show(n) {
