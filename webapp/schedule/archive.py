@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
+from webapp.players.crowd import FINISHED, solved_shares
 from webapp.schedule.days import Calendar
 
 PER_PAGE = 60
@@ -32,6 +33,8 @@ class Entry:
     not yet played: today (the player's own day), ahead (already open in time zones ahead) or behind
     (the player's yesterday, still open in time zones behind)."""
     is_open: bool
+    solved_share: int | None = None
+    """How many of the players who finished it solved it (in %): shown once this player has finished."""
 
     @property
     def words(self) -> str:
@@ -100,6 +103,8 @@ def entries(
             )
         )
         attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
+    finished = [row.id for row in rows[:PER_PAGE] if row.id in attempts and attempts[row.id][0] in FINISHED]
+    shares = solved_shares(session, finished)
     listed = [
         Entry(
             row.number,
@@ -108,6 +113,7 @@ def entries(
             row.chain,
             mark(attempts.get(row.id), opened, row.number, today),
             opened,
+            shares.get(row.id),
         )
         for row in rows[:PER_PAGE]
         for opened in [dates.is_open(row.number, now)]

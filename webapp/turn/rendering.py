@@ -8,7 +8,7 @@ each process renders it once (`untouched_page`) and fills in only the visitor's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, render_template, request, url_for
@@ -21,6 +21,7 @@ from webapp.caching import AppCache
 from webapp.client_input import small_number
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
+from webapp.players.crowd import Crowd, how_others_did
 from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
@@ -76,6 +77,19 @@ class Result:
     """A link that opens the puzzle for a friend (archive and practice)."""
     next_at: datetime
     next_in: str
+    crowd: CrowdView
+    """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrowdView:
+    """How everyone else did, as the result card words it."""
+
+    crowd: Crowd
+    median_time: str | None
+    faster_than: int | None
+    """For a solve: the share of the other solves that took longer."""
+    fewer_moves_than: int | None
 
 
 def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple[str, int]:
@@ -199,6 +213,9 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         challenge=_challenge(page, attempt) if page.mode is not Mode.DAILY else None,
         next_at=next_at,
         next_in=attempts.duration_words(next_at - moment),
+        crowd=_crowd(
+            attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
+        ),
     )
 
 
@@ -217,6 +234,18 @@ def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
 def _beat() -> int | None:
     """The moves a friend's challenge link asks to beat (`?beat=9`), if any."""
     return small_number(request.args.get("beat", ""), 3)
+
+
+def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
+    median = crowd.median_seconds
+    solve = attempt.status == Status.SOLVED and attempt.finished is not None
+    spent = (attempt.finished - attempt.started).total_seconds() if solve and attempt.finished else None
+    return CrowdView(
+        crowd,
+        attempts.duration_words(timedelta(seconds=median)) if median is not None else None,
+        crowd.faster_than(spent) if spent is not None else None,
+        crowd.fewer_moves_than(attempt.moves) if solve else None,
+    )
 
 
 def _elapsed(attempt: PlayerAttempt) -> str | None:
