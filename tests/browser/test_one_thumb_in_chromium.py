@@ -292,3 +292,28 @@ def test_the_tutorial_can_be_skipped_and_the_chip_explains_itself(browser: objec
     page.goto(site + "/")
     assert page.locator("#tutorial[open]").count() == 0
     context.close()
+
+
+def test_on_a_desktop_each_meld_keeps_its_place(browser: object, big_site: str) -> None:
+    context = browser.new_context(timezone_id="UTC", **DESKTOP)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(big_site + "/")
+    table = Table(page)
+    where = "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top + scrollY]; })"
+    before = page.eval_on_selector_all("#board .table .meld[data-meld]:not(.new-meld)", where)
+    # three cards onto the first meld: it grows, and no other meld moves
+    for label in ("9♠", "Q♠", "K♥"):
+        table.move(hand_card(page, label), "t0")
+    after = page.eval_on_selector_all("#board .table .meld[data-meld]:not(.new-meld)", where)
+    # the same column, and the same row (a taller row only moves the rows under it down)
+    assert [left for left, _ in after] == [left for left, _ in before]
+    assert rows(after) == rows(before)
+    shot(page, "desktop-light-13-places")
+    assert accessibility_problems(page) == []
+    context.close()
+
+
+def rows(places: list[list[float]]) -> list[int]:
+    """Each meld's row, counted from the top."""
+    tops = sorted({round(top) for _, top in places})
+    return [tops.index(round(top)) for _, top in places]
