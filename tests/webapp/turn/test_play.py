@@ -352,3 +352,12 @@ def test_the_untouched_page_is_shared_but_every_visitor_gets_their_own_token(
     )
     assert forged.status_code == 400
     assert attempts(app)[0][3] == 1
+
+
+def test_end_turn_short_of_the_maximum_asks_first(player: Player, published: int) -> None:
+    page = player.client.get("/").get_data(as_text=True)
+    assert 'id="end-turn" aria-disabled="true"' in page
+    assert "place at least one card from your hand on the table first" in page
+    board = player.move(TODAY, card_id(page, "8♣"), "3").get_data(as_text=True)
+    assert '<details class="confirm end-short">' in board
+    assert "You can still place 4 more cards. End anyway?" in board
