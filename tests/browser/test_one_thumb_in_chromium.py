@@ -16,7 +16,7 @@ import generator
 from puzzles import Position
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
 from tests.browser.test_play_in_chromium import Table
-from tests.webapp.conftest import FrozenClock, make_app, store
+from tests.webapp.conftest import NOON, FrozenClock, make_app, store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -126,6 +126,8 @@ def test_end_turn_says_why_it_is_off_asks_before_a_short_end_and_the_countdown_t
         color_scheme=scheme, timezone_id="UTC", **(PHONE if device == "phone" else DESKTOP)
     )
     page = context.new_page()
+    # the browser's clock runs from the server's frozen noon, so the countdown has hours to go
+    page.clock.install(time=NOON)
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(site + "/")
@@ -159,6 +161,7 @@ def test_end_turn_says_why_it_is_off_asks_before_a_short_end_and_the_countdown_t
 
     # the countdown to the next puzzle ticks without a reload
     first = page.inner_text("time.countdown")
+    assert first != "now: reload"
     page.wait_for_function("t => document.querySelector('time.countdown').textContent !== t", arg=first)
     assert page.inner_text("time.countdown") != first
     shot(page, f"{device}-{scheme}-7-missed")

@@ -68,7 +68,8 @@ def test_the_board_says_when_the_database_or_the_server_is_away(
             holder.close()
         # the database is back: the same tap works
         tap_a_hand_card_onto_a_new_meld(page)
-        page.wait_for_selector("#board .meld-incomplete")
+        # the server's board, not the move the page shows before it answers
+        page.wait_for_selector("#board:not([aria-busy]) .meld-incomplete")
         assert page.inner_text("#notice").strip() == ""
         # the server itself is gone: no answer at all, and the page says that too
         server.shutdown()

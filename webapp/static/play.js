@@ -86,6 +86,8 @@
     }
     if (!into) { return; }
     pending = { el: el, parent: el.parentNode, next: el.nextSibling, made: made };
+    var notice = document.getElementById("notice");
+    if (notice) { notice.replaceChildren(); } // an earlier refusal is no longer news
     into.appendChild(el);
     el.classList.add("pending");
     b.classList.add("busy");
