@@ -237,6 +237,9 @@
   function clearTray() {
     var tray = document.getElementById("tray");
     document.documentElement.style.scrollPaddingBottom = tray ? tray.offsetHeight + 8 + "px" : "";
+    var hint = document.getElementById("hint");
+    var stuck = hint && getComputedStyle(hint).position === "sticky";
+    document.documentElement.style.scrollPaddingTop = stuck ? hint.offsetHeight + 8 + "px" : "";
   }
 
   // (a swap that left the shown move on the page put a refusal in the notice: the move goes back)
