@@ -55,7 +55,8 @@ class PuzzlePage:
     def title(self) -> str:
         """How the share text names the puzzle."""
         if self.mode is Mode.PRACTICE:
-            return f"Tavolo practice {self.puzzle.code}"
+            # the code means nothing to a reader of the share text; the challenge link carries it
+            return f"Tavolo practice ({self.puzzle.tier.capitalize()})"
         suffix = " (archive)" if self.mode is Mode.ARCHIVE else ""
         return f"Tavolo #{self.number}{suffix}"
 
