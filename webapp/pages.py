@@ -1,4 +1,5 @@
-"""The two pages beside the game: how to play (`/help`), and the settings (`/settings`).
+"""The pages beside the game: how to play (`/help`, and the first visit's walkthrough at `/tour`), and
+the settings (`/settings`).
 
 The settings page chooses how the deck is drawn, kept in a cookie of its own (`templating.deck`): not
 in the player's record, so it needs no database and stays with the browser, like the light or dark
@@ -57,15 +58,28 @@ def _melds(text: str) -> list[tuple[Card, ...]]:
     return [parse_cards(meld) for meld in text.split("/")]
 
 
-@bp.get("/help")
-def help_page() -> str:
+@bp.app_template_global()
+def worked_examples() -> list[tuple[str, list[tuple[Card, ...]], tuple[Card, ...], list[tuple[Card, ...]]]]:
+    """The worked examples as cards, titled in the player's language and deck letters: the help page
+    and the first visit's walkthrough draw them."""
     lonely = shown_card(Card.parse("QC"), letters())
-    examples = [
+    return [
         (str(title) % {"card": lonely}, _melds(table), parse_cards(hand), _melds(answer))
         for title, table, hand, answer in HELP_EXAMPLES
     ]
+
+
+@bp.get("/help")
+def help_page() -> str:
     courts = {name: rank_text(Card.parse(token), letters()) for name, token in LETTER_CARDS.items()}
-    return render_template("help.html", examples=examples, themes=_theme_examples(), **courts)
+    return render_template("help.html", examples=worked_examples(), themes=_theme_examples(), **courts)
+
+
+@bp.get("/tour")
+def tour() -> str:
+    """The first visit's walkthrough, which the play page's script asks for once: kept off the
+    puzzle's own page, whose HTML then holds no table but the puzzle's."""
+    return render_template("_tutorial.html")
 
 
 def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], tuple[Card, ...]]]:

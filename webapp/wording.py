@@ -148,6 +148,7 @@ def init_app(app: Flask) -> None:
         number=number_words,
         percent=percent_words,
         list_words=list_words,
+        say_cards=_shown,
     )
     app.jinja_env.globals.update(
         page_language=page_language,

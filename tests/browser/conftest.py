@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -19,6 +20,9 @@ __all__ = [
     "ARGS",
     "ARTIFACTS",
     "CHROMIUM",
+    "SEEN_TUTORIAL",
+    "Browser",
+    "accessibility_problems",
     "browser",
     "clock",
     "database_url",
@@ -39,6 +43,22 @@ ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core from npm (package.json pins it, `make setup` installs it), injected into the page under test."""
+
+
+def accessibility_problems(page: object) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):  # type: ignore[attr-defined]
+        # evaluated through the DevTools protocol, so the page's own CSP does not apply to it
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")  # type: ignore[attr-defined]
+    found = page.evaluate(  # type: ignore[attr-defined]
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.impact + ' ' + v.id + ': '
+                + v.nodes.map(n => n.target.join(' ')).slice(0, 4).join(', '))"""
+    )
+    return list(found)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -62,12 +82,29 @@ def served(app: Flask) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+SEEN_TUTORIAL = "try { localStorage.setItem('tavolo-tutorial-seen', 'tests'); } catch (e) {}"
+"""Marks the first visit's walkthrough as seen, as a returning player's browser has it."""
+
+
+class Browser:
+    """Chromium, whose new contexts are returning players unless a test asks for a first visit."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+
+    def new_context(self, *, first_visit: bool = False, **options: Any) -> Any:
+        context = self.chromium.new_context(**options)
+        if not first_visit:
+            context.add_init_script(SEEN_TUTORIAL)
+        return context
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
+        yield Browser(chromium)
         chromium.close()
 
 

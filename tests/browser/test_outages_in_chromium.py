@@ -15,7 +15,7 @@ from sqlalchemy import make_url
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import generator
-from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM
+from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM, SEEN_TUTORIAL
 from tests.webapp.conftest import FrozenClock, make_app, store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -53,6 +53,7 @@ def test_the_board_says_when_the_database_or_the_server_is_away(
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_page(viewport={"width": 360, "height": 760})
+        page.add_init_script(SEEN_TUTORIAL)
         page.goto(base + "/")
         # another process keeps the database locked longer than a move waits: a 503, shown
         holder = sqlite3.connect(Path(make_url(database_url).database or ""), isolation_level=None)
@@ -67,7 +68,8 @@ def test_the_board_says_when_the_database_or_the_server_is_away(
             holder.close()
         # the database is back: the same tap works
         tap_a_hand_card_onto_a_new_meld(page)
-        page.wait_for_selector("#board .meld-incomplete")
+        # the server's board, not the move the page shows before it answers
+        page.wait_for_selector("#board:not([aria-busy]) .meld-incomplete")
         assert page.inner_text("#notice").strip() == ""
         # the server itself is gone: no answer at all, and the page says that too
         server.shutdown()

@@ -25,7 +25,10 @@ def puzzles_in(path: Path) -> list[Puzzle]:
 
 
 def make(out: Path, *extra: str) -> int:
-    return main(["make", "--count", "4", "--seed", "3", "--out", str(out), "--quiet", *extra])
+    # a generous limit: a loaded machine must not change which attempts the solver proves
+    return main(
+        ["make", "--count", "4", "--seed", "3", "--time-limit", "60", "--out", str(out), "--quiet", *extra]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +55,7 @@ def test_make_reports_progress_and_a_summary(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_make_writes_to_stdout_without_out(capsys: pytest.CaptureFixture[str], made: Path) -> None:
-    assert main(["make", "--count", "4", "--seed", "3", "--quiet"]) == 0
+    assert main(["make", "--count", "4", "--seed", "3", "--time-limit", "60", "--quiet"]) == 0
     assert capsys.readouterr().out == made.read_text()
 
 
@@ -83,7 +86,9 @@ def test_a_run_that_gives_up_early_exits_1(tmp_path: Path, capsys: pytest.Captur
 def test_make_appends_after_a_last_line_without_newline(tmp_path: Path, made: Path) -> None:
     out = tmp_path / "edited.jsonl"
     out.write_text(made.read_text().rstrip("\n"))
-    assert main(["make", "--count", "1", "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(["make", "--count", "1", "--seed", "4", "--time-limit", "60", "--out", str(out), "--quiet"]) == 0
+    )
     assert len(puzzles_in(out)) == 5
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from generator._make import recipe_for
+from generator._make import REPLAY_TIME_LIMIT, recipe_for
 from generator._runs import Plan, Tally, attempts, generate
 
 
 def plan(tier: str | None = None) -> Plan:
-    return Plan("classic", recipe_for(tier), seed=11, tier=tier)
+    # a generous limit: a loaded machine must not change which attempts the solver proves
+    return Plan("classic", recipe_for(tier), seed=11, tier=tier, time_limit=REPLAY_TIME_LIMIT)
 
 
 def test_a_run_keeps_attempt_order_and_counts_everything() -> None:

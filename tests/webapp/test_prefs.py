@@ -148,3 +148,10 @@ def test_pages_say_they_vary_with_the_cookie(client: FlaskClient, published: int
     client.set_cookie(DECK_COOKIE, "four")
     assert FOUR_COLOURS in client.get("/nowhere").get_data(as_text=True)  # error pages too
     assert client.get("/static/tavolo.css").get_data(as_text=True).startswith("/* Tavolo")
+
+
+def test_the_first_visits_walkthrough_draws_the_worked_example(client: FlaskClient) -> None:
+    tour = client.get("/tour").get_data(as_text=True)
+    assert '<dialog class="tutorial" id="tutorial"' in tour and "Welcome to Tavolo" in tour
+    # the example's table (9 cards), hand (3), its answer (12), and a set and a run of it (6)
+    assert tour.count('class="card ') == 9 + 3 + 12 + 6

@@ -72,12 +72,13 @@ def answer_of(analysis: Analysis) -> Answer:
         hand_after=play.hand_after(position),
         points_left=sum(position.rules.points.of(card) for card in play.hand_after(position)),
         steps=steps,
-        final=_numbered(position, steps),
+        final=numbered(position, steps),
         witness=analysis.other_play,
     )
 
 
-def _numbered(position: Position, steps: tuple[Step, ...]) -> tuple[NumberedMeld, ...]:
+def numbered(position: Position, steps: tuple[Step, ...]) -> tuple[NumberedMeld, ...]:
+    """The final table the steps build, each meld under its number, its hand cards marked."""
     laid: dict[int, Counter[Card]] = {}
     for step in steps:
         if step.source is None and step.target is not None:

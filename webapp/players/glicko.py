@@ -21,6 +21,8 @@ CONVERGENCE = 0.000001
 DEFAULT_RATING = 1500.0
 DEFAULT_DEVIATION = 350.0
 DEFAULT_VOLATILITY = 0.06
+PROVISIONAL_DEVIATION = 110.0
+"""Above this deviation a rating is provisional (shown with a "?"), as on Lichess."""
 MIN_DEVIATION = 45.0
 """Nobody's rating is ever that certain: a floor keeps ratings moving, as Lichess does."""
 
@@ -34,6 +36,11 @@ class Rating:
     """RD: how uncertain the rating is; it shrinks with games and grows with time away."""
     volatility: float = DEFAULT_VOLATILITY
     """sigma: how erratic the results have been."""
+
+    @property
+    def provisional(self) -> bool:
+        """Too few games yet for the rating to mean much: each of the first ones moves it a lot."""
+        return self.deviation > PROVISIONAL_DEVIATION
 
     @property
     def mu(self) -> float:

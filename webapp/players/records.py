@@ -194,6 +194,12 @@ def player_rating(session: Session, player: str | None) -> float | None:
     return session.scalar(select(models.Player.rating).where(models.Player.id == player))
 
 
+def current_rating(session: Session, player: str) -> Rating:
+    """The player's rating, deviation and volatility now (a newcomer's defaults if not stored)."""
+    row = session.get(models.Player, player)
+    return Rating() if row is None else Rating(row.rating, row.deviation, row.volatility)
+
+
 def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[float, float] | None:
     """The player's rating after a rated attempt, and how much that attempt moved it."""
     if attempt.rating_after is None:

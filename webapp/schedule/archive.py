@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
+from webapp.players.crowd import FINISHED, solved_shares
 from webapp.schedule.days import Calendar
 from webapp.words import Words, words
 
@@ -29,8 +30,12 @@ class Entry:
     chain: int
     """The chain length (the depth of a puzzle not yet rescored), as the tier chip shows it."""
     mark: str
-    """clean, solved, gave-up, missed, timed-out, playing, unplayed; or open while still the daily."""
+    """clean, solved, gave-up, missed, timed-out, playing, unplayed; or, for a puzzle still open and
+    not yet played: today (the player's own day), ahead (already open in time zones ahead) or behind
+    (the player's yesterday, still open in time zones behind)."""
     is_open: bool
+    solved_share: int | None = None
+    """How many of the players who finished it solved it (in %): shown once this player has finished."""
 
     @property
     def words(self) -> Words:
@@ -45,25 +50,36 @@ MARK_WORDS = {
     "timed-out": words("timed out"),
     "playing": words("in progress"),
     "unplayed": words("unplayed"),
-    "open": words("today's"),
+    "today": words("today's"),
+    "ahead": words("open in time zones ahead"),
+    "behind": words("still open"),
 }
 
 
-def mark(attempt: tuple[Status, int] | None, is_open: bool) -> str:
-    """The mark of a puzzle from the player's attempt at it (status, hints), if any."""
+def mark(attempt: tuple[Status, int] | None, is_open: bool, number: int, today: int) -> str:
+    """The mark of puzzle `number` from the player's attempt at it (status, hints), if any; `today`
+    is the number of the player's own day."""
     if attempt is not None:
         status, hints = attempt
         if status == Status.SOLVED:
             return "clean" if hints == 0 else "solved"
         return str(status)
-    return "open" if is_open else "unplayed"
+    if not is_open:
+        return "unplayed"
+    return "today" if number == today else "ahead" if number > today else "behind"
 
 
 def entries(
-    session: Session, player: str | None, dates: Calendar, now: datetime, last: int | None = None
+    session: Session,
+    player: str | None,
+    dates: Calendar,
+    now: datetime,
+    today: int,
+    last: int | None = None,
 ) -> tuple[list[Entry], int | None]:
     """A page of the archive, newest first, from puzzle `last` (the newest if None) down, marked for
-    this player; and the number the next (older) page starts from, if there is one."""
+    this player, whose own day is puzzle `today`; and the number the next (older) page starts from,
+    if there is one."""
     newest = dates.open_numbers(now).stop - 1
     last = newest if last is None else min(last, newest)
     rows = session.execute(
@@ -88,9 +104,19 @@ def entries(
             )
         )
         attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
+    finished = [row.id for row in rows[:PER_PAGE] if row.id in attempts and attempts[row.id][0] in FINISHED]
+    shares = solved_shares(session, finished)
     listed = [
-        Entry(row.number, row.day, row.tier, row.chain, mark(attempts.get(row.id), is_open), is_open)
+        Entry(
+            row.number,
+            row.day,
+            row.tier,
+            row.chain,
+            mark(attempts.get(row.id), opened, row.number, today),
+            opened,
+            shares.get(row.id),
+        )
         for row in rows[:PER_PAGE]
-        for is_open in [dates.is_open(row.number, now)]
+        for opened in [dates.is_open(row.number, now)]
     ]
     return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None

@@ -5,13 +5,14 @@ where the player's day is."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import unquote
 
 from flask import abort, current_app, request
 
 from webapp.schedule.days import Calendar, DayError, zone
 
 TZ_COOKIE = "tz"
-"""Set by the page's script to the browser's time zone."""
+"""Set by the page's script to the browser's time zone, percent-encoded."""
 
 
 def now() -> datetime:
@@ -35,7 +36,8 @@ def player_zone_name() -> str:
         except DayError as error:
             abort(400, description=str(error))
         return asked
-    cookie = request.cookies.get(TZ_COOKIE, "")
+    # the script writes the zone with encodeURIComponent (`Asia%2FTokyo`); a plain `/` reads the same
+    cookie = unquote(request.cookies.get(TZ_COOKIE, ""))
     try:
         zone(cookie)
     except DayError:  # a stale or forged cookie is not worth an error page

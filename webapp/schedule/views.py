@@ -39,7 +39,8 @@ def today() -> tuple[str, int]:
 @bp.get("/archive")
 def archive_list() -> str:
     before = small_number(request.args.get("before", ""), 6)
-    entries, older = archive.entries(db.session(), current_player_id(), calendar(), now(), before)
+    today = calendar().today(now(), zone(player_zone_name()))
+    entries, older = archive.entries(db.session(), current_player_id(), calendar(), now(), today, before)
     return render_template("archive.html", entries=entries, older=older)
 
 

@@ -1,17 +1,21 @@
 // Tavolo's play page: pick a card (tap, click, keyboard or drag) and drop it on a meld, the
 // "new meld" slot or the hand. Every move is posted to the server through htmx, and the board that
-// comes back is the truth: this script never changes the table by itself.
+// comes back is the truth: the card moves at once, quietly marked as waiting, and the server's board
+// replaces it (a refused move is put back, and the notice says why).
 (function () {
   "use strict";
 
   var lifted = null; // the picked-up card: {id, from}
   var lastMoved = null;
+  var pending = null; // the move shown before the server answered: how to put it back
+  var hintAsked = false;
+  var refocus = null; // a selector for what had the keyboard's focus before U, to give it back
 
   function board() { return document.getElementById("board"); }
   // the page's words for what this script writes, in the player's language (base.html's data-words)
   var words = JSON.parse(document.body.dataset.words || "{}");
   function say(key, english) { return words[key] || english; }
-  function playing() { var b = board(); return b && !b.classList.contains("done"); }
+  function playing() { var b = board(); return b && !b.classList.contains("done") && !pending; }
 
   // htmx sends the CSRF token in a header with every request it makes
   document.addEventListener("htmx:configRequest", function (event) {
@@ -29,8 +33,8 @@
     line.textContent = "⚠ " + say("unanswered", "The server did not answer. Check the connection and try again.");
     notice.replaceChildren(line);
   }
-  document.addEventListener("htmx:sendError", unanswered);
-  document.addEventListener("htmx:responseError", unanswered);
+  document.addEventListener("htmx:sendError", function () { putBack(); unanswered(); });
+  document.addEventListener("htmx:responseError", function () { putBack(); unanswered(); });
 
   function cardElement(id) { return document.querySelector('#board .card[data-card="' + id + '"]'); }
 
@@ -57,9 +61,54 @@
     var move = { card: lifted.id, from: lifted.from, to: to };
     lastMoved = move.card;
     putDown();
+    showMove(move);
     htmx.ajax("POST", board().dataset.moveUrl, {
       target: "#board", swap: "outerHTML", values: move
     });
+  }
+
+  // the move at once, before the server's answer: the card goes where it was dropped, marked as
+  // waiting, and the board says it is busy; the server's board then replaces all of it
+  function showMove(move) {
+    var b = board();
+    var el = cardElement(move.card);
+    if (!el) { return; }
+    var into = null, made = null;
+    if (move.to === "hand") {
+      into = b.querySelector(".hand");
+    } else if (move.to === "new") {
+      var slot = b.querySelector(".table .new-meld");
+      made = document.createElement("div");
+      made.className = "meld meld-incomplete pending-meld";
+      into = document.createElement("div");
+      into.className = "meld-cards";
+      made.appendChild(into);
+      if (slot) { slot.parentNode.insertBefore(made, slot); }
+    } else {
+      into = b.querySelector('.table .meld[data-meld="' + move.to + '"] .meld-cards');
+    }
+    if (!into) { return; }
+    pending = { el: el, parent: el.parentNode, next: el.nextSibling, made: made };
+    var notice = document.getElementById("notice");
+    if (notice) { notice.replaceChildren(); } // an earlier refusal is no longer news
+    into.appendChild(el);
+    el.classList.add("pending");
+    b.classList.add("busy");
+    b.setAttribute("aria-busy", "true");
+  }
+
+  // the server refused the move, or did not answer: the card goes back where it was
+  function putBack() {
+    if (!pending) { return; }
+    var p = pending;
+    pending = null;
+    if (!p.el.isConnected) { return; } // the server's board has replaced it
+    p.parent.insertBefore(p.el, p.next);
+    p.el.classList.remove("pending");
+    if (p.made) { p.made.remove(); }
+    var b = board();
+    if (b) { b.classList.remove("busy"); b.removeAttribute("aria-busy"); }
+    lastMoved = null;
   }
 
   // a hand card may go back to the hand; a table card only when it is a joker and the rules send a
@@ -104,19 +153,52 @@
     if (tag === "input" || tag === "textarea") { return; }
     if (event.key === "u" || event.key === "U") {
       var undo = document.getElementById("undo");
-      if (undo && !undo.disabled) { event.preventDefault(); undo.click(); }
+      if (undo && !undo.disabled) {
+        event.preventDefault();
+        var focused = document.activeElement;
+        refocus = null;
+        if (focused && focused.closest && focused.closest("#board")) {
+          refocus = focused.dataset.card ? '#board .card[data-card="' + focused.dataset.card + '"]'
+            : focused.id ? "#" + focused.id : "#undo";
+        }
+        undo.click();
+      }
       return;
     }
     if (event.key === "Escape") { putDown(); return; }
-    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-    if (!step) { return; }
+    var step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    var jump = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (!step && !jump) { return; }
     var all = stops();
     if (!all.length) { return; }
     var here = all.indexOf(document.activeElement);
-    var next = here < 0 ? 0 : (here + step + all.length) % all.length;
+    var next;
+    if (step) {
+      next = here < 0 ? 0 : (here + step + all.length) % all.length;
+    } else {
+      next = here < 0 ? 0 : nextGroup(all, here, jump);
+    }
     event.preventDefault();
     all[next].focus();
   });
+  // Up and Down go to the first card of the meld above or below (the hand and the new-meld slot
+  // count as one each)
+  function group(el) { return el.closest("[data-meld]"); }
+  function nextGroup(all, here, jump) {
+    var from = group(all[here]);
+    var i = here;
+    for (var n = 0; n < all.length; n++) {
+      i = (i + jump + all.length) % all.length;
+      if (group(all[i]) !== from) {
+        if (jump < 0) { // to the first card of that group
+          var g = group(all[i]);
+          while (i > 0 && group(all[i - 1]) === g) { i--; }
+        }
+        return i;
+      }
+    }
+    return here;
+  }
 
   // drag and drop, where there is a mouse
   document.addEventListener("dragstart", function (event) {
@@ -154,17 +236,57 @@
   });
 
   // after the server's board arrives: show where the card went and keep the keyboard focus on it
+  // what the page scrolls into view must clear the sticky tray, whose height varies
+  function clearTray() {
+    var tray = document.getElementById("tray");
+    document.documentElement.style.scrollPaddingBottom = tray ? tray.offsetHeight + 8 + "px" : "";
+    var hint = document.getElementById("hint");
+    var stuck = hint && getComputedStyle(hint).position === "sticky";
+    document.documentElement.style.scrollPaddingTop = stuck ? hint.offsetHeight + 8 + "px" : "";
+  }
+
+  // (a swap that left the shown move on the page put a refusal in the notice: the move goes back)
   document.addEventListener("htmx:afterSwap", function () {
     lifted = null;
+    clearTray();
+    putBack();
+    startCountdowns();
+    if (hintAsked) {
+      hintAsked = false;
+      var hinted = document.querySelector("#board .table .hinted-meld, #board .table .card.hinted") ||
+        document.getElementById("hint");
+      if (hinted) { hinted.scrollIntoView({ block: "nearest" }); }
+    }
+    if (refocus) {
+      var again = document.querySelector(refocus);
+      refocus = null;
+      if (again && !again.disabled) { again.focus({ preventScroll: true }); }
+    }
     if (!lastMoved) { return; }
     var el = cardElement(lastMoved);
     lastMoved = null;
     if (el) {
       el.classList.add("arrived");
       el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: "nearest" });
     }
-    startCountdowns();
   });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form && form.querySelector("#hint-button")) { hintAsked = true; }
+  });
+
+  // End turn, while it cannot end the turn, says why instead of doing nothing
+  document.addEventListener("click", function (event) {
+    var off = event.target.closest('#end-turn[aria-disabled="true"]');
+    if (off) {
+      event.preventDefault();
+      var why = document.getElementById("end-turn-why");
+      if (why) { why.hidden = false; }
+      return;
+    }
+    if (event.target.closest("#board [data-put-down]")) { putDown(); }
+  }, true);
 
   // the share button copies the spoiler-free text
   document.addEventListener("click", function (event) {
@@ -257,7 +379,41 @@
     }
   }
 
+  // the first visit's walkthrough: shown once, Next and Back step through it, Skip or Start playing
+  // close it for good
+  var TUTORIAL_SEEN = "tavolo-tutorial-seen";
+  function tutorial() {
+    var slot = document.getElementById("tutorial-slot");
+    if (!slot || typeof HTMLDialogElement !== "function") { return; }
+    var seen;
+    try { seen = localStorage.getItem(TUTORIAL_SEEN); } catch (e) { return; }
+    if (seen) { return; }
+    htmx.ajax("GET", slot.dataset.src, { target: "#tutorial-slot", swap: "innerHTML" }).then(openTutorial);
+  }
+  function openTutorial() {
+    var dialog = document.getElementById("tutorial");
+    if (!dialog) { return; }
+    var steps = dialog.querySelectorAll(".tutorial-step");
+    var at = 0;
+    function show(n) {
+      at = n;
+      Array.prototype.forEach.call(steps, function (step, i) { step.hidden = i !== n; });
+      dialog.querySelector("#tutorial-back").hidden = n === 0;
+      dialog.querySelector("#tutorial-next").hidden = n === steps.length - 1;
+      dialog.querySelector("#tutorial-done").hidden = n !== steps.length - 1;
+    }
+    dialog.querySelector("#tutorial-next").addEventListener("click", function () { show(at + 1); });
+    dialog.querySelector("#tutorial-back").addEventListener("click", function () { show(at - 1); });
+    dialog.addEventListener("close", function () {
+      try { localStorage.setItem(TUTORIAL_SEEN, dialog.returnValue || "closed"); } catch (e) { /* shown again */ }
+    });
+    show(0);
+    dialog.showModal();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    tutorial();
+    clearTray();
     syncTimeZone();
     startCountdowns();
     startTurnClock();

@@ -66,15 +66,20 @@ def undo_entry(board: Board) -> str:
     return "/".join(" ".join(meld) for meld in board.melds)
 
 
+RESET_MARK = "reset:"
+"""Begins the undo entry a reset left: undoing it takes no move off the count."""
+
+
 def undone_table(entry: str | list[list[str]]) -> list[list[str]]:
     """The table an undo entry kept (attempts begun before the text form kept the lists)."""
     if isinstance(entry, list):
         return entry
+    entry = entry.removeprefix(RESET_MARK)
     return [meld.split(" ") for meld in entry.split("/")] if entry else []
 
 
-def _save(attempt: PlayerAttempt, before: Board, after: Board) -> None:
-    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], undo_entry(before)]
+def _save(attempt: PlayerAttempt, before: Board, after: Board, mark: str = "") -> None:
+    attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], mark + undo_entry(before)]
     attempt.melds = after.to_json()
 
 
@@ -92,8 +97,12 @@ def undo(attempt: PlayerAttempt) -> None:
     _playing(attempt)
     if not attempt.history:
         raise TurnError(words("nothing to undo"))
-    attempt.melds = undone_table(attempt.history[-1])
+    entry = attempt.history[-1]
+    attempt.melds = undone_table(entry)
     attempt.history = attempt.history[:-1]
+    # an undone move is not counted: the moves are the ones the player kept
+    if not (isinstance(entry, str) and entry.startswith(RESET_MARK)):
+        attempt.moves = max(0, attempt.moves - 1)
 
 
 def reset(attempt: PlayerAttempt) -> None:
@@ -101,7 +110,7 @@ def reset(attempt: PlayerAttempt) -> None:
     start = Board.start(board.position)
     if board.melds == start.melds:
         raise TurnError(words("the table is already as it was"))
-    _save(attempt, board, start)
+    _save(attempt, board, start, RESET_MARK)
 
 
 def end_turn(attempt: PlayerAttempt) -> None:

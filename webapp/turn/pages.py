@@ -20,7 +20,7 @@ from webapp import db
 from webapp.models import PoolPuzzle
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
-from webapp.wording import gettext
+from webapp.wording import gettext, tier_name
 
 
 class Mode(StrEnum):
@@ -56,7 +56,8 @@ class PuzzlePage:
     def title(self) -> str:
         """How the share text names the puzzle."""
         if self.mode is Mode.PRACTICE:
-            return gettext("Tavolo practice %(code)s", code=self.puzzle.code)
+            # the code means nothing to a reader of the share text; the challenge link carries it
+            return gettext("Tavolo practice (%(tier)s)", tier=tier_name(self.puzzle.tier))
         if self.mode is Mode.ARCHIVE:
             return gettext("Tavolo #%(number)s (archive)", number=self.number)
         return f"Tavolo #{self.number}"

@@ -8,19 +8,21 @@ each process renders it once (`untouched_page`) and fills in only the visitor's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, render_template, request, url_for
 from flask_wtf.csrf import generate_csrf
 
-from puzzles import Card
+from puzzles import Card, Meld, Position, Step, plan_steps, play_of
 from webapp import db
+from webapp.analyser.answer import NumberedMeld, numbered
 from webapp.caching import AppCache
 from webapp.client_input import small_number
 from webapp.languages import letters, page_language
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
+from webapp.players.crowd import Crowd, how_others_did
 from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
@@ -66,13 +68,31 @@ class Result:
     share: str
     streak: Streak | None
     rating_change: tuple[float, float] | None
-    solution: list[list[Card]]
+    provisional: bool
+    """The player's rating is still provisional: shown with a "?" and without the jump."""
+    steps: tuple[Step, ...]
+    """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
+    final: tuple[NumberedMeld, ...]
+    """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
     """A link that opens the puzzle for a friend (archive and practice)."""
     next_at: datetime
     next_in: Words
+    crowd: CrowdView
+    """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrowdView:
+    """How everyone else did, as the result card words it."""
+
+    crowd: Crowd
+    median_time: Words | None
+    faster_than: int | None
+    """For a solve: the share of the other solves that took longer."""
+    fewer_moves_than: int | None
 
 
 def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple[str, int]:
@@ -193,13 +213,23 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         ),
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
-        solution=page.puzzle.solution_cards(),
+        provisional=records.current_rating(db.session(), attempt.player_id).provisional,
+        **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
         challenge=_challenge(page, attempt) if page.mode is not Mode.DAILY else None,
         next_at=next_at,
         next_in=attempts.duration_words(next_at - moment),
+        crowd=_crowd(
+            attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
+        ),
     )
+
+
+def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them."""
+    steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
+    return {"steps": steps, "final": numbered(position, steps)}
 
 
 def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
@@ -211,6 +241,18 @@ def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
 def _beat() -> int | None:
     """The moves a friend's challenge link asks to beat (`?beat=9`), if any."""
     return small_number(request.args.get("beat", ""), 3)
+
+
+def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
+    median = crowd.median_seconds
+    solve = attempt.status == Status.SOLVED and attempt.finished is not None
+    spent = (attempt.finished - attempt.started).total_seconds() if solve and attempt.finished else None
+    return CrowdView(
+        crowd,
+        attempts.duration_words(timedelta(seconds=median)) if median is not None else None,
+        crowd.faster_than(spent) if spent is not None else None,
+        crowd.fewer_moves_than(attempt.moves) if solve else None,
+    )
 
 
 def _elapsed(attempt: PlayerAttempt) -> str | Words | None:

@@ -45,7 +45,25 @@ def test_a_solve_is_a_win_for_the_player(
     expected_player, expected_puzzle = play(Rating(), Rating(1500.0), 1.0)
     assert mine == expected_player and puzzle == expected_puzzle
     assert point == mine.rating and mine.rating > 1500 > puzzle.rating
+    # a first game leaves the rating provisional: shown with a "?", in plain words, without the jump
+    assert f"Rating {round(mine.rating)}? " in result
+    assert "Provisional: your first puzzles move it a lot" in result
+    assert "Glicko" not in result and f"+{round(mine.rating - 1500)}" not in result
+
+
+def test_a_settled_rating_shows_how_much_the_puzzle_moved_it(
+    app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    solve(player, TODAY, known_puzzle)
+    with app.app_context(), database().write() as session:
+        for row in session.scalars(select(models.Player)):
+            row.deviation = 60.0  # as after many games
+    result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
+    mine, _, _ = ratings(app)
+    assert not mine.provisional
     assert f"Rating {round(mine.rating)} (+{round(mine.rating - 1500)})" in result
+    stats = player.client.get("/stats").get_data(as_text=True)
+    assert f'<strong id="rating">{round(mine.rating)}</strong>' in stats
 
 
 def test_giving_up_is_a_loss(app: Flask, player: Player, published: int) -> None:

@@ -33,9 +33,24 @@ def test_the_archive_lists_every_puzzle_with_the_players_mark(
     player.move(7, "h0", "new")
     page = player.client.get("/archive").get_data(as_text=True)
     # newest first: #8 is open somewhere (it is the 30th in Kiribati), #7 is in progress
-    assert marks(page) == {8: "open", 7: "playing", 6: "gave-up", 5: "solved", 4: "clean"}
+    assert marks(page) == {8: "ahead", 7: "playing", 6: "gave-up", 5: "solved", 4: "clean"}
     assert ">given up<" in page and ">clean<" in page and ">in progress<" in page
+    assert ">open in time zones ahead<" in page and "today's" not in page
     assert 'href="/puzzles/8"' in page and 'href="/puzzles/7"' in page and 'href="/archive/6"' in page
+
+
+def test_only_the_players_own_day_is_marked_today(
+    app: Flask, player: Player, week: list[int], clock: FrozenClock
+) -> None:
+    on_day(clock, 7)
+    # noon of the 29th in UTC: #7 is today's, #8 already open in Kiribati
+    here = marks(player.client.get("/archive").get_data(as_text=True))
+    assert (here[8], here[7]) == ("ahead", "today")
+    # in Kiribati it is the 30th already: #8 is today's, and #7 still open (in zones behind)
+    player.client.set_cookie("tz", "Pacific%2FKiritimati")
+    there = player.client.get("/archive").get_data(as_text=True)
+    assert (marks(there)[8], marks(there)[7]) == ("today", "behind")
+    assert list(marks(there).values()).count("today") == 1
 
 
 def test_a_newcomer_sees_every_past_puzzle_unplayed(

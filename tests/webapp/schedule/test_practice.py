@@ -107,11 +107,16 @@ def test_practice_attempts_are_rated_and_never_count_for_the_streak(
     practise(app, puzzle)
     moves = solve(player, puzzle.id, known_puzzle, base="/practice")
     result = html.unescape(player.post(f"/practice/{puzzle.id}/end").get_data(as_text=True))
-    assert f"Tavolo practice {puzzle.id} ⛓3 ✅ 5/5 · {moves} moves · 💡0</output>" in result
+    # the share text names the tier, not the code; the challenge link carries that
+    tier = puzzle.tier.capitalize()
+    assert f"Tavolo practice ({tier}) ⛓3 ✅ 5/5 · {moves} moves · 💡0</output>" in result
+    # the next practice puzzle is one tap away; the daily's countdown is not practice's business
+    assert 'href="/practice/next?rules=classic&tier=rating">Next practice puzzle' in result
+    assert "countdown" not in result
     assert "Rating 1" in result and "Streak" not in result
     assert f"http://localhost/practice/{puzzle.id}?beat={moves}" in result
     stats = player.client.get("/stats").get_data(as_text=True)
-    assert "Practice: 1 played, 1 solved" in stats
+    assert "Practice: 1 played, 1 solved." in stats
     assert re.search(r'<dd id="played">0</dd>', stats)
 
 

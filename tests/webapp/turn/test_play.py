@@ -18,8 +18,10 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     page = client.get("/").get_data(as_text=True)
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
-    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</span>", page)
-    assert "on track" in page
+    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</summary>", page)
+    assert "take apart up to 3 melds of the table at once" in page  # the chip explains itself
+    assert 'data-src="/tour"' in page  # where the first visit's walkthrough comes from
+    assert "Tap a card, then a meld" in page  # no verdict before the first move
     places = card_places(page)
     assert sorted(p for p in places.values() if p == "hand") == ["hand"] * 6
     assert len([p for p in places.values() if p != "hand"]) == 13
@@ -72,6 +74,9 @@ def test_the_time_zone_picks_the_players_day(
     # at noon UTC it is already the 30th in Kiribati
     assert "Tavolo #8" in client.get("/?tz=Pacific/Kiritimati").get_data(as_text=True)
     client.set_cookie("tz", "Pacific/Kiritimati")
+    assert "Tavolo #8" in client.get("/").get_data(as_text=True)
+    # as the page's script writes it, with encodeURIComponent
+    client.set_cookie("tz", "Pacific%2FKiritimati")
     assert "Tavolo #8" in client.get("/").get_data(as_text=True)
     client.set_cookie("tz", "Not/AZone")
     assert "Tavolo #7" in client.get("/").get_data(as_text=True)
@@ -245,7 +250,7 @@ def test_undo_and_reset(app: Flask, player: Player, published: int) -> None:
     # a reset can be undone too
     player.post(f"/puzzles/{TODAY}/undo")
     assert attempts(app)[0][1][-1] == [nine]
-    assert attempts(app)[0][3] == 2  # undo and reset are not moves
+    assert attempts(app)[0][3] == 1  # the undone move is not counted; reset and undo are no moves
 
 
 @pytest.mark.parametrize(
@@ -357,3 +362,12 @@ def test_a_number_with_leading_zeros_redirects_to_the_one_address(
     assert moved.headers["Location"] == f"/puzzles/{published}?tz=Europe/Rome"
     assert client.get(f"/api/puzzles/0{published}").headers["Location"] == f"/api/puzzles/{published}"
     assert client.get(f"/puzzles/{published}").status_code == 200
+
+
+def test_end_turn_short_of_the_maximum_asks_first(player: Player, published: int) -> None:
+    page = player.client.get("/").get_data(as_text=True)
+    assert 'id="end-turn" aria-disabled="true"' in page
+    assert "place at least one card from your hand on the table first" in page
+    board = player.move(TODAY, card_id(page, "8♣"), "3").get_data(as_text=True)
+    assert '<details class="confirm end-short">' in board
+    assert "You can still place 4 more cards. End anyway?" in board
