@@ -24,11 +24,15 @@ pytestmark = pytest.mark.skipif(
 
 SHOTS = Path(os.environ.get("TAVOLO_SHOTS", ARTIFACTS))
 WORDS = {
-    "it": {"locale": "it-IT", "on": "sulla buona strada", "dead": "vicolo cieco", "end": "Fine turno"},
-    "de": {"locale": "de-DE", "on": "auf Kurs", "dead": "Sackgasse", "end": "Zug beenden"},
-    "pl": {"locale": "pl-PL", "on": "dobra droga", "dead": "ślepy zaułek", "end": "Zakończ turę"},
-}
-"""What each language's page says: the step check before and after a stray card, the end button."""
+    "it": {"locale": "it-IT", "start": "Tocca una carta", "dead": "vicolo cieco", "end": "Fine turno",
+           "welcome": "Benvenuto su Tavolo"},
+    "de": {"locale": "de-DE", "start": "Tippe eine Karte an", "dead": "Sackgasse", "end": "Zug beenden",
+           "welcome": "Willkommen bei Tavolo"},
+    "pl": {"locale": "pl-PL", "start": "Dotknij karty", "dead": "ślepy zaułek", "end": "Zakończ turę",
+           "welcome": "Witaj w Tavolo"},
+}  # fmt: skip
+"""What each language's page says: the tray before and after a stray card, the end button, the
+first visit's walkthrough."""
 TEXT = (
     ".bar a, .bar span, .goal-line, .track, .notice-text, .button, .chip, .hint-count, .result h2, .result p"
 )
@@ -80,7 +84,7 @@ def test_a_move_in_each_language_fits_the_screen(
     page.goto(site + "/")
     assert page.get_attribute("html", "lang") == language
     table = Table(page)
-    assert said["on"] in table.track()
+    assert said["start"] in table.track()
     assert page.inner_text("#end-turn").strip() == said["end"]
     shot(page, f"{language}-{device}-1-start")
     assert spills(page) == [] and words_on_cards(page) == []
@@ -124,4 +128,20 @@ def test_every_page_fits_a_phone_in_each_language(browser: object, site: str, la
         shot(page, f"{language}-phone-page-{name}")
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= 360, (name, wide)
+    context.close()
+
+
+@pytest.mark.parametrize("language", sorted(WORDS))
+def test_the_first_visits_walkthrough_speaks_each_language(browser: object, site: str, language: str) -> None:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        first_visit=True, locale=WORDS[language]["locale"], **DEVICES["phone"]
+    )
+    page = context.new_page()
+    page.goto(site + "/")
+    page.wait_for_selector("#tutorial[open]")
+    assert WORDS[language]["welcome"] in page.inner_text("#tutorial")
+    page.click("#tutorial-next")
+    page.click(".tutorial-answer summary")
+    shot(page, f"{language}-phone-tutorial")
+    assert spills(page) == []
     context.close()
