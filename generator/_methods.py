@@ -237,66 +237,33 @@ OLD_METHODS = frozenset(METHODS)
 LIVE_DECOYS = 0.8
 """Of the new letters' decoys, the share that may fit somewhere."""
 HAND_JOKER = 0.6
-METHODS |= {
-    # random mid-game tables
-    "d": backwards(
-        Profile(
-            melds=(4, 12),
-            placed=(0, 1, 3, 3, 2),
-            decoys=(0, 2, 3, 3, 2),
-            blocks=0.2,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-        )
-    ),
-    # wide tables with blocks of parallel runs, more cards taken out: longer chains
-    "v": backwards(
-        Profile(
-            melds=(8, 16),
-            placed=(0, 0, 2, 3, 3, 2),
-            decoys=(0, 2, 3, 3),
-            blocks=0.4,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-        )
-    ),
-    # blocks everywhere: runs that must become sets and sets that must become runs
-    "k": backwards(
-        Profile(
-            melds=(6, 12),
-            placed=(0, 0, 2, 3, 3, 2),
-            decoys=(0, 2, 3, 3),
-            blocks=0.8,
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-        )
-    ),
-    # a ladder, now and then
-    "l": backwards(
-        Profile(
-            melds=(3, 8),
-            placed=(0, 3, 2),
-            decoys=(0, 2, 3, 3),
-            blocks=0.1,
-            size=(3, 6),
-            ends=(1, 1),
-            dead_decoys=1 - LIVE_DECOYS,
-            hand_joker=HAND_JOKER,
-        )
-    ),
-}
-
-# Tables that do not show a ladder by chance, hands that one rearrangement mostly places (so a decoy
-# that blocks it is live), blocks laid as sets that the start table lays as runs, and figures (issue 10).
-LATER = Profile(
+LIVE = Profile(
     melds=(4, 12),
     placed=(0, 1, 3, 3, 2),
     decoys=(0, 2, 3, 3, 2),
     blocks=0.2,
     dead_decoys=1 - LIVE_DECOYS,
     hand_joker=HAND_JOKER,
-    ladders=False,
 )
+"""Random mid-game tables with decoys that may be live and jokers for the hand."""
+METHODS |= {
+    # random mid-game tables
+    "d": backwards(LIVE),
+    # wide tables with blocks of parallel runs, more cards taken out: longer chains
+    "v": backwards(replace(LIVE, melds=(8, 16), placed=(0, 0, 2, 3, 3, 2), decoys=(0, 2, 3, 3), blocks=0.4)),
+    # blocks everywhere: runs that must become sets and sets that must become runs
+    "k": backwards(replace(LIVE, melds=(6, 12), placed=(0, 0, 2, 3, 3, 2), decoys=(0, 2, 3, 3), blocks=0.8)),
+    # a ladder, now and then
+    "l": backwards(
+        replace(
+            LIVE, melds=(3, 8), placed=(0, 3, 2), decoys=(0, 2, 3, 3), blocks=0.1, size=(3, 6), ends=(1, 1)
+        )
+    ),
+}
+
+# Tables that do not show a ladder by chance, hands that one rearrangement mostly places (so a decoy
+# that blocks it is live), blocks laid as sets that the start table lays as runs, and figures (issue 10).
+LATER = replace(LIVE, ladders=False)
 """What the letters from here on share: random mid-game tables."""
 FIGURE = replace(LATER, melds=(3, 8), placed=(0, 2, 1), decoys=(0, 2, 3, 3), blocks=0.1, ends=(1, 1))
 """A figure beside a small mid-game table."""
@@ -335,7 +302,7 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
     "medium": ("r", "s"),
     "hard": (*("a", "r", "s", "e", "r", "s", "a", "r", "t", "s") * 2, "e", "r", "s", "s"),
     "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s", "e", "r"),
-    "master": (*("c", *("u",) * 6, "f", *("u",) * 5) * 2,),
+    "master": ("c", *("u",) * 6, "f", *("u",) * 5, "c", *("u",) * 6, "f", "u", "u", "f", "u", "u"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
