@@ -301,7 +301,7 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
     "easy": ("r",),
     "medium": ("r", "s"),
     "hard": (*("a", "r", "s", "e", "r", "s", "a", "r", "t", "s") * 2, "e", "r", "s", "s"),
-    "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s", "e", "r"),
+    "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s"),
     "master": ("c", *("u",) * 6, "f", *("u",) * 5, "c", *("u",) * 6, "f", "u", "u", "f", "u", "u"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
