@@ -96,7 +96,7 @@ THEMES: dict[str, Theme] = {
         Theme(
             "cycle", N_("Pass it on"),
             N_("A card passes from meld to meld: a meld takes a card from another, and gives one of its "
-               "own to a third, which stays a meld only thanks to it."),
+               "own to a third."),
             "classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C",
         ),
         Theme(
