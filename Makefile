@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Test processes (pytest-xdist). More than the cores: the browser and server tests spend much of
+# their time waiting on other programs, and a shared machine's other work gets less of a say.
+TEST_WORKERS ?= 4
+PARALLEL := -n $(TEST_WORKERS) --dist worksteal
 
 .PHONY: run test check lint typecheck unit postgres-test system bench setup clean messages
 
@@ -50,11 +54,11 @@ system:
 	scripts/system-packages.sh
 
 unit: setup system
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # The web app's tests again, on a throw-away PostgreSQL server on loopback.
 postgres-test: setup system
-	scripts/test-postgres.sh
+	scripts/test-postgres.sh $(PARALLEL)
 
 test: lint typecheck unit postgres-test
 
@@ -62,7 +66,7 @@ test: lint typecheck unit postgres-test
 # slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle
 # searches fewer positions. `make test` runs them all.
 check: lint typecheck
-	ORACLE_EXAMPLES=20 $(BIN)/pytest -m "not slow and not browser"
+	ORACLE_EXAMPLES=20 $(BIN)/pytest $(PARALLEL) -m "not slow and not browser"
 
 bench: setup
 	$(BIN)/python bench/generate.py --count 200

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, make_url, select, text
 
 import generator
 from puzzles import Position
@@ -102,9 +102,29 @@ def clock() -> FrozenClock:
     return FrozenClock(NOON)
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="session")
+def postgres_url() -> str | None:
+    """This test process's own PostgreSQL database, or None on SQLite.
+
+    Under pytest-xdist each worker gets a database of its own on the one server (tavolo_gw0, ...), so
+    emptying it before a test never pulls tables from under another worker's test."""
     url = os.environ.get("TAVOLO_TEST_DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    server = make_url(url)
+    name = f"{server.database}_{worker}"
+    engine = create_engine(engine_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}) is None:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, postgres_url: str | None) -> Iterator[str]:
+    url = postgres_url
     if not url:
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return
