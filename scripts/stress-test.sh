@@ -27,8 +27,10 @@ for run in $(seq "$runs"); do
     if (cd "$work/run$run" && make test) >"$work/run$run.log" 2>&1; then
         echo "run $run of $runs: make test passed in $(($(date +%s) - started)) s"
     else
-        echo "run $run of $runs: make test failed after $(($(date +%s) - started)) s; the end of its log:"
-        tail -n 60 "$work/run$run.log"
+        kept=$(mktemp /tmp/tavolo-stress-run$run.XXXXXX.log)
+        cp "$work/run$run.log" "$kept"
+        echo "run $run of $runs: make test failed after $(($(date +%s) - started)) s; its log is $kept, which ends:"
+        tail -n 60 "$kept"
         exit 1
     fi
     rm -rf "$work/run$run"

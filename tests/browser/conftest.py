@@ -14,7 +14,15 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 import generator
-from tests.webapp.conftest import FrozenClock, clock, database_url, known_puzzle, make_app, store
+from tests.webapp.conftest import (
+    FrozenClock,
+    clock,
+    database_url,
+    known_puzzle,
+    make_app,
+    postgres_url,
+    store,
+)
 
 __all__ = [
     "ARGS",
@@ -27,6 +35,7 @@ __all__ = [
     "clock",
     "database_url",
     "known_puzzle",
+    "postgres_url",
     "served",
     "site",
 ]

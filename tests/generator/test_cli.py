@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from generator import Puzzle, puzzle_from_id
 from generator._cli import main
 from tests.puzzles.test_cli import ctrl_c_as_in_a_terminal
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow  # generates puzzles, some in worker processes and programs
 
@@ -238,9 +238,7 @@ def run_and_stop(out: Path, stop: signal.Signals, workers: str) -> subprocess.Co
         text=True,
         preexec_fn=ctrl_c_as_in_a_terminal,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
-        time.sleep(0.05)
+    wait_until(lambda: out.exists() and out.read_text().count("\n") >= 3, "three puzzles were not written")
     process.send_signal(stop)
     _, err = process.communicate(timeout=60)
     return subprocess.CompletedProcess(process.args, process.returncode, "", err)

@@ -7,7 +7,6 @@ import os
 import shlex
 import socket
 import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect
 
+from tests.waiting import answers, wait_until
 from webapp.db import engine_url
 from webapp.settings import PROJECT_ROOT
 
@@ -89,13 +89,13 @@ def web(database_url: str, port: int, tmp_path: Path) -> Iterator[str]:
         ["sh", "-c", f"exec {procfile()['web']}"], env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log
     )
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/help", timeout=5).read()
-                break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "web.log").read_text()
-                time.sleep(0.1)
+        answered = answers(f"http://127.0.0.1:{port}/help")
+
+        def ready() -> bool:
+            assert server.poll() is None, (tmp_path / "web.log").read_text()
+            return answered()
+
+        wait_until(ready, "the web process did not answer")
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()

@@ -4,14 +4,14 @@ threads behind it. Slow-header clients are nginx's to hold, never gunicorn's thr
 
 from __future__ import annotations
 
+import grp
 import http.client
 import os
+import pwd
 import shutil
 import socket
 import subprocess
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,7 @@ import pytest
 from flask import Flask
 
 import generator
+from tests.waiting import answers, wait_until
 from tests.webapp.conftest import FrozenClock, make_app, variant
 from webapp import models
 from webapp.db import database
@@ -33,6 +34,9 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 HOST = "tavolo.example"
 SLOW_CLIENTS = 16
 MAIN_CONF = """
+# the workers keep the test's own user (root drops to www-data by default): they must read the
+# checkout and the temporary folders wherever those are; without root, nginx ignores this line
+user {user} {group};
 worker_processes 1;
 daemon off;
 pid {folder}/nginx.pid;
@@ -73,15 +77,13 @@ def publish_today(database_url: str, known_puzzle: generator.Puzzle) -> None:
 
 
 def wait_for(port: int, process: subprocess.Popen[bytes], what: str, host: str = HOST) -> None:
-    for _ in range(600):
+    answered = answers(f"http://127.0.0.1:{port}/help", Host=host)
+
+    def ready() -> bool:
         assert process.poll() is None, f"{what} stopped (exit status {process.returncode})"
-        try:
-            request = urllib.request.Request(f"http://127.0.0.1:{port}/help", headers={"Host": host})
-            urllib.request.urlopen(request, timeout=5).read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"{what} did not answer within a minute")
+        return answered()
+
+    wait_until(ready, f"{what} did not answer")
 
 
 @pytest.fixture
@@ -90,10 +92,8 @@ def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[in
     if not Path(NGINX).exists():
         pytest.skip("needs Debian's nginx (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))
-    folder.chmod(0o755)  # nginx's workers drop root: they must reach their temporary folders
     for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / temporary).mkdir(mode=0o777)
-        (folder / temporary).chmod(0o777)
+        (folder / temporary).mkdir()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -115,7 +115,11 @@ def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[in
     site = (PROJECT_ROOT / "deploy/nginx.conf").read_text()
     site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(PROJECT_ROOT))
     (folder / "tavolo.conf").write_text(site.replace("listen 80", f"listen 127.0.0.1:{nginx_port}"))
-    (folder / "nginx.conf").write_text(MAIN_CONF.format(folder=folder))
+    (folder / "nginx.conf").write_text(
+        MAIN_CONF.format(
+            folder=folder, user=pwd.getpwuid(os.geteuid()).pw_name, group=grp.getgrgid(os.getegid()).gr_name
+        )
+    )
     nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)])
     try:
         wait_for(app_port, app, "gunicorn")

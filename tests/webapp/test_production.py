@@ -27,6 +27,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
 
 import generator
+from tests.waiting import wait_until
 from tests.webapp.conftest import TODAY, FrozenClock, Player, attempts, make_app, store
 from webapp.db import database
 from webapp.settings import PROJECT_ROOT
@@ -387,12 +388,15 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
     )
     try:
-        for _ in range(100):
+
+        def listening() -> bool:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                socket.create_connection(("127.0.0.1", port), timeout=30).close()
             except OSError:
-                time.sleep(0.05)
+                return False
+            return True
+
+        wait_until(listening, "redis-server did not listen")
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         process.terminate()
