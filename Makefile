@@ -60,7 +60,10 @@ unit: setup system
 postgres-test: setup system
 	scripts/test-postgres.sh $(PARALLEL)
 
-test: lint typecheck unit postgres-test
+# Lint, types and the two test runs side by side once set up; each one's output comes as one block
+# when it ends.
+test: setup system
+	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit postgres-test
 
 # The edit loop: lint, types and the tests that take a minute or two. It leaves out the tests marked
 # slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle
