@@ -72,6 +72,8 @@ class Tavolo(Flask):
     """Flask, with absolute URLs from `BASE_URL` when it is set: never from the request's Host header,
     which anyone can send (`Host: evil.example` would otherwise put its name in link previews)."""
 
+    jinja_options = templating.JINJA_OPTIONS
+
     def url_for(self, endpoint: str, *, _external: bool | None = None, **values: Any) -> str:
         base = self.config.get("BASE_URL")
         if base and _external:
