@@ -146,8 +146,12 @@ def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
             "NOW": clock,
             "LAUNCH_DATE": LAUNCH,
             "RATELIMIT_ENABLED": False,
-            # generous: a loaded machine must not change which attempts the solver proves
+            # generous: a loaded machine must not change what the solver proves (and the solver gate
+            # runs request-path solves at nice 10, so two busy processes slow them tenfold)
             "GENERATE_TIME_LIMIT": 60.0,
+            "STEP_TIME_LIMIT": 60.0,
+            "HINT_TIME_LIMIT": 60.0,
+            "SOLVE_TIME_LIMIT": 60.0,
             **config,
         }
     )

@@ -86,7 +86,8 @@ def test_an_unproven_answer_is_kept_for_a_while(
 def one_slot(database_url: str, clock: FrozenClock) -> Iterator[tuple[Flask, Callable[[], None]]]:
     """An app whose only solving slot is taken, with no queue, by a solve from 10.0.0.1 that goes on
     until the test lets it end."""
-    app = make_app(database_url, clock, SOLVER_SLOTS=1, SOLVER_QUEUE=0)
+    # the site's own limit: a busy answer's Retry-After is one solve's time
+    app = make_app(database_url, clock, SOLVER_SLOTS=1, SOLVER_QUEUE=0, SOLVE_TIME_LIMIT=2.0)
     started, release = threading.Event(), threading.Event()
 
     def hold() -> None:
