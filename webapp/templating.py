@@ -93,8 +93,8 @@ def _drawn_card(
 
 class CompiledTemplates(BytecodeCache):
     """Templates compiled once per process rather than once per app. A site has one app per process,
-    but the tests build one for every test, and compiling the templates was a fifth of the suite's
-    time. Jinja checks each template's source against the code it keeps, so an edit recompiles."""
+    but the tests build one for every test, and compiling took half of a test that draws three pages
+    (50 of 95 ms). Jinja checks each template's source against the code it keeps: an edit recompiles."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
