@@ -27,7 +27,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
 
 import generator
-from tests.waiting import wait_until
+from tests.waiting import BACKSTOP, wait_until
 from tests.webapp.conftest import TODAY, FrozenClock, Player, attempts, make_app, store
 from webapp.db import database
 from webapp.settings import PROJECT_ROOT
@@ -78,11 +78,13 @@ def test_a_writer_waits_for_another_instead_of_failing(app: Flask, player: Playe
         with app.app_context(), database().write() as session:
             session.execute(text("UPDATE player SET created = created"))
             holding.set()
+            # a while, not a measure: the move below must succeed whether it comes during the hold
+            # (and waits for the lock) or, on a slow machine, after it
             time.sleep(0.5)
 
     other = threading.Thread(target=hold_the_lock)
     other.start()
-    holding.wait(5)
+    assert holding.wait(BACKSTOP), "the other writer never took the lock"
     response = player.move(TODAY, "h1", "new")
     other.join()
     assert response.status_code == 200
