@@ -47,7 +47,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/solver.py bench/attack.py
+	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/peer.py bench/solver.py bench/attack.py
 
 # Debian packages for the tests: Chromium for the browser test, PostgreSQL for the database tests.
 system:
@@ -72,6 +72,7 @@ check: lint typecheck
 	ORACLE_EXAMPLES=20 $(BIN)/pytest $(PARALLEL) -m "not slow and not browser"
 
 bench: setup
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/generate.py --count 200
 	$(BIN)/python bench/solver.py
 

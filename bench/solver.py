@@ -1,8 +1,9 @@
 """Time the solver on the seeded corpus, one core, and compare with the engine's targets.
 
 For every position: `maximum` alone, then the full analysis (`analyse`: maximum, uniqueness,
-chain depth and chain length), each timed with `time.perf_counter` around the call. One process,
-one solver worker.
+chain depth and chain length), each timed with `time.perf_counter` around the call, and beside them
+the peer, rummikub-solver, on the presets whose game it plays (`bench/peer.py`; installed by
+`make bench`). One process, one solver worker.
 
     .venv/bin/python bench/solver.py [--per-preset N] [--seed S] [--presets classic,jokers]
 
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus import DEFAULT_PER_PRESET, DEFAULT_SEED, OneLineParser, Sample, corpus, preset_names
+from peer import Peer
 
 from puzzles import Analysis, Position, Rules, analyse, is_puzzle, maximum, play_problems
 
@@ -29,6 +31,8 @@ TARGET_MAXIMUM_P95_MS = 10.0
 TARGET_FULL_P95_MS = 50.0
 TARGET_PRESET = "classic"
 TARGET_WORST_MS = 1000.0
+SITE_TIME_LIMIT = 2.0
+"""The site's analyser budget: the share proven within it is printed."""
 SLOWEST = 5
 
 
@@ -41,11 +45,13 @@ class Timing:
     full_ms: float
     analysis: Analysis
     problems: int
-    """Faults found by the independent checks: an illegal final table, or fewer cards placed than
-    the cards known to be placeable (pulled off a final table)."""
+    """Faults found by the independent checks: an illegal final table, fewer cards placed than
+    the cards known to be placeable (pulled off a final table), or another maximum than the peer's."""
+    peer_ms: float | None
+    """The peer's maximum, where it plays this preset's game."""
 
 
-def time_position(sample: Sample, time_limit: float, repeat: int = 1) -> Timing:
+def time_position(sample: Sample, time_limit: float, repeat: int = 1, peer: Peer | None = None) -> Timing:
     """Time both calls; with `repeat` above 1, keep the fastest of that many runs of each.
 
     The solver is deterministic (one worker, fixed seed), so repeats differ only by what else the
@@ -64,7 +70,15 @@ def time_position(sample: Sample, time_limit: float, repeat: int = 1) -> Timing:
     problems = len(play_problems(position, [meld.cards for meld in best.play.table]))
     if best.optimal and best.value < sample.pulled:
         problems += 1
-    return Timing(sample, maximum_ms, full_ms, analysis, problems)
+    peer_ms = None
+    if peer is not None:
+        peer_ms = math.inf
+        for _ in range(repeat):
+            answer = peer.maximum(position)
+            peer_ms = min(peer_ms, answer.ms)
+        if best.optimal and answer.placed != best.value:
+            problems += 1
+    return Timing(sample, maximum_ms, full_ms, analysis, problems, peer_ms)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -74,14 +88,19 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def warm_up() -> None:
-    """One small solve first, so that loading OR-Tools is not charged to the first position."""
+    """One small solve first, so that loading OR-Tools (and the peer's MILP) is not charged to the
+    first position."""
     position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
     analyse(position, time_limit=TIME_LIMIT)
+    peer = Peer.for_rules(position.rules)
+    if peer is not None:
+        peer.maximum(position)
 
 
 HEADER = (
     f"{'preset':<14}{'n':>5} | {'maximum ms  p50':>15}{'p95':>8}{'max':>9} | {'full ms  p50':>12}{'p95':>8}"
-    f"{'max':>9} | {'unproven':>8}{'depth>=1':>9}{'puzzles':>8}{'placed':>8}{'faults':>7}"
+    f"{'max':>9} | {'peer ms  p50':>12}{'p95':>8}{'max':>9} | {'unproven':>8}{'depth>=1':>9}{'puzzles':>8}"
+    f"{'placed':>8}{'faults':>7}"
 )
 
 
@@ -93,10 +112,16 @@ def row(preset: str, timings: Sequence[Timing]) -> str:
     puzzles = sum(is_puzzle(t.analysis) for t in timings)
     placed = sum(t.analysis.best.value for t in timings) / len(timings)
     faults = sum(t.problems for t in timings)
+    peers = [t.peer_ms for t in timings if t.peer_ms is not None]
+    peer = (
+        f"{percentile(peers, 0.5):>12.1f}{percentile(peers, 0.95):>8.1f}{max(peers):>9.1f}"
+        if peers
+        else f"{'-':>12}{'-':>8}{'-':>9}"
+    )
     return (
         f"{preset:<14}{len(timings):>5} | {percentile(maxima, 0.5):>15.1f}{percentile(maxima, 0.95):>8.1f}"
         f"{max(maxima):>9.1f} | {percentile(fulls, 0.5):>12.1f}{percentile(fulls, 0.95):>8.1f}"
-        f"{max(fulls):>9.1f} | {unproven:>8}{deep:>9}{puzzles:>8}{placed:>8.2f}{faults:>7}"
+        f"{max(fulls):>9.1f} | {peer} | {unproven:>8}{deep:>9}{puzzles:>8}{placed:>8.2f}{faults:>7}"
     )
 
 
@@ -168,7 +193,20 @@ def targets(results: dict[str, list[Timing]]) -> list[str]:
                 p95 < TARGET_FULL_P95_MS,
             )
         )
+        peers = [t.peer_ms for t in classic if t.peer_ms is not None]
+        if peers:
+            peer_p95 = percentile(peers, 0.95)
+            lines.append(
+                _verdict(
+                    f"full p95 on {TARGET_PRESET} {p95:.1f} ms <= the peer's maximum p95 {peer_p95:.1f} ms",
+                    p95 <= peer_p95,
+                )
+            )
     everything = [t for timings in results.values() for t in timings]
+    for limit in (TIME_LIMIT, SITE_TIME_LIMIT):
+        within = sum(t.analysis.proven and t.full_ms <= limit * 1000 for t in everything)
+        share = within / len(everything)
+        lines.append(f"       proven within {limit:g} s: {within} of {len(everything)} ({share:.1%})")
     worst = max(max(t.maximum_ms, t.full_ms) for t in everything)
     lines.append(
         _verdict(f"slowest position {worst:.1f} ms < {TARGET_WORST_MS:g} ms", worst < TARGET_WORST_MS)
@@ -217,9 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     warm_up()
     results: dict[str, list[Timing]] = {}
     for name in presets:
-        samples = corpus(Rules.named(name), args.per_preset, args.seed)
+        rules = Rules.named(name)
+        samples = corpus(rules, args.per_preset, args.seed)
+        peer = Peer.for_rules(rules)
         started = time.perf_counter()
-        results[name] = [time_position(s, args.time_limit, args.repeat) for s in samples]
+        results[name] = [time_position(s, args.time_limit, args.repeat, peer) for s in samples]
         print(f"{name}: {len(samples)} positions in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     if args.results:
         with open(args.results, "w", encoding="utf-8") as out:
@@ -241,6 +281,7 @@ def _record(t: Timing) -> dict[str, object]:
         "maximum_ms": round(t.maximum_ms, 2),
         "full_ms": round(t.full_ms, 2),
         "phase_ms": [a.best.ms, a.uniqueness.ms, a.depth.ms, a.chain.ms],
+        "peer_ms": None if t.peer_ms is None else round(t.peer_ms, 2),
         "placed": a.best.value,
         "pulled": t.sample.pulled,
         "unique": a.uniqueness.unique,

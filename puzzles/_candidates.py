@@ -13,9 +13,9 @@ final meld that holds all its cards, cut down to what cannot be laid as separate
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from puzzles._cards import SUITS, Card
@@ -78,7 +78,8 @@ class Keeping:
     """The cards beyond those of the melds it keeps."""
 
 
-def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
+@lru_cache(maxsize=4096)
+def keepings(table: tuple[Meld, ...], index: int, rules: Rules) -> tuple[Keeping, ...]:
     """Every final meld that keeps meld `index` whole, less what could be laid apart as pieces.
 
     A kept set stays a set, perhaps with one more card. A kept run sits in a longer run; beyond the
@@ -174,3 +175,34 @@ def fits(candidate: Candidate, available: Counter[int]) -> bool:
 
 def cards_of(candidate: Candidate) -> list[Card]:
     return [Card.from_index(index) for index, count in candidate for _ in range(count)]
+
+
+def neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> list[set[int]]:
+    """For each original meld (given by its card types), the melds that one final meld could hold
+    cards of together with it: both hold a card type of some candidate meld (or keeping's extra
+    cards). A rearrangement is joined by such final melds, so it is connected in this graph."""
+    holders: dict[int, list[int]] = {}
+    for i, types in enumerate(melds):
+        for index in types:
+            holders.setdefault(index, []).append(i)
+    near: list[set[int]] = [set() for _ in melds]
+    for shape in set(shapes):
+        touched = {i for index, _ in shape for i in holders.get(index, ())}
+        for i in touched:
+            near[i] |= touched
+    for i, found in enumerate(near):
+        found.discard(i)
+    return near
+
+
+def reachable(near: Sequence[set[int]], leader: int, steps: int) -> list[int]:
+    """The melds a rearrangement led by `leader` may break: `leader` first, then those it reaches
+    in at most `steps` steps through melds after it in table order (a leader is its first meld)."""
+    found = [leader]
+    seen = {leader}
+    frontier = [leader]
+    for _ in range(steps):
+        frontier = sorted({i for j in frontier for i in near[j] if i > leader and i not in seen})
+        seen.update(frontier)
+        found += frontier
+    return found

@@ -11,13 +11,23 @@ and some hand cards and lays them out on its own, so that any of them could be d
 from __future__ import annotations
 
 import enum
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, cards_of, fits, keepings, pieces
+from puzzles._candidates import (
+    JOKER_INDEX,
+    Candidate,
+    Keeping,
+    cards_of,
+    fits,
+    keepings,
+    neighbours,
+    pieces,
+    reachable,
+)
 from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, join_runs, table_order
 from puzzles._plays import Play
@@ -82,13 +92,39 @@ class _CpModel(cp_model.CpModel):
         pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """One part of the turn: the original melds whose cards it lays out, and the card types its
+    final melds may hold."""
+
+    members: list[tuple[int, LinearExpr]]
+    """(meld, 0/1 variable or constant): the melds this slot breaks, when it is 1 (0 with
+    `kept_members`)."""
+    lead: LinearExpr
+    """1 when the slot is a rearrangement that happens: its first meld breaks."""
+    allowed: frozenset[int] | None
+    """Card types its final melds may hold; None for any."""
+    touching: frozenset[int] | None
+    """Card types of which each of its final melds (or extensions) holds one at least; None for
+    no such need."""
+
+    kept_members: bool = False
+    """True when a member's variable says that the meld is kept, not broken."""
+
+    def may_hold(self, types: frozenset[int]) -> bool:
+        """Whether a final meld (or the cards a keeping adds) of these card types may lie here."""
+        if self.allowed is not None and not types <= self.allowed:
+            return False
+        return self.touching is None or not types.isdisjoint(self.touching)
+
+
 class Model:
     """How many of each candidate meld the final table holds, and which hand cards reach it.
 
-    `keep`: also which original melds stay whole. `grouped`: also which rearrangement breaks each
-    broken meld (implies `keep`), with room for up to `rearrangements` of them. `layout`: the final
-    melds are these candidates (from `Solution.layout`), only how they group is open. `laid`: hand
-    cards that must reach the table.
+    `keep`: also which original melds stay whole. `largest`: also which rearrangement breaks each
+    broken meld (implies `keep`), each breaking at most that many melds. `layout`: the final melds
+    are these candidates (from `Solution.layout`), only how they group is open. `laid`: hand cards
+    that must reach the table.
     """
 
     def __init__(
@@ -97,32 +133,47 @@ class Model:
         objective: Objective,
         *,
         keep: bool = False,
-        grouped: bool = False,
-        rearrangements: int = 0,
+        largest: int | None = None,
         layout: Counter[Candidate | Keeping] | None = None,
         laid: Counter[Card] | None = None,
     ) -> None:
         self.position = position
         self.objective_kind = objective
-        self.grouped = grouped
-        keep = keep or grouped
-        rules = position.rules
-        model = self.model = _CpModel()
-        melds = [Counter(card.index for card in meld.cards) for meld in position.table]
-        hand = Counter({card.index: n for card, n in position.hand_counts().items()})
-        table: Counter[int] = Counter()
-        for cards in melds:
-            table.update(cards)
-        available = table + hand
+        self.grouped = largest is not None
+        keep = keep or self.grouped
+        self.model = _CpModel()
+        self.melds = [Counter(card.index for card in meld.cards) for meld in position.table]
+        self.hand = Counter({card.index: n for card, n in position.hand_counts().items()})
+        self.table: Counter[int] = Counter()
+        for cards in self.melds:
+            self.table.update(cards)
+        self.available = self.table + self.hand
+        self.kept: list[cp_model.IntVar] = [self.model.new_bool_var("") for _ in self.melds] if keep else []
 
-        # -- which hand cards reach the table
-        minimum = Counter({card.index: n for card, n in (laid or Counter()).items()})
-        self.placed = {i: model.new_int_var(minimum[i], n, "") for i, n in hand.items()}
+        self._hand_cards(laid or Counter())
+        shapes, ways = self._shapes_allowed(keep, layout)
+        if self.grouped:
+            assert largest is not None
+            slots = self._rearrangements(largest, shapes, ways)
+        elif keep:
+            slots = [_Slot(list(enumerate(self.kept)), 1, None, None, kept_members=True)]
+        else:
+            slots = [_Slot([(i, 1) for i in range(len(self.melds))], 1, None, None)]
+        self.slots = slots
+        self._candidates(shapes, ways, layout)
+        self._lay_out(keep)
+        self._totals(objective)
+
+    def _hand_cards(self, laid: Counter[Card]) -> None:
+        """Which hand cards reach the table, and which jokers go back to the hand."""
+        model = self.model
+        minimum = Counter({card.index: n for card, n in laid.items()})
+        self.placed = {i: model.new_int_var(minimum[i], n, "") for i, n in self.hand.items()}
 
         # -- jokers freed to the hand: each needs the hand to give up a real card it stands for
         self.swaps: list[tuple[cp_model.IntVar, int]] = []
-        if rules.freed_joker is FreedJoker.HAND:
-            for meld in position.table:
+        if self.position.rules.freed_joker is FreedJoker.HAND:
+            for meld in self.position.table:
                 for options in meld.stand_ins():
                     # sorted, so the model is the same whatever the hash seed
                     choices = sorted(c.index for c in options if c.index in self.placed)
@@ -137,55 +188,87 @@ class Model:
                     model.add(sum(swapped_in) <= placed)
         self.freed: LinearExpr = sum(v for v, _ in self.swaps)
 
-        # -- slots: the cards each part of the turn lays out. Without grouping one slot takes the
-        # whole table. Grouped, each slot is one rearrangement, with the new melds and extensions
-        # made of hand cards alone wherever they fall. A rearrangement that places no card could
-        # be undone, so a best play needs no more rearrangements than it places hand cards.
-        n = len(melds)
-        slots = max(1, min(n, rearrangements)) if grouped else 1
-        # members[s]: (meld, 0/1 expression) for the melds whose cards slot s lays out
-        members: list[list[tuple[int, LinearExpr]]] = [[] for _ in range(slots)]
-        self.kept: list[cp_model.IntVar] = [model.new_bool_var("") for _ in melds] if keep else []
-        leads: list[LinearExpr] = []
-        if not keep:
-            members[0] = [(i, 1) for i in range(n)]
-        elif not grouped:
-            members[0] = [(i, 1 - self.kept[i]) for i in range(n)]
-        else:
-            breaks = [[model.new_bool_var("") for _ in range(slots)] for _ in range(n)]
-            for i in range(n):
-                # an original meld is kept, or broken by exactly one rearrangement
-                model.add(sum(breaks[i]) + self.kept[i] == 1)
-                for s in range(slots):
-                    members[s].append((i, breaks[i][s]))
-                    # rearrangements in the order of the first meld each breaks (one order of
-                    # many equal ones): a meld joins a rearrangement only after the one before
-                    # has broken an earlier meld
-                    if s > 0:
-                        model.add(breaks[i][s] <= sum(breaks[j][s - 1] for j in range(i)))
-            for s in range(slots):
-                lead = model.new_bool_var("")
-                model.add_max_equality(lead, [breaks[i][s] for i in range(n)])
-                leads.append(lead)
-        self.members = members
-
-        # -- candidate melds in each slot, and the ways each kept meld stays whole
-        self.pieces: list[tuple[cp_model.IntVar, Candidate, int]] = []
-        self.keepings: list[tuple[cp_model.IntVar, Keeping, int]] = []
+    def _shapes_allowed(
+        self, keep: bool, layout: Counter[Candidate | Keeping] | None
+    ) -> tuple[list[Candidate], list[Keeping]]:
+        """The candidate melds the cards allow, and the ways each original meld can stay whole."""
+        rules = self.position.rules
         ways: list[Keeping] = []
         if keep:
-            for i in range(n):
-                ways += [w for w in keepings(position.table, i, rules) if fits(w.cards, available)]
-        shapes = [piece for piece in pieces(rules) if fits(piece, available)]
+            for i in range(len(self.melds)):
+                ways += [w for w in keepings(self.position.table, i, rules) if fits(w.cards, self.available)]
+        shapes = [piece for piece in pieces(rules) if fits(piece, self.available)]
         if layout is not None:
             shapes = [piece for piece in shapes if layout[piece]]
             ways = [way for way in ways if layout[way]]
-        for s in range(slots):
-            for piece in shapes:
-                bound = min(available[i] // k for i, k in piece)
-                self.pieces.append((model.new_int_var(0, bound, ""), piece, s))
-            for way in ways:
-                self.keepings.append((model.new_bool_var(""), way, s))
+        return shapes, ways
+
+    def _rearrangements(self, largest: int, shapes: list[Candidate], ways: list[Keeping]) -> list[_Slot]:
+        """One slot per meld that may lead a rearrangement of at most `largest` melds, and a last
+        one for the new melds and extensions made of hand cards alone.
+
+        A rearrangement is led by the first meld it breaks (in table order), so no two slots stand
+        for the same grouping. A meld can only join a rearrangement whose leader reaches it, in
+        fewer than `largest` steps, through later melds that some final meld could join to it.
+        """
+        model = self.model
+        n = len(self.melds)
+        types = [frozenset(cards) for cards in self.melds]
+        near = neighbours(types, [*shapes, *(way.extra for way in ways)])
+        joins: list[dict[int, cp_model.IntVar]] = [{} for _ in range(n)]  # joins[j][i]: i in j's
+        for j in range(n):
+            for i in reachable(near, j, largest - 1):
+                joins[j][i] = model.new_bool_var("")
+        slots = []
+        for j in range(n):
+            lead = joins[j][j]
+            for var in joins[j].values():
+                # a meld joins a rearrangement only if its leader breaks, and nothing before it
+                model.add(var <= lead)
+            # a rearrangement breaks at most `largest` melds
+            model.add(sum(joins[j].values()) <= largest)
+            allowed = frozenset().union(*(types[i] for i in joins[j]))
+            hand_types = frozenset(self.hand)
+            slots.append(_Slot(list(joins[j].items()), lead, allowed | hand_types, allowed))
+        for i in range(n):
+            # an original meld is kept, or broken by exactly one rearrangement
+            model.add(sum(joins[j][i] for j in range(n) if i in joins[j]) + self.kept[i] == 1)
+        slots.append(_Slot([], 0, frozenset(self.hand), None))
+        return slots
+
+    def _candidates(
+        self, shapes: list[Candidate], ways: list[Keeping], layout: Counter[Candidate | Keeping] | None
+    ) -> None:
+        """Each slot's copy of every candidate meld and keeping its card types allow."""
+        model = self.model
+        self.pieces: list[tuple[cp_model.IntVar, Candidate, int]] = []
+        self.keepings: list[tuple[cp_model.IntVar, Keeping, int]] = []
+        # each slot looks only at the shapes that hold a card type it touches (or, for a slot
+        # that touches any, at all of them)
+        every: list[Candidate | Keeping] = [*shapes, *ways]
+        types_of = [frozenset(i for i, _ in (x.extra if isinstance(x, Keeping) else x)) for x in every]
+        by_type: dict[int, list[int]] = {}
+        for number, types in enumerate(types_of):
+            for index in types:
+                by_type.setdefault(index, []).append(number)
+        last = len(self.slots) - 1
+        for s, slot in enumerate(self.slots):
+            near = (
+                range(len(every))
+                if slot.touching is None
+                else sorted({number for index in slot.touching for number in by_type.get(index, ())})
+            )
+            for number in near:
+                shape, types = every[number], types_of[number]
+                if not slot.may_hold(types):
+                    continue
+                if isinstance(shape, Keeping):
+                    # a keeping with no cards beyond its melds' belongs to the last slot alone
+                    if types or s == last:
+                        self.keepings.append((model.new_bool_var(""), shape, s))
+                else:
+                    bound = min(self.available[i] // k for i, k in shape)
+                    self.pieces.append((model.new_int_var(0, bound, ""), shape, s))
         if layout is not None:
             # the final melds are those of the layout, only their slots are open
             copies: dict[Candidate | Keeping, list[cp_model.IntVar]] = {}
@@ -197,74 +280,106 @@ class Model:
             # a kept meld sits whole in exactly one final meld
             model.add(sum(v for v, way, _ in self.keepings if i in way.melds) == kept)
 
+    def _lay_out(self, keep: bool) -> None:
+        """Hand cards and freed jokers shared out among the slots, and in every slot the final melds
+        holding exactly the cards it lays out."""
+        model = self.model
+        slots = self.slots
+        uses: list[dict[int, list[tuple[cp_model.IntVar, int]]]] = [{} for _ in slots]
+        for var, piece, s in self.pieces:
+            for index, count in piece:
+                uses[s].setdefault(index, []).append((var, count))
+        for var, way, s in self.keepings:
+            for index, count in way.extra:
+                uses[s].setdefault(index, []).append((var, count))
+
         # -- hand cards and freed jokers, shared out among the slots
-        hand_in: list[dict[int, LinearExpr]] = [{} for _ in range(slots)]
-        freed_in: list[LinearExpr] = [self.freed, *([0] * (slots - 1))]
-        if grouped:
+        hand_in: list[dict[int, LinearExpr]] = [{} for _ in slots]
+        freed_in: list[LinearExpr] = [self.freed, *([0] * (len(slots) - 1))]
+        if self.grouped:
             for index, placed in self.placed.items():
-                shares = [model.new_int_var(0, hand[index], "") for _ in range(slots)]
+                shares = {}
+                for s, slot in enumerate(slots):
+                    if index in uses[s]:
+                        shares[s] = model.new_int_var(0, self.hand[index], "")
+                        # a rearrangement that does not happen lays no hand card
+                        if slot.members:
+                            model.add(shares[s] <= self.hand[index] * slot.lead)
                 # every hand card placed is laid by one slot
-                model.add(sum(shares) == placed)
-                for s, share in enumerate(shares):
+                model.add(sum(shares.values()) == placed)
+                for s, share in shares.items():
                     hand_in[s][index] = share
             if self.swaps:
-                shares = [model.new_int_var(0, len(self.swaps), "") for _ in range(slots)]
-                model.add(sum(shares) == self.freed)
-                for s, share in enumerate(shares):
-                    jokers = [var for i, var in members[s] if melds[i][JOKER_INDEX]]
-                    # a joker goes back to the hand from a meld that its slot breaks
-                    model.add(share <= sum(jokers))
-                    freed_in[s] = share
-            for s in range(slots):
-                # a rearrangement places a card at least (see above)
-                model.add(sum(hand_in[s].values()) - freed_in[s] >= leads[s])
+                freed_in = [0] * len(slots)
+                for s, slot in enumerate(slots):
+                    jokers = [var for i, var in slot.members if self.melds[i][JOKER_INDEX]]
+                    if jokers:
+                        freed_here = model.new_int_var(0, len(jokers), "")
+                        # a joker goes back to the hand from a meld that its slot breaks
+                        model.add(freed_here <= sum(jokers))
+                        freed_in[s] = freed_here
+                model.add(sum(freed_in) == self.freed)
+            for s, slot in enumerate(slots):
+                if slot.members:
+                    # a rearrangement places a card at least: one that places none could be undone
+                    model.add(sum(hand_in[s].values()) - freed_in[s] >= slot.lead)
         else:
             hand_in[0] = dict(self.placed)
 
         # -- in every slot, the final melds hold exactly the cards of the melds it breaks and of
         # the hand cards it lays, less the jokers freed from them: no table card goes back to the
         # hand, and the melds it keeps lay their own cards
-        for s in range(slots):
-            uses: dict[int, list[tuple[LinearExpr, int]]] = {}
-            for var, piece, slot in self.pieces:
-                if slot == s:
-                    for index, count in piece:
-                        uses.setdefault(index, []).append((var, count))
-            for var, way, slot in self.keepings:
-                if slot == s:
-                    for index, count in way.extra:
-                        uses.setdefault(index, []).append((var, count))
-            for index in available:
-                terms = uses.get(index, [])
-                laid_out = cp_model.LinearExpr.weighted_sum([v for v, _ in terms], [n for _, n in terms])
-                # without kept melds every table card is laid out again: a constant supply
-                given: LinearExpr = (
-                    table[index]
-                    if not keep
-                    else sum(expr * melds[i][index] for i, expr in members[s] if melds[i][index])
-                ) + hand_in[s].get(index, 0)
-                if index == JOKER_INDEX:
-                    given = given - freed_in[s]
-                model.add(laid_out == given)
+        for s, slot in enumerate(slots):
+            # laid out less given, per card type: variables with their factors, and a constant
+            exprs: dict[int, list[LinearExpr]] = defaultdict(list)
+            factors: dict[int, list[int]] = defaultdict(list)
+            constant: Counter[int] = Counter()
+            for index, counted in uses[s].items():
+                exprs[index] += [var for var, _ in counted]
+                factors[index] += [count for _, count in counted]
+            for i, member in slot.members:
+                for index, count in self.melds[i].items():
+                    if isinstance(member, int):  # without kept melds every meld is laid out again
+                        constant[index] -= count * member
+                    elif slot.kept_members:  # the meld's cards are laid out unless it is kept
+                        exprs[index].append(member)
+                        factors[index].append(count)
+                        constant[index] -= count
+                    else:
+                        exprs[index].append(member)
+                        factors[index].append(-count)
+            for index, laid in hand_in[s].items():
+                exprs[index].append(laid)
+                factors[index].append(-1)
+            if not isinstance(freed_in[s], int):
+                exprs[JOKER_INDEX].append(freed_in[s])
+                factors[JOKER_INDEX].append(1)
+            for index in sorted(exprs.keys() | constant.keys()):
+                laid_less_given = cp_model.LinearExpr.weighted_sum(exprs[index], factors[index])
+                model.add(laid_less_given == -constant[index])
 
-        # -- what the hand gives up: cards, or hand points, less the freed jokers
+    def _totals(self, objective: Objective) -> None:
+        """What the hand gives up: cards, or hand points, less the freed jokers."""
+        rules = self.position.rules
         indices = list(self.placed)
         points = [rules.points.of(Card.from_index(i)) for i in indices]
         self.points: LinearExpr = (
             cp_model.LinearExpr.weighted_sum([self.placed[i] for i in indices], points)
             - rules.points.joker * self.freed
         )
-        self.points_ceiling = sum(p * hand[i] for i, p in zip(indices, points, strict=True))
+        self.points_ceiling = sum(p * self.hand[i] for i, p in zip(indices, points, strict=True))
         self.cards: LinearExpr = sum(self.placed.values()) - self.freed
         self.objective = self.cards if objective is Objective.CARDS else self.points
         # what placing the whole hand is worth: no play does better
-        self.ceiling = sum(hand.values()) if objective is Objective.CARDS else self.points_ceiling
-        self.broken: LinearExpr = n - sum(self.kept) if keep else 0
+        self.ceiling = sum(self.hand.values()) if objective is Objective.CARDS else self.points_ceiling
+        self.broken: LinearExpr = len(self.melds) - sum(self.kept) if self.kept else 0
         self.sizes: list[LinearExpr] = (
-            [sum(var for _, var in members[s]) for s in range(slots)] if grouped else []
+            [sum(var for _, var in slot.members) for slot in self.slots if slot.members]
+            if self.grouped
+            else []
         )
         # how many rearrangements there are: each is led by the first meld it breaks
-        self.rearrangements: LinearExpr = sum(leads)
+        self.rearrangements: LinearExpr = sum(slot.lead for slot in self.slots) if self.grouped else 0
 
     def add(self, constraint: Constraint | bool) -> None:
         self.model.add(constraint)
@@ -300,7 +415,8 @@ class Model:
             net[JOKER_INDEX] = (placed_jokers - self.freed, -len(self.swaps))
         return net
 
-    def solve(self, time_limit: float, values: Sequence[LinearExpr] = ()) -> Solution:
+    def solve(self, time_limit: float, values: Sequence[LinearExpr] = (), first: bool = False) -> Solution:
+        """Solve within the time limit; with `first`, stop at the first solution found."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
@@ -319,6 +435,7 @@ class Model:
         # rearrangement) proves its chain length about a third sooner with presolve and the
         # lightest symmetry detection.
         solver.parameters.symmetry_level = 1 if self.grouped else 0
+        solver.parameters.stop_after_first_solution = first
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:
             return Solution(status, None, (), (), (), Counter())
@@ -327,8 +444,8 @@ class Model:
         if self.grouped:
             groups = tuple(
                 group
-                for s in range(len(self.members))
-                if (group := tuple(i for i, var in self.members[s] if solver.value(var)))
+                for slot in self.slots
+                if (group := tuple(i for i, var in slot.members if solver.value(var)))
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
         layout: Counter[Candidate | Keeping] = Counter()

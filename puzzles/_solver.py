@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 
 from puzzles._candidates import Candidate, Keeping
 from puzzles._cards import Card
-from puzzles._melds import join_runs
+from puzzles._melds import Meld, join_runs, table_order
 from puzzles._model import LinearExpr, Model, Objective, Status
-from puzzles._plays import Play
+from puzzles._plays import Play, play_of
 from puzzles._position import Position, PositionError
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -206,22 +206,22 @@ def chain_length(
     melds of the same count, with the same hand points left).
 
     Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
-    as finely as it can, which bounds the chain length from above; a second looks for a best play
-    (breaking any number of melds) whose rearrangements are all smaller.
+    as finely as it can, which bounds the chain length from above; then each solve looks for a
+    best play (breaking any number of melds) whose rearrangements all break fewer melds than the
+    largest found so far, until one proves there is none. Each is a model of its own, pruned to
+    what rearrangements that small can reach.
     """
     started = time.perf_counter()
     deadline = started + time_limit
     if depth.depth is None or depth.play is None:
         return Chain(None, False, (), None, _ms(started)), depth
     if depth.depth <= 1:
-        groups = (depth.broken,) if depth.broken else ()
-        return Chain(depth.depth, depth.optimal, groups, depth.play, _ms(started)), depth
+        shown_groups = (depth.broken,) if depth.broken else ()
+        return Chain(depth.depth, depth.optimal, shown_groups, depth.play, _ms(started)), depth
     n = len(position.table)
 
     # the depth play, grouped as finely as it can be
-    # a rearrangement places a card at least, so there are no more of them than cards placed
-    most = best.play.count if best.objective is Objective.CARDS else len(position.hand)
-    shown = Model(position, best.objective, grouped=True, rearrangements=most, layout=depth.layout)
+    shown = Model(position, best.objective, largest=depth.depth, layout=depth.layout)
     shown.add(shown.objective == best.value)
     largest = _largest(shown, n)
     shown.maximize((-largest, n), (shown.rearrangements, n))
@@ -237,24 +237,65 @@ def chain_length(
         optimal=depth.optimal and found.status is Status.OPTIMAL,
     )
     proven = best.optimal and grouped_depth.optimal
-    if upper <= 1:
-        return Chain(upper, proven, found.rearrangements, found.play, _ms(started)), grouped_depth
+    groups = found.rearrangements
 
-    # any best play, with smaller rearrangements than that
-    smaller = Model(position, best.objective, grouped=True, rearrangements=most)
-    smaller.add(smaller.objective == best.value)
-    length = _largest(smaller, n)
-    smaller.add(length <= upper - 1)
-    smaller.maximize((-length, n))
-    better = smaller.solve(_left(deadline), [length])
-    if better.status is Status.INFEASIBLE:
-        chain = Chain(upper, proven, found.rearrangements, found.play, _ms(started))
-    elif better.play is not None:
-        optimal = proven and better.status is Status.OPTIMAL
-        chain = Chain(better.values[0], optimal, found.rearrangements, better.play, _ms(started))
-    else:
-        chain = Chain(upper, False, found.rearrangements, found.play, _ms(started))
-    return chain, grouped_depth
+    # any best play (breaking any number of melds) whose rearrangements break at most k melds,
+    # for k = 1, 2, ... below that bound: the first k that has one is the chain length
+    length, play, settled = upper, found.play, True
+    for k in range(1, upper):
+        greedy = _independent_steps(position, best, k, deadline)
+        if greedy is not None:
+            length, play = k, greedy
+            break
+        smaller = Model(position, best.objective, largest=k)
+        smaller.add(smaller.objective == best.value)
+        better = smaller.solve(_left(deadline), first=True)
+        if better.status is Status.INFEASIBLE:
+            continue
+        settled = better.play is not None
+        if better.play is not None:
+            length, play = k, better.play
+        break
+    proven = proven and settled
+    return Chain(length, proven, groups, play, _ms(started)), grouped_depth
+
+
+def _independent_steps(position: Position, best: Best, skill: int, deadline: float) -> Play | None:
+    """A best play made of rearrangements of at most `skill` melds each, if a greedy search finds
+    one: each step breaks at most `skill` of the original melds that no step has touched yet and
+    places as much as it can; None when the steps together fall short of the best play.
+
+    Each step leaves the melds it made alone, so the steps are rearrangements of the end table
+    that do not depend on one another. It proves nothing when it fails, and often saves the
+    search for such a play when it succeeds.
+    """
+    untouched = list(position.table)
+    made: list[Meld] = []
+    hand = position.hand
+    value = 0
+    while hand and value < best.value:
+        current = Position(position.rules, tuple(untouched), hand)
+        model = Model(current, best.objective, keep=True)
+        # break at most `skill` of the melds no step has touched
+        model.add(model.broken <= skill)
+        model.maximize((model.objective, model.ceiling), (sum(model.kept), len(untouched)))
+        found = model.solve(_left(deadline), [model.objective])
+        if found.play is None or found.values[0] <= 0:
+            break
+        value += found.values[0]
+        left = Counter(found.play.table)
+        still = []
+        for meld in untouched:
+            if left[meld] > 0:
+                left[meld] -= 1
+                still.append(meld)
+        untouched = still
+        made += left.elements()
+        hand = found.play.hand_after(current)
+    if value < best.value:
+        return None
+    # runs of different steps stay apart: joined, one final meld would hold cards of both
+    return play_of(position, sorted([*made, *untouched], key=table_order))
 
 
 def _largest(model: Model, n: int) -> LinearExpr:
