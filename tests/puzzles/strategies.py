@@ -149,3 +149,44 @@ def joker_runs(draw: st.DrawFn, rules: Rules) -> Position:
     assume(all(n <= rules.copies(card) for card, n in counts.items()))
     assume(sum(len(meld.cards) for meld in table) <= 13)
     return Position(rules, tuple(table), tuple(hand))
+
+
+@st.composite
+def two_spots(draw: st.DrawFn, rules: Rules) -> Position:
+    """Two small positions side by side, one about the low ranks and one about the high: a table
+    where two rearrangements may not touch each other, so the chain length can be below the depth
+    (or where a card of one spot completes the other after all)."""
+    low = draw(spot(rules, draw(st.integers(2, 4))))
+    high = draw(spot(rules, draw(st.integers(9, 12))))
+    table, hand = [*low[0], *high[0]], [*low[1], *high[1]]
+    counts = Counter(hand)
+    for meld in table:
+        counts.update(meld.cards)
+    assume(all(n <= rules.copies(card) for card, n in counts.items()))
+    return Position(rules, tuple(table), tuple(hand))
+
+
+@st.composite
+def spot(draw: st.DrawFn, rules: Rules, near: int) -> tuple[list[Meld], list[Card]]:
+    """One or two melds about a rank, and one or two hand cards that fit near them; or a run whose
+    end card the hand needs."""
+    if draw(st.booleans()):
+        return draw(end_card_spot(rules, near))
+    table = [
+        Meld.of(draw(meld_cards(rules, near, longest_run=4)), rules) for _ in range(draw(st.integers(1, 2)))
+    ]
+    hand = draw(st.lists(hand_card(rules, table), min_size=1, max_size=2))
+    return table, hand
+
+
+@st.composite
+def end_card_spot(draw: st.DrawFn, rules: Rules, near: int) -> tuple[list[Meld], list[Card]]:
+    """A run of four (perhaps with a joker inside) and two hand cards of one end's rank: the end
+    card, taken off the run, makes a set with them, a rearrangement of one meld."""
+    suits = draw(st.permutations(range(4)))
+    low = min(max(1, near - 2), rules.top_position - 3)
+    run = [card_at(p, suits[0]) for p in range(low, low + 4)]
+    end = draw(st.sampled_from([low, low + 3]))
+    if rules.jokers and draw(st.booleans()):
+        run[draw(st.sampled_from([1, 2]))] = JOKER
+    return [Meld.of(run, rules)], [card_at(end, suits[1]), card_at(end, suits[2])]

@@ -10,7 +10,7 @@ import os
 from collections import Counter
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import Phase, find, given, note, settings
 from hypothesis import strategies as st
 
 from puzzles import (
@@ -31,7 +31,7 @@ from puzzles import (
     uniqueness,
 )
 from tests.puzzles import oracle
-from tests.puzzles.strategies import joker_runs, laid_cards, positions
+from tests.puzzles.strategies import joker_runs, laid_cards, positions, two_spots
 
 TIME_LIMIT = 10.0
 """Far more than a small position needs: every answer below must come back proven."""
@@ -317,3 +317,58 @@ def test_the_oracle_splits_and_keeps() -> None:
     assert oracle.kept_melds([low, high], [long_run]) == 2
     assert oracle.kept_melds([low, low], [long_run]) == 1
     assert oracle.kept_melds([low, parse_cards("7H 7D 7C")], [parse_cards("5S 6S 7S")]) == 0
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_chain_length_matches_the_oracle_on_two_spots(rules: Rules, data: st.DataObject) -> None:
+    position = data.draw(two_spots(rules), label="position")
+    note(f"position: {position}")
+    assert_chain_matches_the_oracle(position)
+
+
+def _copies_ambiguous(position: Position) -> bool:
+    """A card the solver could take from more than one place: a joker, or a card twice over."""
+    counts = position.table_counts() + position.hand_counts()
+    return counts[JOKER] > 0 or any(n > 1 for n in counts.values())
+
+
+def _quick(position: Position) -> bool:
+    """Small enough for the brute force to settle in a moment (jokers multiply its work)."""
+    table_cards = sum(len(meld.cards) for meld in position.table)
+    return table_cards + 3 * position.table_counts()[JOKER] <= 12
+
+
+def _below(depth: int, position: Position) -> bool:
+    # the depth first: it is the cheaper brute force, and a chain below it needs two breaks
+    return depth >= 2 and oracle.chain_length(position) < depth
+
+
+HARD_CASES = {
+    "chain below depth": (two_spots, lambda p: _quick(p) and _below(oracle.chain_depth(p), p)),
+    "maximum not unique": (positions, lambda p: _quick(p) and not oracle.is_unique(p)),
+    "copies ambiguous": (
+        positions,
+        lambda p: _quick(p) and _copies_ambiguous(p) and oracle.chain_length(p) >= 2,
+    ),
+}
+
+
+@pytest.mark.slow
+@each_preset
+@pytest.mark.parametrize("case", HARD_CASES)
+def test_chain_length_matches_the_oracle_where_it_is_hard(rules: Rules, case: str) -> None:
+    """Random positions may seldom be the hard ones: each kind is searched for in every preset, and
+    the test fails if none is found."""
+    strategy, wanted = HARD_CASES[case]
+    found = find(
+        strategy(rules),
+        wanted,
+        # the first one found: shrinking it could take minutes of brute force
+        settings=settings(
+            max_examples=3000, derandomize=True, database=None, deadline=None, phases=[Phase.generate]
+        ),
+    )
+    print(f"position: {found}")  # shown by pytest when the check below fails
+    assert_chain_matches_the_oracle(found)
