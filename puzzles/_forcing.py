@@ -26,6 +26,10 @@ DEFAULT_NODE_LIMIT = 20_000
 
 Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
+_Question = tuple[int, tuple[Value, ...], tuple[int, ...], tuple[int, ...]]
+"""A card, its values, and the most copies its set partners and its run partners can give."""
+_Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
+"""The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
 State = tuple[tuple[Value, ...], ...]
 """Each card's values still possible, in the order of `_Board.cards`."""
 
@@ -83,6 +87,7 @@ class _Board:
         where = {card: i for i, card in enumerate(self.cards)}
         self.table = tuple(table[card] for card in self.cards)
         self.hand = tuple(hand[card] for card in self.cards)
+        self.held = tuple(i for i, n in enumerate(self.hand) if n)
         self.lying: tuple[Value, ...] = tuple(
             (lying[card, MeldKind.SET], lying[card, MeldKind.RUN], hand[card]) for card in self.cards
         )
@@ -116,6 +121,11 @@ class _Board:
             for i in range(len(self.cards))
         )
         """For each card, itself and the cards whose values its checks read (and that read its)."""
+        self.run_partners = tuple(
+            tuple(sorted({j for window in found for j in window})) for found in windows
+        )
+        self._checked: dict[_Question, _Answer] = {}
+        """`_check`'s answers: a search asks the same few questions again and again."""
 
     def _windows(self, card: Card, where: dict[Card, int]) -> tuple[tuple[int, int], ...]:
         assert card.suit is not None
@@ -186,12 +196,12 @@ class _Board:
         `changed` names the cards whose values were cut since `state` was last propagated (None:
         all of them); only the cards that depend on those are looked at again.
         """
-        domains = [list(values) for values in state]
+        domains = list(state)
         max_set = [max(v[0] for v in d) for d in domains]
         max_run = [max(v[1] for v in d) for d in domains]
         queue = set(range(len(domains)) if changed is None else self._around(changed))
 
-        def cut(j: int, keep: list[Value]) -> None:
+        def cut(j: int, keep: tuple[Value, ...]) -> None:
             domains[j] = keep
             max_set[j] = max(v[0] for v in keep)
             max_run[j] = max(v[1] for v in keep)
@@ -201,41 +211,64 @@ class _Board:
             while queue:
                 i = queue.pop()
                 values = domains[i]
-                # a card goes only where a meld can hold it
-                keep = [v for v in values if self._set_ok(i, v[0], max_set) and self._run_ok(i, v[1], max_run)]
+                key = (
+                    i,
+                    values,
+                    tuple(max_set[j] for j in self.peers[i]),
+                    tuple(max_run[j] for j in self.run_partners[i]),
+                )
+                found = self._checked.get(key)
+                if found is None:
+                    found = self._check(i, values, max_set, max_run)
+                    self._checked[key] = found
+                keep, needs = found
                 if not keep:
                     return None
                 if len(keep) < len(values):
                     cut(i, keep)
-                    values = keep
-                # what its set or run must take from the others
-                least_set = min(v[0] for v in values)
-                needs = [(j, n, 0) for j, n in self._set_needs(i, least_set, max_set)] if least_set else []
-                least_run = min(v[1] for v in values)
-                if least_run:
-                    needs += [(j, 0, n) for j, n in self._run_needs(i, least_run, max_run)]
                 for j, in_sets, in_runs in needs:
-                    keep = [v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs]
+                    keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
                     if not keep:
                         return None
                     if len(keep) < len(domains[j]):
                         cut(j, keep)
             # the goal: exactly `maximum` hand cards reach the table
-            low = [h - max(v[2] for v in d) for h, d in zip(self.hand, domains, strict=True)]
-            high = [h - min(v[2] for v in d) for h, d in zip(self.hand, domains, strict=True)]
+            low = [0] * len(domains)
+            high = [0] * len(domains)
+            for i in self.held:
+                low[i] = self.hand[i] - max(v[2] for v in domains[i])
+                high[i] = self.hand[i] - min(v[2] for v in domains[i])
             total_low, total_high = sum(low), sum(high)
             if not total_low <= self.maximum <= total_high:
                 return None
-            for i, values in enumerate(domains):
+            for i in self.held:
+                values = domains[i]
                 least = self.maximum - (total_high - high[i])
                 most = self.maximum - (total_low - low[i])
-                keep = [v for v in values if least <= self.hand[i] - v[2] <= most]
+                keep = tuple(v for v in values if least <= self.hand[i] - v[2] <= most)
                 if len(keep) < len(values):
                     cut(i, keep)
-        return tuple(tuple(d) for d in domains)
+        return tuple(domains)
 
     def _around(self, cards: Sequence[int]) -> set[int]:
         return {j for i in cards for j in self.neighbours[i]}
+
+    def _check(
+        self, i: int, values: tuple[Value, ...], max_set: Sequence[int], max_run: Sequence[int]
+    ) -> tuple[tuple[Value, ...], list[tuple[int, int, int]]]:
+        """The values of card `i` that some meld can hold, and what its melds need of the others
+        (card, copies in sets, copies in runs)."""
+        # nowhere: a card goes only where a meld can hold it
+        keep = tuple(v for v in values if self._set_ok(i, v[0], max_set) and self._run_ok(i, v[1], max_run))
+        if not keep:
+            return keep, []
+        # partners: what its sets or runs must take from the others
+        least_set = min(v[0] for v in keep)
+        needs = [(j, n, 0) for j, n in self._set_needs(i, least_set, max_set)] if least_set else []
+        least_run = min(v[1] for v in keep)
+        if least_run:
+            needs += [(j, 0, n) for j, n in self._run_needs(i, least_run, max_run)]
+        return keep, needs
 
     def _set_ok(self, i: int, copies: int, max_set: Sequence[int]) -> bool:
         """Whether `copies` sets of this card's rank can each find two other suits."""
@@ -378,20 +411,29 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
     board = _Board(position, maximum)
     nodes = 0
     root = board.begin(frozenset(), ())
-    # The root is None when the obvious moves together leave some card no value: only declining
-    # one of them goes on from there.
-    Node = tuple[State | None, frozenset[int], tuple[tuple[int, Value], ...]]
-    frontier: list[Node] = [(root, frozenset(), ())]
-    seen = {(root, frozenset[int]())}
+    # A set of decisions is tried in one order only: declines of obvious moves first, then the
+    # other decisions, each group by card. The root, and a line of declines only, may leave a card
+    # no value (obvious moves that clash): only declining more goes on from there. Other
+    # decisions only strike values out, so a later one never revives a dead end.
+    # A node is its state and declines; a dead end also by the values its declines gave.
+    Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]]]
+    start: Key = (root, frozenset(), frozenset())
+    frontier: dict[Key, tuple[tuple[int, Value], ...]] = {start: ()}
+    last: dict[Key, tuple[int, int]] = {start: (-1, -1)}
+    seen: set[Key] = set(frontier)
     level = 0
     while frontier:
-        for state, _, line in frontier:
+        for (state, _, _), line in frontier.items():
             values = None if state is None else board.finish(state)
             if values is not None and board.is_maximal_play(values):
                 return Forcing(level, level, True, board.decisions(line), nodes, _ms(started))
-        following: list[Node] = []
-        for state, declined, line in frontier:
+        following: dict[Key, tuple[tuple[int, Value], ...]] = {}
+        for (state, declined, gave), line in frontier.items():
+            after = last[state, declined, gave]
             for i, value, declines in board.choices(state, declined):
+                order = (0 if declines else 1, i)
+                if order <= after:
+                    continue
                 if nodes >= node_limit:
                     return Forcing(None, level + 1, False, (), nodes, _ms(started))
                 nodes += 1
@@ -400,16 +442,19 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
                     # the obvious move was made at the start: go back there without it
                     declined_now = declined | {i}
                     decided = board.begin(declined_now, longer)
-                    if decided is None and any(j not in declined_now for j, _ in longer):
-                        continue  # taking back more obvious moves first reaches any such set
                 else:
                     assert state is not None
                     declined_now = declined
                     decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
-                if (decided is None and not declines) or (decided, declined_now) in seen:
+                    if decided is None:
+                        continue
+                key = (decided, declined_now, frozenset(longer) if decided is None else frozenset())
+                if key in seen and not (key in following and order < last[key]):
                     continue
-                seen.add((decided, declined_now))
-                following.append((decided, declined_now, longer))
+                # reached twice at one level: keep the line that leaves more decisions open
+                seen.add(key)
+                following[key] = longer
+                last[key] = order
         frontier = following
         level += 1
     # no line at all: `maximum` is more than any play places
