@@ -26,6 +26,8 @@ DEFAULT_NODE_LIMIT = 20_000
 
 Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
+_Uses = tuple[tuple[int, int], ...]
+"""How many copies of each other card (card, copies) some runs of three take."""
 _Question = tuple[int, tuple[Value, ...], tuple[int, ...], tuple[int, ...]]
 """A card, its values, and the most copies its set partners and its run partners can give."""
 _Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
@@ -110,7 +112,7 @@ class _Board:
         )
         """For each card, the cards of its rank in the other suits."""
         windows = [self._windows(card, where) for card in self.cards]
-        self.run_combos: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+        self.run_combos: tuple[tuple[tuple[_Uses, ...], ...], ...] = tuple(
             tuple(_combos(found, copies) for copies in range(t + h + 1))
             for found, t, h in zip(windows, self.table, self.hand, strict=True)
         )
@@ -121,9 +123,7 @@ class _Board:
             for i in range(len(self.cards))
         )
         """For each card, itself and the cards whose values its checks read (and that read its)."""
-        self.run_partners = tuple(
-            tuple(sorted({j for window in found for j in window})) for found in windows
-        )
+        self.run_partners = tuple(tuple(sorted({j for window in found for j in window})) for found in windows)
         self._checked: dict[_Question, _Answer] = {}
         """`_check`'s answers: a search asks the same few questions again and again."""
 
@@ -287,11 +287,7 @@ class _Board:
 
     def _run_fits(self, i: int, copies: int, max_run: Sequence[int]) -> list[dict[int, int]]:
         """Each choice of `copies` runs of three through this card that the others can fill."""
-        return [
-            dict(uses)
-            for uses in self.run_combos[i][copies]
-            if all(n <= max_run[j] for j, n in uses)
-        ]
+        return [dict(uses) for uses in self.run_combos[i][copies] if all(n <= max_run[j] for j, n in uses)]
 
     def _run_ok(self, i: int, copies: int, max_run: Sequence[int]) -> bool:
         if copies == 0:
@@ -357,7 +353,7 @@ def _one_more(value: Value, kind: int) -> Value:
     return (sets + 1, runs, kept - 1) if kind == 0 else (sets, runs + 1, kept - 1)
 
 
-def _combos(windows: Sequence[tuple[int, int]], copies: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _combos(windows: Sequence[tuple[int, int]], copies: int) -> tuple[_Uses, ...]:
     found = []
     for chosen in combinations_with_replacement(windows, copies):
         uses = Counter(j for window in chosen for j in window)

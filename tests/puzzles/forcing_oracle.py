@@ -71,9 +71,9 @@ class Board:
         for other in self.cards:
             for third in self.cards:
                 trio = [card, other, third]
-                if len(set(trio)) == 3 and other.sort_key() < third.sort_key():
-                    if card.suit == other.suit == third.suit and meld_ok(trio, self.position):
-                        found.append(frozenset({other, third}))
+                distinct = len(set(trio)) == 3 and other.sort_key() < third.sort_key()
+                if distinct and card.suit == other.suit == third.suit and meld_ok(trio, self.position):
+                    found.append(frozenset({other, third}))
         return found
 
     def choices(self, card: Card, copies: int, kind: int, most: dict[Card, Value]) -> list[Counter[Card]]:
@@ -91,9 +91,7 @@ class Board:
     def force(self, domains: dict[Card, list[Value]]) -> dict[Card, list[Value]] | None:
         while True:
             before = {card: list(values) for card, values in domains.items()}
-            most = {
-                card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()
-            }
+            most = {card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()}
             # nowhere
             for card in self.cards:
                 domains[card] = [
@@ -104,9 +102,7 @@ class Board:
                 if not domains[card]:
                     return None
             # partners
-            most = {
-                card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()
-            }
+            most = {card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()}
             for card in self.cards:
                 for kind in (SETS, RUNS):
                     least = min(v[kind] for v in domains[card])
@@ -191,7 +187,8 @@ def fewest_decisions(position: Position, maximum: int, most: int) -> int | None:
                 declined = {
                     card
                     for card, value in decided.items()
-                    if card in board.obvious and value[board.obvious[card]] <= board.lying[card][board.obvious[card]]
+                    if card in board.obvious
+                    and value[board.obvious[card]] <= board.lying[card][board.obvious[card]]
                 }
                 domains = board.board_after(declined, decided)
                 if domains is not None and board.done(domains):

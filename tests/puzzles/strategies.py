@@ -168,9 +168,7 @@ def blocks(draw: st.DrawFn, rules: Rules) -> Position:
         suit = draw(st.integers(0, 3))
         start = draw(st.integers(max(1, low - 3), min(rules.top_position - 2, low + 3)))
         table.append(Meld.of([card_at(p, suit) for p in range(start, start + 3)], rules))
-    near = st.builds(
-        Card, st.integers(max(1, low - 1), min(13, low + len(ranks))), st.sampled_from(SUITS)
-    )
+    near = st.builds(Card, st.integers(max(1, low - 1), min(13, low + len(ranks))), st.sampled_from(SUITS))
     hand = draw(st.lists(near, min_size=1, max_size=4))
     counts = Counter(hand)
     for meld in table:
