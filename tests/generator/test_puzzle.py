@@ -50,9 +50,20 @@ def test_json_round_trip(master: Puzzle) -> None:
     data = master.to_json()
     assert list(data) == [
         "id", "rules", "table", "hand", "max_played", "played", "solution",
-        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
+        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
+
+
+def test_a_line_from_before_decisions_reads_without_them(master: Puzzle) -> None:
+    data = master.to_json()
+    del data["decisions"]
+    assert Puzzle.from_json(data).decisions is None
+
+
+def test_decisions_must_be_a_count(master: Puzzle) -> None:
+    with pytest.raises(PuzzleError, match="decisions must be a whole number"):
+        Puzzle.from_json({**master.to_json(), "decisions": "three"})
 
 
 def test_canonical_form_ignores_the_order_of_melds_and_hand(master: Puzzle) -> None:
