@@ -125,6 +125,7 @@ class _Board:
         """For each card, itself and the cards whose values its checks read (and that read its)."""
         self.run_partners = tuple(tuple(sorted({j for window in found for j in window})) for found in windows)
         self._checked: dict[_Question, _Answer] = {}
+        self._everything = self.start()
         """`_check`'s answers: a search asks the same few questions again and again."""
 
     def _windows(self, card: Card, where: dict[Card, int]) -> tuple[tuple[int, int], ...]:
@@ -142,9 +143,14 @@ class _Board:
                     found.append((ids[0], ids[1]))
         return tuple(found)
 
+    @property
+    def everything(self) -> State:
+        """Every value each card's copies allow."""
+        return self._everything
+
     def begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
         """The state after the obvious moves (but the `declined` ones) and the decisions of `line`."""
-        state = list(self.start())
+        state = list(self.everything)
         for i, kind in enumerate(self.obvious):
             if kind is not None and i not in declined:
                 state[i] = tuple(v for v in state[i] if v[kind] > self.lying[i][kind])
@@ -158,7 +164,7 @@ class _Board:
         """Each decision open in this state: a card, a value, and whether it declines the card's
         obvious move. From a contradiction (None) only declining an obvious move goes on."""
         found = []
-        everything = self.start()
+        everything = self.everything
         for i, values in enumerate(state or everything):
             if state is None:
                 values = ()
@@ -315,6 +321,10 @@ class _Board:
                 return None
         return tuple(values)
 
+    def solved(self, state: State) -> bool:
+        values = self.finish(state)
+        return values is not None and self.is_maximal_play(values)
+
     def is_maximal_play(self, values: Sequence[Value]) -> bool:
         """Whether these values lay out as valid melds and place exactly the maximum."""
         placed = sum(h - v[2] for h, v in zip(self.hand, values, strict=True))
@@ -418,11 +428,9 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
     last: dict[Key, tuple[int, int]] = {start: (-1, -1)}
     seen: set[Key] = set(frontier)
     level = 0
+    if root is not None and board.solved(root):
+        return Forcing(0, 0, True, (), nodes, _ms(started))
     while frontier:
-        for (state, _, _), line in frontier.items():
-            values = None if state is None else board.finish(state)
-            if values is not None and board.is_maximal_play(values):
-                return Forcing(level, level, True, board.decisions(line), nodes, _ms(started))
         following: dict[Key, tuple[tuple[int, Value], ...]] = {}
         for (state, declined, gave), line in frontier.items():
             after = last[state, declined, gave]
@@ -447,6 +455,9 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
                 key = (decided, declined_now, frozenset(longer) if decided is None else frozenset())
                 if key in seen and not (key in following and order < last[key]):
                     continue
+                if decided is not None and board.solved(decided):
+                    # every line of `level` decisions has been tried and fails
+                    return Forcing(level + 1, level + 1, True, board.decisions(longer), nodes, _ms(started))
                 # reached twice at one level: keep the line that leaves more decisions open
                 seen.add(key)
                 following[key] = longer
