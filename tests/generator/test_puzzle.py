@@ -9,7 +9,7 @@ import pytest
 
 from generator import Puzzle, PuzzleError, PuzzleId
 from generator._puzzle import canonical_form
-from puzzles import Position
+from puzzles import Position, forcing_player
 
 
 def line(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
@@ -153,3 +153,8 @@ def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:
     from puzzles._position import ACCEPTED_FIELDS
 
     assert set(FIELDS) <= ACCEPTED_FIELDS
+
+
+def test_a_generated_line_counts_the_forcing_players_decisions(master: Puzzle) -> None:
+    assert master.decisions is not None
+    assert master.decisions == forcing_player(master.position(), master.max_played).decisions
