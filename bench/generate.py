@@ -4,10 +4,10 @@
    acceptance, hard-or-deeper and master a minute, and the depth histogram.
 2. The same run with two worker processes: the speedup, and that the output is identical.
 3. Each tier asked for on its own (`make --tier T`): puzzles a minute and acceptance.
-   For each tier: the chain histogram, theme shares, motif shares (each puzzle's `motif_of`), the
-   share of tables with a ladder of sets, method shares, the share with a live
-   decoy, the share that meets the floors (a hand of 4+, a maximum of 2+), and the share of puzzles
-   the skill-limited player fails, for each skill k from 1 to 5.
+   For each tier: the chain histogram, the decisions histogram (the forcing player), theme shares,
+   motif shares (each puzzle's `motif_of`), the share of tables with a ladder of sets, method
+   shares, the share with a live decoy, the share that meets the floors (a hand of 4+, a maximum
+   of 2+), and the share of puzzles the skill-limited player fails, for each skill k from 1 to 5.
 
     .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--json FILE]
 
@@ -92,6 +92,9 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         return round(n / count, 3)
 
     chains = Counter(p.chain for p in puzzles)
+    # "?" when the forcing player proved no count (its node limit, or jokers)
+    decisions = Counter("?" if p.decisions is None else str(p.decisions) for p in puzzles)
+    counted = sorted(p.decisions for p in puzzles if p.decisions is not None)
     themes = Counter(theme for p in puzzles for theme in p.themes)
     motifs = Counter(motif_of(p.themes) or "none" for p in puzzles)
     ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
@@ -109,6 +112,8 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         flush=True,
     )
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
+    median = counted[len(counted) // 2] if counted else None
+    print(f"    decisions: {dict(sorted(decisions.items()))}, median {median}")
     print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
     print(
         f"    motifs (target: none over {MOTIF_CEILING:.0%}): "
@@ -128,6 +133,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         "acceptance": round(alone.tally.acceptance, 4),
         "attempts": alone.tally.attempts,
         "chains": dict(sorted(chains.items())),
+        "decisions": dict(sorted(decisions.items())),
         "themes": {t: share(n) for t, n in themes.most_common()},
         "motifs": {m: share(n) for m, n in motifs.most_common()},
         "ladder_table_share": share(ladders),

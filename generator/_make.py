@@ -31,6 +31,7 @@ from puzzles import (
     RulesError,
     SkillRun,
     analyse,
+    forcing_player,
     play_of,
     skill_limited,
     sorted_cards,
@@ -151,7 +152,10 @@ def _grade(
     live = live_decoys(position, analysis.best.play.placed, _left(deadline))
     if live is None:
         return done("unproven", position)
-    return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live))
+    # decisions are counted, not yet graded: the node limit, not the clock, bounds the search, so
+    # a replayed ID counts the same
+    forcing = forcing_player(position, analysis.best.value)
+    return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
 
 
 TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
@@ -342,6 +346,10 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     live = live_decoys(analysis.position, puzzle.played_cards, _left(deadline))
     if live is not None and live != puzzle.live_decoys:
         problems.append(f"live_decoys is {puzzle.live_decoys}, but {live} decoys fit some valid play")
+    if puzzle.decisions is not None:
+        decisions = forcing_player(analysis.position, analysis.best.value).decisions
+        if decisions != puzzle.decisions:
+            problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     return problems
 
 

@@ -17,6 +17,7 @@ from puzzles import (
     Analysis,
     Card,
     CardError,
+    Forcing,
     Meld,
     MeldError,
     Position,
@@ -109,9 +110,11 @@ Melds = tuple[tuple[str, ...], ...]
 
 FIELDS = (
     "id", "rules", "table", "hand", "max_played", "played", "solution",
-    "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
+    "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
+OPTIONAL_FIELDS = frozenset({"decisions", "canonical"})
+"""Keys a line may lack: `decisions` came after the first pools were written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,9 @@ class Puzzle:
     """Hand cards the maximal play leaves in the hand."""
     live_decoys: int
     """Decoys that some valid play places (they tempt); the others fit nowhere at all."""
+    decisions: int | None = None
+    """The forcing player's fewest decisions to a maximal play (RULES.md); None when not proved
+    (or for a line written before the forcing player, or a position with jokers)."""
 
     @classmethod
     def from_analysis(
@@ -153,6 +159,7 @@ class Puzzle:
         analysis: Analysis,
         defeated: SkillRun | None,
         live_decoys: int,
+        forcing: Forcing | None = None,
     ) -> Puzzle:
         """The puzzle of a publishable analysis (see `is_publishable`); PuzzleError if it is not one."""
         if not is_publishable(analysis, defeated):
@@ -180,6 +187,7 @@ class Puzzle:
             hand_size=len(position.hand),
             decoys=len(position.hand) - len(placed),
             live_decoys=live_decoys,
+            decisions=None if forcing is None else forcing.decisions,
         )
 
     @property
@@ -215,6 +223,7 @@ class Puzzle:
             "hand_size": self.hand_size,
             "decoys": self.decoys,
             "live_decoys": self.live_decoys,
+            "decisions": self.decisions,
             "canonical": self.canonical,
         }
 
@@ -228,7 +237,7 @@ class Puzzle:
         """
         if not isinstance(data, Mapping):
             raise PuzzleError("a puzzle must be a JSON object")
-        missing = [name for name in FIELDS if name not in data and name != "canonical"]
+        missing = [name for name in FIELDS if name not in data and name not in OPTIONAL_FIELDS]
         if missing:
             raise PuzzleError(f"missing field {missing[0]!r}")
         unknown = sorted(set(data) - set(FIELDS))
@@ -275,6 +284,7 @@ class Puzzle:
             hand_size=_count(data, "hand_size"),
             decoys=_count(data, "decoys"),
             live_decoys=_count(data, "live_decoys"),
+            decisions=None if data.get("decisions") is None else _count(data, "decisions"),
         )
         expected = {
             "max_played": len(placed) - freed,

@@ -5,6 +5,7 @@ Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles.
 
 from puzzles._answer import answer_json, play_json
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
+from puzzles._forcing import Decision, Forcing, forcing_player
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._plays import Play, play_of, play_problems
@@ -50,7 +51,9 @@ __all__ = [
     "Card",
     "CardError",
     "Chain",
+    "Decision",
     "Depth",
+    "Forcing",
     "FreedJoker",
     "HandPoints",
     "Meld",
@@ -75,6 +78,7 @@ __all__ = [
     "apply_steps",
     "chain_depth",
     "chain_length",
+    "forcing_player",
     "is_puzzle",
     "join_runs",
     "maximum",

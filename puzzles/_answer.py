@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from puzzles._forcing import Forcing
 from puzzles._plays import Play
 from puzzles._solver import Analysis
 from puzzles._steps import plan_steps
@@ -17,11 +18,27 @@ def play_json(play: Play) -> dict[str, Any]:
     }
 
 
-def answer_json(analysis: Analysis) -> dict[str, Any]:
+def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
+    """The forcing player's count: `decisions` (None unless proved), `decisions_at_least` (proved)
+    and `decision_line`, the decisions that reach a maximal play."""
+    if forcing is None:
+        return {"decisions": None, "decisions_at_least": 0, "decision_line": []}
+    return {
+        "decisions": forcing.decisions,
+        "decisions_at_least": forcing.at_least,
+        "decision_line": [
+            {"card": str(d.card), "sets": d.sets, "runs": d.runs, "kept": d.kept, "text": str(d)}
+            for d in forcing.line
+        ],
+    }
+
+
+def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str, Any]:
     """The best play that breaks the fewest melds, how good it is, how sure, and how to lay it out.
 
     The fields are those `python -m puzzles solve` prints (see the README); `steps` take the
-    original table to the answer's `table`.
+    original table to the answer's `table`. With `forcing` (the forcing player on this position's
+    maximum), the decisions it takes as well.
     """
     best, depth, unique, chain = analysis.best, analysis.depth, analysis.uniqueness, analysis.chain
     position = analysis.position
@@ -43,5 +60,6 @@ def answer_json(analysis: Analysis) -> dict[str, Any]:
         "chain_optimal": chain.optimal,
         "rearrangements": [list(group) for group in chain.rearrangements],
         "steps": [step.to_json() for step in plan_steps(position, play)],
+        **({} if forcing is None else forcing_json(forcing)),
         "ms": analysis.ms,
     }

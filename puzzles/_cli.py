@@ -11,9 +11,10 @@ from typing import Any, TextIO
 
 from puzzles import argtypes
 from puzzles._answer import answer_json
+from puzzles._forcing import Forcing, forcing_player
 from puzzles._model import Objective
 from puzzles._position import Position, PositionError
-from puzzles._solver import DEFAULT_TIME_LIMIT, analyse
+from puzzles._solver import DEFAULT_TIME_LIMIT, Analysis, analyse
 
 EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "hand": ["6S","7S","KD"]}'
 MAX_TIME_LIMIT = 3600.0
@@ -34,7 +35,10 @@ For each position one JSON object is written to stdout: line (where the position
 id (when given), rules, objective, max_played, played, freed, points_left, table (a best
 play that breaks the fewest melds, then leaves the fewest points), optimal, unique, witness,
 depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken melds grouped),
-steps (from the table to that play), ms.
+steps (from the table to that play), decisions (the forcing player's fewest decisions to a
+maximal play; null unless proved, or for --objective points), decisions_at_least (proved),
+decision_line (those decisions: card, sets, runs, kept, text), ms. The time limit is the
+solver's; the forcing player stops after a fixed number of decisions tried.
 
 A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
 decks hold) is one line on stderr naming its line; the others are still answered.
@@ -102,7 +106,8 @@ def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
         except PositionError as error:
             failed |= _fail(label, str(error))
             continue
-        answer = {"line": number, **answer_json(analyse(position, objective, time_limit))}
+        analysis = analyse(position, objective, time_limit)
+        answer = {"line": number, **answer_json(analysis, _forcing(analysis))}
         if isinstance(data, dict) and "id" in data:
             answer = {"id": data["id"], **answer}
         print(json.dumps(answer), flush=True)
@@ -110,6 +115,14 @@ def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
         print("python -m puzzles: error: no position on stdin", file=sys.stderr)
         return 2
     return 2 if failed else 0
+
+
+def _forcing(analysis: Analysis) -> Forcing | None:
+    """The forcing player on a proved maximum of cards (it counts cards, not points)."""
+    best = analysis.best
+    if best.objective is not Objective.CARDS or not best.optimal:
+        return None
+    return forcing_player(analysis.position, best.value)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:

@@ -14,7 +14,7 @@ from puzzles._rules import DEFAULT_RULES, Rules, RulesError
 ACCEPTED_FIELDS = frozenset(
     {"rules", "table", "hand", "id"}
     | {"max_played", "played", "solution", "depth", "chain", "tier", "themes", "hand_size", "decoys"}
-    | {"live_decoys", "canonical"}
+    | {"live_decoys", "decisions", "canonical"}
 )
 """A position's fields and the rest of a generator output line (see generator.FIELDS)."""
 

@@ -9,7 +9,7 @@ import pytest
 
 from generator import Puzzle, PuzzleError, PuzzleId
 from generator._puzzle import canonical_form
-from puzzles import Position
+from puzzles import Position, forcing_player
 
 
 def line(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
@@ -50,9 +50,20 @@ def test_json_round_trip(master: Puzzle) -> None:
     data = master.to_json()
     assert list(data) == [
         "id", "rules", "table", "hand", "max_played", "played", "solution",
-        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
+        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
+
+
+def test_a_line_from_before_decisions_reads_without_them(master: Puzzle) -> None:
+    data = master.to_json()
+    del data["decisions"]
+    assert Puzzle.from_json(data).decisions is None
+
+
+def test_decisions_must_be_a_count(master: Puzzle) -> None:
+    with pytest.raises(PuzzleError, match="decisions must be a whole number"):
+        Puzzle.from_json({**master.to_json(), "decisions": "three"})
 
 
 def test_canonical_form_ignores_the_order_of_melds_and_hand(master: Puzzle) -> None:
@@ -142,3 +153,8 @@ def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:
     from puzzles._position import ACCEPTED_FIELDS
 
     assert set(FIELDS) <= ACCEPTED_FIELDS
+
+
+def test_a_generated_line_counts_the_forcing_players_decisions(master: Puzzle) -> None:
+    assert master.decisions is not None
+    assert master.decisions == forcing_player(master.position(), master.max_played).decisions

@@ -190,3 +190,29 @@ def end_card_spot(draw: st.DrawFn, rules: Rules, near: int) -> tuple[list[Meld],
     if rules.jokers and draw(st.booleans()):
         run[draw(st.sampled_from([1, 2]))] = JOKER
     return [Meld.of(run, rules)], [card_at(end, suits[1]), card_at(end, suits[2])]
+
+
+@st.composite
+def blocks(draw: st.DrawFn, rules: Rules) -> Position:
+    """A block of two to four sets on consecutive ranks (often read the other way, by suit), maybe
+    a run beside it, and one to four hand cards on or next to the block's ranks: positions that
+    take decisions, not only forced moves."""
+    low = draw(st.integers(1, 10))
+    ranks = range(low, low + draw(st.integers(2, 4)))
+    table: list[Meld] = []
+    for rank in ranks:
+        if rank > 13:
+            break
+        suits = draw(st.permutations(SUITS))[: draw(st.sampled_from([3, 3, 4]))]
+        table.append(Meld.of([Card(rank, suit) for suit in suits], rules))
+    if draw(st.booleans()):
+        suit = draw(st.integers(0, 3))
+        start = draw(st.integers(max(1, low - 3), min(rules.top_position - 2, low + 3)))
+        table.append(Meld.of([card_at(p, suit) for p in range(start, start + 3)], rules))
+    near = st.builds(Card, st.integers(max(1, low - 1), min(13, low + len(ranks))), st.sampled_from(SUITS))
+    hand = draw(st.lists(near, min_size=1, max_size=4))
+    counts = Counter(hand)
+    for meld in table:
+        counts.update(meld.cards)
+    assume(all(n <= rules.copies(card) for card, n in counts.items()))
+    return Position(rules, tuple(table), tuple(hand))

@@ -1,0 +1,472 @@
+"""The forcing player of docs/RULES.md: how many decisions a maximal play takes, not how big it is.
+
+Plain combinatorics, no solver. The player sees each card only as where its copies end: in a set
+(of its rank), in a run (of its suit) or, for hand copies, left in the hand. A *value* of a card
+is that split as counts `(sets, runs, kept)`. Every card starts with every value its copies allow;
+the forced moves of RULES.md remove values that cannot work, and a decision fixes one card's value.
+Removing values is monotone, so the forced moves reach the same end whatever their order, and a
+decision line is a set of decisions: a breadth-first search over the states the forced moves reach
+finds the fewest.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+from puzzles._cards import SUITS, Card
+from puzzles._melds import MeldKind
+from puzzles._position import Position
+
+DEFAULT_NODE_LIMIT = 20_000
+"""Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
+
+Value = tuple[int, int, int]
+"""How a card's copies end: (in sets, in runs, kept in the hand)."""
+_Uses = tuple[tuple[int, int], ...]
+"""How many copies of each other card (card, copies) some runs of three take."""
+_Question = tuple[int, tuple[Value, ...], tuple[int, ...], tuple[int, ...]]
+"""A card, its values, and the most copies its set partners and its run partners can give."""
+_Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
+"""The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
+State = tuple[tuple[Value, ...], ...]
+"""Each card's values still possible, in the order of `_Board.cards`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision: every copy of `card` (table and hand together) ends as these counts say."""
+
+    card: Card
+    sets: int
+    runs: int
+    kept: int
+    """Hand copies left in the hand."""
+
+    def __str__(self) -> str:
+        parts = [f"{n} in {what}" for n, what in ((self.sets, "a set"), (self.runs, "a run")) if n]
+        if self.kept:
+            parts.append(f"{self.kept} kept")
+        if len(parts) == 1 and self.sets + self.runs + self.kept == 1:
+            return f"{self.card} {parts[0].removeprefix('1 ')}"
+        return f"{self.card}: {', '.join(parts)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Forcing:
+    """What the forcing player found for a position."""
+
+    decisions: int | None
+    """The fewest decisions that reach a maximal play; None when not proved (see `at_least`)."""
+    at_least: int
+    """A proved lower bound: every line of fewer decisions was tried and fails."""
+    proven: bool
+    line: tuple[Decision, ...]
+    """Decisions that, with the forced moves and the rest left as it lies, make a maximal play."""
+    nodes: int
+    """Decisions tried."""
+    ms: float
+    modelled: bool = True
+    """False for a position with jokers: this player does not model them, and proves nothing."""
+
+
+class _Board:
+    """The cards of a position and what each needs from the others; fixed for one search."""
+
+    def __init__(self, position: Position, maximum: int) -> None:
+        rules = position.rules
+        table: Counter[Card] = position.table_counts()
+        hand: Counter[Card] = position.hand_counts()
+        lying: Counter[tuple[Card, MeldKind]] = Counter()
+        for meld in position.table:
+            lying.update((card, meld.kind) for card in meld.cards)
+        self.maximum = maximum
+        self.ace_high = rules.ace_high
+        self.cards: tuple[Card, ...] = tuple(sorted(set(table) | set(hand), key=lambda c: c.index))
+        where = {card: i for i, card in enumerate(self.cards)}
+        self.table = tuple(table[card] for card in self.cards)
+        self.hand = tuple(hand[card] for card in self.cards)
+        self.held = tuple(i for i, n in enumerate(self.hand) if n)
+        self.lying: tuple[Value, ...] = tuple(
+            (lying[card, MeldKind.SET], lying[card, MeldKind.RUN], hand[card]) for card in self.cards
+        )
+        """Where each card's copies are now: its value if nothing moves."""
+        self.obvious = tuple(_obvious(card, position) if hand[card] else None for card in self.cards)
+        """For each hand card that fits a table meld as it lies, and only sets or only runs: the
+        index of that kind in a value (0 sets, 1 runs). The player lays it there at once."""
+        self.default: tuple[Value, ...] = tuple(
+            lying if kind is None else _one_more(lying, kind)
+            for lying, kind in zip(self.lying, self.obvious, strict=True)
+        )
+        """Where a card ends if nothing forces it and no decision moves it."""
+        self.peers: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                where[other]
+                for suit in SUITS
+                if suit != card.suit and (other := Card(card.rank, suit)) in where
+            )
+            for card in self.cards
+        )
+        """For each card, the cards of its rank in the other suits."""
+        windows = [self._windows(card, where) for card in self.cards]
+        self.run_combos: tuple[tuple[tuple[_Uses, ...], ...], ...] = tuple(
+            tuple(_combos(found, copies) for copies in range(t + h + 1))
+            for found, t, h in zip(windows, self.table, self.hand, strict=True)
+        )
+        """For each card and number of its copies in runs, each choice of that many runs of three
+        through it, as how many copies of each other card they take."""
+        self.neighbours: tuple[frozenset[int], ...] = tuple(
+            frozenset({i, *self.peers[i], *(j for window in windows[i] for j in window)})
+            for i in range(len(self.cards))
+        )
+        """For each card, itself and the cards whose values its checks read (and that read its)."""
+        self.run_partners = tuple(tuple(sorted({j for window in found for j in window})) for found in windows)
+        self._checked: dict[_Question, _Answer] = {}
+        self._everything = self.start()
+        """`_check`'s answers: a search asks the same few questions again and again."""
+
+    def _windows(self, card: Card, where: dict[Card, int]) -> tuple[tuple[int, int], ...]:
+        assert card.suit is not None
+        places = (1, 14) if card.rank == 1 and self.ace_high else (card.rank,)
+        top = 14 if self.ace_high else 13
+        found = []
+        for place in places:
+            for first in range(place - 2, place + 1):
+                if first < 1 or first + 2 > top:
+                    continue
+                others = [p for p in range(first, first + 3) if p != place]
+                ids = [where.get(Card(1 if p == 14 else p, card.suit)) for p in others]
+                if ids[0] is not None and ids[1] is not None:
+                    found.append((ids[0], ids[1]))
+        return tuple(found)
+
+    @property
+    def everything(self) -> State:
+        """Every value each card's copies allow."""
+        return self._everything
+
+    def begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
+        """The state after the obvious moves (but the `declined` ones) and the decisions of `line`."""
+        state = list(self.everything)
+        for i, kind in enumerate(self.obvious):
+            if kind is not None and i not in declined:
+                state[i] = tuple(v for v in state[i] if v[kind] > self.lying[i][kind])
+        for i, value in line:
+            if value not in state[i]:
+                return None
+            state[i] = (value,)
+        return self.propagate(tuple(state))
+
+    def choices(self, state: State | None, declined: frozenset[int]) -> list[tuple[int, Value, bool]]:
+        """Each decision open in this state: a card, a value, and whether it declines the card's
+        obvious move. From a contradiction (None) only declining an obvious move goes on."""
+        found = []
+        everything = self.everything
+        for i, values in enumerate(state or everything):
+            if state is None:
+                values = ()
+            kind = self.obvious[i]
+            if kind is not None and i not in declined:
+                found += [(i, v, False) for v in values if len(values) > 1 and v != self.default[i]]
+                found += [(i, v, True) for v in everything[i] if v[kind] <= self.lying[i][kind]]
+            elif len(values) > 1:
+                found += [(i, v, False) for v in values if v != self.default[i]]
+        return found
+
+    def decisions(self, line: Sequence[tuple[int, Value]]) -> tuple[Decision, ...]:
+        return tuple(Decision(self.cards[i], *value) for i, value in line)
+
+    def start(self) -> State:
+        states = []
+        for total, held in zip(
+            (t + h for t, h in zip(self.table, self.hand, strict=True)), self.hand, strict=True
+        ):
+            states.append(
+                tuple(
+                    (s, r, total - s - r)
+                    for s in range(total + 1)
+                    for r in range(total - s + 1)
+                    if total - s - r <= held
+                )
+            )
+        return tuple(states)
+
+    # -- the forced moves
+
+    def propagate(self, state: State, changed: Sequence[int] | None = None) -> State | None:
+        """Apply the forced moves until none applies; None when some card has no value left.
+
+        `changed` names the cards whose values were cut since `state` was last propagated (None:
+        all of them); only the cards that depend on those are looked at again.
+        """
+        domains = list(state)
+        max_set = [max(v[0] for v in d) for d in domains]
+        max_run = [max(v[1] for v in d) for d in domains]
+        queue = set(range(len(domains)) if changed is None else self._around(changed))
+
+        def cut(j: int, keep: tuple[Value, ...]) -> None:
+            domains[j] = keep
+            max_set[j] = max(v[0] for v in keep)
+            max_run[j] = max(v[1] for v in keep)
+            queue.update(self.neighbours[j])
+
+        while queue:
+            while queue:
+                i = queue.pop()
+                values = domains[i]
+                key = (
+                    i,
+                    values,
+                    tuple(max_set[j] for j in self.peers[i]),
+                    tuple(max_run[j] for j in self.run_partners[i]),
+                )
+                found = self._checked.get(key)
+                if found is None:
+                    found = self._check(i, values, max_set, max_run)
+                    self._checked[key] = found
+                keep, needs = found
+                if not keep:
+                    return None
+                if len(keep) < len(values):
+                    cut(i, keep)
+                for j, in_sets, in_runs in needs:
+                    keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
+                    if not keep:
+                        return None
+                    if len(keep) < len(domains[j]):
+                        cut(j, keep)
+            # the goal: exactly `maximum` hand cards reach the table
+            low = [0] * len(domains)
+            high = [0] * len(domains)
+            for i in self.held:
+                low[i] = self.hand[i] - max(v[2] for v in domains[i])
+                high[i] = self.hand[i] - min(v[2] for v in domains[i])
+            total_low, total_high = sum(low), sum(high)
+            if not total_low <= self.maximum <= total_high:
+                return None
+            for i in self.held:
+                values = domains[i]
+                least = self.maximum - (total_high - high[i])
+                most = self.maximum - (total_low - low[i])
+                keep = tuple(v for v in values if least <= self.hand[i] - v[2] <= most)
+                if len(keep) < len(values):
+                    cut(i, keep)
+        return tuple(domains)
+
+    def _around(self, cards: Sequence[int]) -> set[int]:
+        return {j for i in cards for j in self.neighbours[i]}
+
+    def _check(
+        self, i: int, values: tuple[Value, ...], max_set: Sequence[int], max_run: Sequence[int]
+    ) -> tuple[tuple[Value, ...], list[tuple[int, int, int]]]:
+        """The values of card `i` that some meld can hold, and what its melds need of the others
+        (card, copies in sets, copies in runs)."""
+        # nowhere: a card goes only where a meld can hold it
+        keep = tuple(v for v in values if self._set_ok(i, v[0], max_set) and self._run_ok(i, v[1], max_run))
+        if not keep:
+            return keep, []
+        # partners: what its sets or runs must take from the others
+        least_set = min(v[0] for v in keep)
+        needs = [(j, n, 0) for j, n in self._set_needs(i, least_set, max_set)] if least_set else []
+        least_run = min(v[1] for v in keep)
+        if least_run:
+            needs += [(j, 0, n) for j, n in self._run_needs(i, least_run, max_run)]
+        return keep, needs
+
+    def _set_ok(self, i: int, copies: int, max_set: Sequence[int]) -> bool:
+        """Whether `copies` sets of this card's rank can each find two other suits."""
+        return sum(min(max_set[j], copies) for j in self.peers[i]) >= 2 * copies
+
+    def _set_needs(self, i: int, copies: int, max_set: Sequence[int]) -> list[tuple[int, int]]:
+        """Copies of a peer that must go to sets for `copies` sets of this card."""
+        supply = [min(max_set[j], copies) for j in self.peers[i]]
+        total = sum(supply)
+        found = []
+        for j, own in zip(self.peers[i], supply, strict=True):
+            need = 2 * copies - (total - own)
+            if need > 0:
+                found.append((j, need))
+        return found
+
+    def _run_fits(self, i: int, copies: int, max_run: Sequence[int]) -> list[dict[int, int]]:
+        """Each choice of `copies` runs of three through this card that the others can fill."""
+        return [dict(uses) for uses in self.run_combos[i][copies] if all(n <= max_run[j] for j, n in uses)]
+
+    def _run_ok(self, i: int, copies: int, max_run: Sequence[int]) -> bool:
+        if copies == 0:
+            return True
+        return any(all(n <= max_run[j] for j, n in uses) for uses in self.run_combos[i][copies])
+
+    def _run_needs(self, i: int, copies: int, max_run: Sequence[int]) -> list[tuple[int, int]]:
+        fits = self._run_fits(i, copies, max_run)
+        if not fits:
+            return []  # the card's own check removes the value on the next pass
+        cards = set(fits[0]).intersection(*fits[1:])
+        return [(j, min(uses[j] for uses in fits)) for j in cards]
+
+    # -- the end of the turn
+
+    def finish(self, state: State) -> tuple[Value, ...] | None:
+        """Every card settled, the undecided ones left where they lie; None if one cannot be."""
+        values = []
+        for i, d in enumerate(state):
+            if len(d) == 1:
+                values.append(d[0])
+            elif self.default[i] in d:
+                values.append(self.default[i])
+            else:
+                return None
+        return tuple(values)
+
+    def solved(self, state: State) -> bool:
+        values = self.finish(state)
+        return values is not None and self.is_maximal_play(values)
+
+    def is_maximal_play(self, values: Sequence[Value]) -> bool:
+        """Whether these values lay out as valid melds and place exactly the maximum."""
+        placed = sum(h - v[2] for h, v in zip(self.hand, values, strict=True))
+        if placed != self.maximum:
+            return False
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[int, dict[int, int]] = {}
+        for card, value in zip(self.cards, values, strict=True):
+            assert card.suit is not None
+            if value[0]:
+                by_rank.setdefault(card.rank, []).append(value[0])
+            if value[1]:
+                by_suit.setdefault(card.suit.index, {})[card.rank] = value[1]
+        if not all(_sets_split(counts) for counts in by_rank.values()):
+            return False
+        return all(_runs_split(counts, self.ace_high) for counts in by_suit.values())
+
+
+def _obvious(card: Card, position: Position) -> int | None:
+    """0 when the card fits only sets of the table as it lies, 1 only runs, else None."""
+    kinds = set()
+    for meld in position.table:
+        if meld.kind is MeldKind.SET:
+            if meld.start == card.rank and len(meld.cards) < 4 and card not in meld.cards:
+                kinds.add(0)
+        elif meld.suit == card.suit:
+            places = (1, 14) if card.rank == 1 and position.rules.ace_high else (card.rank,)
+            if any(p in (meld.start - 1, meld.end + 1) for p in places):
+                kinds.add(1)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _one_more(value: Value, kind: int) -> Value:
+    """The value with one hand copy moved from the hand to a meld of this kind."""
+    sets, runs, kept = value
+    return (sets + 1, runs, kept - 1) if kind == 0 else (sets, runs + 1, kept - 1)
+
+
+def _combos(windows: Sequence[tuple[int, int]], copies: int) -> tuple[_Uses, ...]:
+    found = []
+    for chosen in combinations_with_replacement(windows, copies):
+        uses = Counter(j for window in chosen for j in window)
+        found.append(tuple(sorted(uses.items())))
+    return tuple(found)
+
+
+def _sets_split(counts: Sequence[int]) -> bool:
+    """Whether cards of one rank, `counts` copies per suit, split into sets of 3 or 4 suits."""
+    total = sum(counts)
+    # m sets dealt round-robin take every suit at most once each when no suit has more than m
+    return any(max(counts) <= m for m in range(-(-total // 4), total // 3 + 1))
+
+
+def _runs_split(counts: dict[int, int], ace_high: bool) -> bool:
+    """Whether cards of one suit (`counts` copies per rank) split into runs of 3 or more."""
+    aces = counts.get(1, 0)
+    for high in range(aces + 1) if ace_high else (0,):
+        line = [0] * 15
+        for rank, n in counts.items():
+            line[rank] = n
+        line[1], line[14] = aces - high, high
+        if _line_splits(line):
+            return True
+    return False
+
+
+def _line_splits(line: Sequence[int]) -> bool:
+    # Greedy: a copy first extends a run of 1 or 2 (which must go on), then a run of 3+, else
+    # starts a run; extending a run of 3+ is never worse than closing it and starting another.
+    short1 = short2 = long = 0
+    for n in [*line, 0]:
+        if n < short1 + short2:
+            return False
+        n -= short1 + short2
+        extended = min(n, long)
+        short1, short2, long = n - extended, short1, short2 + extended
+    return True
+
+
+def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_NODE_LIMIT) -> Forcing:
+    """The fewest decisions with which the forcing player of RULES.md places `maximum` cards.
+
+    `maximum` is the position's maximum (the solver's value); the player never sees a play. The
+    search is breadth first, so when it stops at `node_limit` decisions tried, `at_least` is still
+    proved. Positions with jokers are not modelled (`modelled` False).
+    """
+    started = time.perf_counter()
+    if any(card.is_joker for card in position.hand) or any(m.jokers for m in position.table):
+        return Forcing(None, 0, False, (), 0, _ms(started), modelled=False)
+    board = _Board(position, maximum)
+    nodes = 0
+    root = board.begin(frozenset(), ())
+    # A set of decisions is tried in one order only: declines of obvious moves first, then the
+    # other decisions, each group by card. The root, and a line of declines only, may leave a card
+    # no value (obvious moves that clash): only declining more goes on from there. Other
+    # decisions only strike values out, so a later one never revives a dead end.
+    # A node is its state and declines; a dead end also by the values its declines gave.
+    Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]]]
+    start: Key = (root, frozenset(), frozenset())
+    frontier: dict[Key, tuple[tuple[int, Value], ...]] = {start: ()}
+    last: dict[Key, tuple[int, int]] = {start: (-1, -1)}
+    seen: set[Key] = set(frontier)
+    level = 0
+    if root is not None and board.solved(root):
+        return Forcing(0, 0, True, (), nodes, _ms(started))
+    while frontier:
+        following: dict[Key, tuple[tuple[int, Value], ...]] = {}
+        for (state, declined, gave), line in frontier.items():
+            after = last[state, declined, gave]
+            for i, value, declines in board.choices(state, declined):
+                order = (0 if declines else 1, i)
+                if order <= after:
+                    continue
+                if nodes >= node_limit:
+                    return Forcing(None, level + 1, False, (), nodes, _ms(started))
+                nodes += 1
+                longer = (*line, (i, value))
+                if declines:
+                    # the obvious move was made at the start: go back there without it
+                    declined_now = declined | {i}
+                    decided = board.begin(declined_now, longer)
+                else:
+                    assert state is not None
+                    declined_now = declined
+                    decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+                    if decided is None:
+                        continue
+                key = (decided, declined_now, frozenset(longer) if decided is None else frozenset())
+                if key in seen and not (key in following and order < last[key]):
+                    continue
+                if decided is not None and board.solved(decided):
+                    # every line of `level` decisions has been tried and fails
+                    return Forcing(level + 1, level + 1, True, board.decisions(longer), nodes, _ms(started))
+                # reached twice at one level: keep the line that leaves more decisions open
+                seen.add(key)
+                following[key] = longer
+                last[key] = order
+        frontier = following
+        level += 1
+    # no line at all: `maximum` is more than any play places
+    return Forcing(None, level, True, (), nodes, _ms(started))
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)

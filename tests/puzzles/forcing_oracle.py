@@ -1,0 +1,196 @@
+"""A brute-force forcing player, written from "The forcing player" in docs/RULES.md.
+
+It shares no code with `puzzles._forcing`: support is found by listing the sets and runs of three
+themselves, the forced moves run in a plain loop over every rule until nothing changes, the search
+tries every sequence of decisions (no states merged, order not assumed not to matter) and rebuilds
+the board from scratch for each, and whether values lay out as melds is asked of the solver
+oracle's `can_split`. Hopeless beyond small positions, and plainly the definition below them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations, combinations_with_replacement, product
+
+from puzzles import SUITS, Card, MeldKind, Position
+from tests.puzzles.oracle import can_split, cards_of
+
+Value = tuple[int, int, int]
+SETS, RUNS, KEPT = 0, 1, 2
+
+
+class Board:
+    def __init__(self, position: Position, maximum: int) -> None:
+        self.position = position
+        self.maximum = maximum
+        self.table = position.table_counts()
+        self.hand = position.hand_counts()
+        self.cards = sorted(set(self.table) | set(self.hand), key=Card.sort_key)
+        self.lying: dict[Card, Value] = {}
+        for card in self.cards:
+            in_sets = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.SET)
+            in_runs = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.RUN)
+            self.lying[card] = (in_sets, in_runs, self.hand[card])
+        self.obvious = {card: kind for card in self.hand if (kind := self._fits(card)) is not None}
+
+    def _fits(self, card: Card) -> int | None:
+        """The kind of meld (SETS or RUNS) a hand card fits as the table lies, if only one kind."""
+        kinds = set()
+        for meld in self.position.table:
+            cards = list(meld.cards)
+            if meld_ok([*cards, card], self.position):
+                kinds.add(SETS if meld.kind is MeldKind.SET else RUNS)
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def default(self, card: Card) -> Value:
+        value = list(self.lying[card])
+        if card in self.obvious:
+            value[self.obvious[card]] += 1
+            value[KEPT] -= 1
+        return (value[0], value[1], value[2])
+
+    def all_values(self, card: Card) -> list[Value]:
+        total = self.table[card] + self.hand[card]
+        return [
+            (s, r, total - s - r)
+            for s in range(total + 1)
+            for r in range(total + 1 - s)
+            if total - s - r <= self.hand[card]
+        ]
+
+    # -- support, by listing melds of three
+
+    def sets_of_three(self, card: Card) -> list[frozenset[Card]]:
+        """The other two cards of each set of three of this card's rank."""
+        others = [Card(card.rank, suit) for suit in SUITS if suit != card.suit]
+        return [frozenset(pair) for pair in combinations(others, 2)]
+
+    def runs_of_three(self, card: Card) -> list[frozenset[Card]]:
+        """The other two cards of each run of three through this card the rules allow."""
+        found = []
+        for other in self.cards:
+            for third in self.cards:
+                trio = [card, other, third]
+                distinct = len(set(trio)) == 3 and other.sort_key() < third.sort_key()
+                if distinct and card.suit == other.suit == third.suit and meld_ok(trio, self.position):
+                    found.append(frozenset({other, third}))
+        return found
+
+    def choices(self, card: Card, copies: int, kind: int, most: dict[Card, Value]) -> list[Counter[Card]]:
+        """Each way to give `copies` melds of this kind to the card, as the others' copies it takes."""
+        melds = self.sets_of_three(card) if kind == SETS else self.runs_of_three(card)
+        found = []
+        for chosen in combinations_with_replacement(melds, copies):
+            takes = Counter(other for meld in chosen for other in meld)
+            if all(takes[other] <= most.get(other, (0, 0, 0))[kind] for other in takes):
+                found.append(takes)
+        return found
+
+    # -- the forced moves, every rule in turn until nothing changes
+
+    def force(self, domains: dict[Card, list[Value]]) -> dict[Card, list[Value]] | None:
+        while True:
+            before = {card: list(values) for card, values in domains.items()}
+            most = {card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()}
+            # nowhere
+            for card in self.cards:
+                domains[card] = [
+                    v
+                    for v in domains[card]
+                    if all(v[kind] == 0 or self.choices(card, v[kind], kind, most) for kind in (SETS, RUNS))
+                ]
+                if not domains[card]:
+                    return None
+            # partners
+            most = {card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()}
+            for card in self.cards:
+                for kind in (SETS, RUNS):
+                    least = min(v[kind] for v in domains[card])
+                    if not least:
+                        continue
+                    ways = self.choices(card, least, kind, most)
+                    for other in self.cards:
+                        if other == card or not ways:
+                            continue
+                        need = min(way[other] for way in ways)
+                        domains[other] = [v for v in domains[other] if v[kind] >= need]
+                        if not domains[other]:
+                            return None
+            # goal
+            for card in self.cards:
+                rest_low = sum(self.hand[o] - max(v[2] for v in domains[o]) for o in self.cards if o != card)
+                rest_high = sum(self.hand[o] - min(v[2] for v in domains[o]) for o in self.cards if o != card)
+                domains[card] = [
+                    v
+                    for v in domains[card]
+                    if rest_low <= self.maximum - (self.hand[card] - v[2]) <= rest_high
+                ]
+                if not domains[card]:
+                    return None
+            if domains == before:
+                return domains
+
+    def board_after(self, declined: set[Card], decided: dict[Card, Value]) -> dict[Card, list[Value]] | None:
+        domains = {card: self.all_values(card) for card in self.cards}
+        for card, kind in self.obvious.items():
+            if card not in declined:
+                domains[card] = [v for v in domains[card] if v[kind] > self.lying[card][kind]]
+        for card, value in decided.items():
+            if value not in domains[card]:
+                return None
+            domains[card] = [value]
+        return self.force(domains)
+
+    def done(self, domains: dict[Card, list[Value]]) -> bool:
+        values = {}
+        for card, vs in domains.items():
+            if len(vs) == 1:
+                values[card] = vs[0]
+            elif self.default(card) in vs:
+                values[card] = self.default(card)
+            else:
+                return False
+        if sum(self.hand[c] - v[2] for c, v in values.items()) != self.maximum:
+            return False
+        rules = self.position.rules
+        for rank in range(1, 14):
+            group = [c for c, v in values.items() for _ in range(v[0]) if c.rank == rank]
+            if group and not can_split(cards_of(group), rules):
+                return False
+        for suit in SUITS:
+            group = [c for c, v in values.items() for _ in range(v[1]) if c.suit == suit]
+            if group and not can_split(cards_of(group), rules):
+                return False
+        return True
+
+    def moves(self, card: Card) -> list[Value]:
+        """The values a decision may give this card: any but its default."""
+        return [v for v in self.all_values(card) if v != self.default(card)]
+
+
+def meld_ok(cards: list[Card], position: Position) -> bool:
+    from puzzles import meld_problem
+
+    return meld_problem(cards, position.rules) is None
+
+
+def fewest_decisions(position: Position, maximum: int, most: int) -> int | None:
+    """The fewest decisions that reach a maximal play, or None if `most` decisions do not.
+
+    Every set of decisions of each size is tried: a set of cards, and a value for each.
+    """
+    board = Board(position, maximum)
+    for count in range(most + 1):
+        for cards in combinations(board.cards, count):
+            for values in product(*(board.moves(card) for card in cards)):
+                decided = dict(zip(cards, values, strict=True))
+                declined = {
+                    card
+                    for card, value in decided.items()
+                    if card in board.obvious
+                    and value[board.obvious[card]] <= board.lying[card][board.obvious[card]]
+                }
+                domains = board.board_after(declined, decided)
+                if domains is not None and board.done(domains):
+                    return count
+    return None

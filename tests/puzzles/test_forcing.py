@@ -1,0 +1,133 @@
+"""The forcing player against the brute force of `forcing_oracle`, and on the worked examples of
+docs/RULES.md.
+
+`ORACLE_EXAMPLES=1000 .venv/bin/pytest tests/puzzles/test_forcing.py` searches harder.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from puzzles import PRESETS, Decision, Position, Rules, forcing_player, maximum
+from tests.puzzles import oracle
+from tests.puzzles.forcing_oracle import Board, fewest_decisions
+from tests.puzzles.strategies import blocks, positions
+
+EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "80"))
+MOST = 3
+"""Decisions the brute force tries up to: sets of that many decisions are all it can afford."""
+
+WITHOUT_JOKERS = [rules for rules in PRESETS.values() if not rules.jokers]
+each_preset = pytest.mark.parametrize("rules", WITHOUT_JOKERS, ids=[rules.name for rules in WITHOUT_JOKERS])
+property_test = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
+
+SWEEP = Position.parse(
+    "classic | 4S 4H 4C / 5S 5H 5D / 6S 6H 6D / 7S 7D 7C / 8S 8D 8C / 9S 9H 9C / 10S 10H 10C / JS JH JD"
+    " | 4S 10S 5D QD KD AC 2C 3C 9C"
+)
+TRAP = Position.parse(
+    "classic | 4S 4H 4D / 5S 5H 5D / 6S 6H 6D / 7S 7H 7D / 8S 8H 8D / 10S 10H 10D 10C / KS KD KC"
+    " / JS QS KS / 2C 3C 4C 5C 6C / JC QC KC | 9S 10S 3H 10H 6C"
+)
+
+
+def solved_maximum(position: Position) -> int:
+    """The solver's maximum, for positions too big for the oracle: proved, with time to spare."""
+    best = maximum(position, time_limit=60)
+    assert best.optimal
+    return best.value
+
+
+def line_reaches_a_maximal_play(position: Position, maximum: int, line: tuple[Decision, ...]) -> bool:
+    """Whether the brute force, given these decisions, settles every card into a maximal play."""
+    board = Board(position, maximum)
+    decided = {d.card: (d.sets, d.runs, d.kept) for d in line}
+    declined = {
+        card
+        for card, value in decided.items()
+        if card in board.obvious and value[board.obvious[card]] <= board.lying[card][board.obvious[card]]
+    }
+    domains = board.board_after(declined, decided)
+    return domains is not None and board.done(domains)
+
+
+def check_against_brute_force(position: Position) -> None:
+    note(f"position: {position}")
+    maximum = oracle.best_value(position)
+    if maximum == 0:
+        return
+    found = forcing_player(position, maximum)
+    expected = fewest_decisions(position, maximum, MOST)
+    note(f"maximum {maximum}: {found}, brute force {expected}")
+    assert found.proven
+    if expected is None:
+        assert found.decisions is not None and found.decisions > MOST
+    else:
+        assert found.decisions == expected
+    assert len(found.line) == found.decisions == found.at_least
+    assert line_reaches_a_maximal_play(position, maximum, found.line)
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_decisions_match_the_brute_force_on_blocks(rules: Rules, data: st.DataObject) -> None:
+    check_against_brute_force(data.draw(blocks(rules), label="position"))
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.DataObject) -> None:
+    check_against_brute_force(data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position"))
+
+
+@pytest.mark.parametrize(
+    ("text", "decisions"),
+    [
+        ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 0),
+        ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 0),
+        (str(SWEEP), 1),
+        (str(TRAP), 2),
+    ],
+    ids=["lonely-queen", "cut-a-run", "sweep", "trap"],
+)
+def test_the_worked_examples_of_the_rules(text: str, decisions: int) -> None:
+    """The counts docs/RULES.md works out by hand."""
+    position = Position.parse(text)
+    most = solved_maximum(position)
+    found = forcing_player(position, most)
+    assert (found.decisions, found.proven) == (decisions, True)
+    assert line_reaches_a_maximal_play(position, most, found.line)
+
+
+def test_the_sweep_is_fewer_decisions_than_the_trap() -> None:
+    """A forced sweep of eight breaks is one idea; the trap's two obvious moves must be declined."""
+    sweep = forcing_player(SWEEP, solved_maximum(SWEEP))
+    trap = forcing_player(TRAP, solved_maximum(TRAP))
+    assert sweep.decisions is not None and trap.decisions is not None
+    assert sweep.decisions < trap.decisions
+    assert fewest_decisions(SWEEP, solved_maximum(SWEEP), sweep.decisions) == sweep.decisions
+
+
+def test_a_search_cut_short_proves_only_a_lower_bound() -> None:
+    found = forcing_player(TRAP, solved_maximum(TRAP), node_limit=3)
+    assert (found.decisions, found.proven) == (None, False)
+    assert 1 <= found.at_least <= 2
+    assert found.line == ()
+
+
+def test_jokers_are_not_modelled() -> None:
+    position = Position.parse("jokers | 3S JK 5S / 7H 7D 7C | 6S 7S")
+    found = forcing_player(position, 2)
+    assert not found.modelled and not found.proven and found.decisions is None
+
+
+def test_a_maximum_no_play_reaches_has_no_line() -> None:
+    position = Position.parse("classic | 3S 4S 5S | 6S KD")
+    found = forcing_player(position, 2)
+    assert found.decisions is None and found.line == ()
