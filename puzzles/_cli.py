@@ -193,9 +193,11 @@ def _demo() -> int:
         print("  table:", " / ".join(meld.pretty() for meld in position.table))
         print("  hand: ", " ".join(card.pretty() for card in position.hand))
         best = analysis.depth.play or analysis.best.play
+        # an unproven chain length is only a bound: never a bare number that changes with the load
+        bound = "" if analysis.chain.optimal else "at most "
         print(
             f"  best play places {best.count}, breaks {analysis.depth.depth} melds"
-            f" (chain length {analysis.chain.length}):"
+            f" (chain length {bound}{analysis.chain.length}):"
         )
         print("   ", " / ".join(meld.pretty() for meld in best.table))
         print(f"  ({analysis.ms:.1f} ms)\n")
