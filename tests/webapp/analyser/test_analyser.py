@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import puzzles._solver as puzzles_solver
 from tests.webapp.conftest import FrozenClock, make_app
 
 HARD_TABLE = (
@@ -120,6 +122,22 @@ def test_independent_rearrangements_are_counted(client: FlaskClient) -> None:
     answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D"))
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
     assert "(2 independent rearrangements)" in answer
+
+
+def test_a_chain_length_not_proven_in_time_reads_as_a_bound(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # how long a proof takes depends on the machine: the engine is told it ran out of time
+    proven = puzzles_solver.chain_length
+
+    def out_of_time(*args: Any, **kwargs: Any) -> Any:
+        chain, depth = proven(*args, **kwargs)
+        return replace(chain, optimal=False), depth
+
+    monkeypatch.setattr(puzzles_solver, "chain_length", out_of_time)
+    answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D"))
+    assert "Chain length at most 1: no smaller one was ruled out in time" in answer
+    assert "Chain length 1:" not in answer
 
 
 def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskClient) -> None:
