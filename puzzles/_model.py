@@ -5,7 +5,9 @@ one worker with a fixed seed and an explicit time limit, and says whether it pro
 
 For chain depth the model also knows which original melds stay whole ("kept"); for chain length it
 splits the turn into rearrangements ("slots"), each of which takes the cards of the melds it breaks
-and some hand cards and lays them out on its own, so that any of them could be done alone.
+and some hand cards and lays them out on its own, so that any of them could be done alone. A slot
+is led by the first meld it breaks and sees only the melds and candidates that a rearrangement of
+its size could reach; a last slot takes the melds and extensions of hand cards alone.
 """
 
 from __future__ import annotations
@@ -222,9 +224,10 @@ class Model:
         slots = []
         for j in range(n):
             lead = joins[j][j]
-            for var in joins[j].values():
-                # a meld joins a rearrangement only if its leader breaks, and nothing before it
-                model.add(var <= lead)
+            for i, var in joins[j].items():
+                if i != j:
+                    # a meld joins a rearrangement only if its leader (the first meld it breaks) breaks
+                    model.add(var <= lead)
             # a rearrangement breaks at most `largest` melds
             model.add(sum(joins[j].values()) <= largest)
             allowed = frozenset().union(*(types[i] for i in joins[j]))
