@@ -47,7 +47,7 @@ def ask_hint(page: PuzzlePage) -> PlayerAttempt:
     attempt = store.find(db.session(), player, page.puzzle) if player else None
     if attempt is not None and attempt.done:
         raise TurnOver(words("this puzzle is finished: no more hints"))
-    if attempt is not None and attempts.overdue(attempt, now()):
+    if attempt is not None and attempt.overdue(now()):
         return act(page, attempts.nothing)
     used = attempt.hints if attempt else 0
     if used >= hints.RUNGS:

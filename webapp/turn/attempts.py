@@ -8,7 +8,7 @@ engine's and the board's. No Flask, no database session.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from puzzles import Problem
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
@@ -169,10 +169,6 @@ def hints_used(attempt: PlayerAttempt | None) -> list[Hint]:
 
 # -- timed turns: the German rules' two minutes
 
-GRACE = timedelta(seconds=3)
-"""Time allowed past the deadline for the last request to travel: the clock on the page reads 0:00
-first."""
-
 
 def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     """Make an untouched attempt a timed turn, starting now."""
@@ -187,21 +183,9 @@ def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     attempt.started = now()
 
 
-def deadline(attempt: PlayerAttempt) -> datetime | None:
-    """When a timed turn runs out; None for an untimed one."""
-    if not attempt.time_limit:
-        return None
-    return attempt.started + timedelta(seconds=attempt.time_limit)
-
-
-def overdue(attempt: PlayerAttempt, moment: datetime) -> bool:
-    ends = deadline(attempt)
-    return not attempt.done and ends is not None and moment > ends + GRACE
-
-
 def time_out(attempt: PlayerAttempt) -> None:
     """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
-    ends = deadline(attempt)
+    ends = attempt.deadline
     assert ends is not None, "only a timed turn runs out"
     attempt.melds = Board.start(attempt.puzzle.position()).to_json()
     attempt.placed = 0
@@ -213,7 +197,7 @@ def on_time(action: Action) -> Action:
     """The action, unless the attempt's time has run out: then the turn ends there instead."""
 
     def run(attempt: PlayerAttempt) -> None:
-        if overdue(attempt, now()):
+        if attempt.overdue(now()):
             time_out(attempt)
             return
         action(attempt)

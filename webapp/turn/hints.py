@@ -40,17 +40,11 @@ from puzzles import (
     steps_between,
 )
 from webapp.caching import memoised
+from webapp.players.glicko import HINT_COSTS
 from webapp.turn.board import Board, MeldState
 from webapp.words import Words, words
 
-HINT_COSTS = (0.1, 0.2, 0.3)
-"""What each rung takes off a solve's score in the ratings: each hint costs more than the last."""
 RUNGS = len(HINT_COSTS)
-
-
-def solve_score(hints: int) -> float:
-    """A solve's result in its rating game: 1 without hints, then 0.9, 0.7 and 0.4."""
-    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints])), 6)
 
 
 class HintError(ValueError):

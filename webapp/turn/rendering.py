@@ -16,7 +16,6 @@ from flask_wtf.csrf import generate_csrf
 
 from puzzles import Card, Meld, Position, Step, plan_steps, play_of
 from webapp import db
-from webapp.analyser.answer import NumberedMeld, numbered
 from webapp.caching import AppCache
 from webapp.client_input import small_number
 from webapp.languages import letters, page_language
@@ -32,7 +31,7 @@ from webapp.turn import actions, attempts, store
 from webapp.turn.hints import RUNGS, Hint
 from webapp.turn.pages import Mode, PuzzlePage
 from webapp.turn.progress import Progress, progress
-from webapp.turn.view import TurnView, turn_view
+from webapp.turn.view import NumberedMeld, TurnView, numbered, turn_view
 from webapp.wording import say
 from webapp.words import Words
 
@@ -100,7 +99,7 @@ def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple
     player = current_player_id()
     if attempt is None and player is not None:
         attempt = store.find(db.session(), player, page.puzzle)
-    if attempt is not None and player is not None and attempts.overdue(attempt, now()):
+    if attempt is not None and player is not None and attempt.overdue(now()):
         # the clock ran out while nobody asked: settle it now, as any move would
         attempt = actions.settle(page, player, attempt)
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
@@ -182,7 +181,7 @@ def _context(
 ) -> dict[str, Any]:
     """What play.html and _board.html draw."""
     moment = now()
-    ends = attempts.deadline(attempt) if attempt is not None and not attempt.done else None
+    ends = attempt.deadline if attempt is not None and not attempt.done else None
     return {
         "page": page,
         "puzzle": page.puzzle,

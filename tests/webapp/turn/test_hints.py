@@ -16,8 +16,9 @@ from tests.webapp.conftest import TODAY, Player
 from tests.webapp.playing import card_id, solve
 from webapp import models
 from webapp.db import database
+from webapp.players.glicko import solve_score
 from webapp.turn.board import Board, MeldState
-from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint, solve_score
+from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint
 from webapp.words import words
 
 TIME_LIMIT = 60.0

@@ -18,14 +18,15 @@ from webapp.client_input import small_number
 from webapp.models import TIER_RATINGS
 from webapp.players.identity import current_player_id
 from webapp.players.records import player_rating
-from webapp.schedule import archive, practice
+from webapp.schedule import practice
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
+from webapp.turn import archive
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext, tier_name
 
-bp = Blueprint("schedule", __name__)
+bp = Blueprint("choosing", __name__)
 
 
 @bp.get("/")
