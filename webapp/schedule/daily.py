@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from flask import abort, current_app
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -24,10 +24,11 @@ from sqlalchemy.orm import Session
 import generator
 from webapp import db, models
 from webapp.caching import AppCache
+from webapp.errors import Refusal
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import daily_seed, day_digest, pool_choice, weekly_tier
-from webapp.wording import gettext
+from webapp.words import words
 
 SEED_TRIES = 3
 PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
@@ -47,14 +48,10 @@ def open_daily(number: int) -> models.Daily:
     """The daily puzzle `number` if it is open now; 404 before its day, 410 after."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
+        raise Refusal(words("Puzzle #%(number)s is not out yet.", number=number), 404)
     if not dates.is_open(number, moment):
-        abort(
-            410,
-            description=gettext(
-                "Puzzle #%(number)s has closed: its day has ended everywhere.", number=number
-            ),
-        )
+        closed = words("Puzzle #%(number)s has closed: its day has ended everywhere.", number=number)
+        raise Refusal(closed, 410)
     return _published_now(number)
 
 
@@ -63,12 +60,12 @@ def opened_daily(number: int) -> models.Daily:
     404 before its day, or if it was never published."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
+        raise Refusal(words("Puzzle #%(number)s is not out yet.", number=number), 404)
     if not dates.is_open(number, moment):
         # a closed day is only read, never published late: no request makes the generator work for it
         row = find(db.session(), number)
         if row is None:
-            abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
+            raise Refusal(words("Puzzle #%(number)s was never published.", number=number), 404)
         return row
     return _published_now(number)
 
@@ -77,7 +74,7 @@ def _published_now(number: int) -> models.Daily:
     try:
         return daily(number)
     except ScheduleError as error:
-        abort(503, description=str(error))
+        raise Refusal(str(error), 503) from error
 
 
 def daily(number: int) -> models.Daily:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from puzzles import Problem
+from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
 from webapp.turn.board import Board, MeldState, MoveError
@@ -18,14 +18,10 @@ from webapp.turn.hints import Hint
 from webapp.words import Words, words, words_n
 
 
-class TurnError(ValueError):
+class TurnError(Refusal):
     """A request the turn cannot take now: the move is illegal, or the turn is over; `why` says why."""
 
     status = 422
-
-    def __init__(self, why: Words | Problem) -> None:
-        super().__init__(str(why))
-        self.why = why
 
 
 class TurnOver(TurnError):

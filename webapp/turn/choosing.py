@@ -21,7 +21,7 @@ from webapp.players.records import player_rating
 from webapp.schedule import practice
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.turn import archive
+from webapp.turn import actions, archive
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext, tier_name
@@ -34,7 +34,8 @@ def today() -> tuple[str, int]:
     number = calendar().today(now(), zone(player_zone_name()))
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
-    return render_turn(daily_page(number, is_today=True))
+    page = daily_page(number, is_today=True)
+    return render_turn(page, actions.look(page))
 
 
 @bp.get("/archive")

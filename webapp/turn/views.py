@@ -16,14 +16,13 @@ from flask import Blueprint, abort, g, redirect, request
 from werkzeug.wrappers import Response
 
 from generator import THEMES
-from webapp import errors
-from webapp.models import PlayerAttempt, Status
+from webapp.models import Status
 from webapp.security import limiter, step_rate_limit
 from webapp.turn import actions, attempts
-from webapp.turn.attempts import TurnError
+from webapp.turn.actions import Turn
 from webapp.turn.pages import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
-from webapp.wording import gettext, say
+from webapp.wording import gettext
 
 bp = Blueprint("turn", __name__)
 bp.add_app_template_global(Mode, "Mode")
@@ -50,22 +49,17 @@ def this_page() -> PuzzlePage:
     return page
 
 
-@bp.errorhandler(TurnError)
-def refused(error: TurnError) -> Response:
-    """A move the turn cannot take: the board stays, the notice says why (422, or 409)."""
-    return errors.reply(error.status, say(error.why))
-
-
-def answer(page: PuzzlePage, attempt: PlayerAttempt) -> Answer:
+def answer(page: PuzzlePage, turn: Turn) -> Answer:
     """The board for htmx; for a plain form, back to the page."""
     if request.headers.get("HX-Request"):
-        return render_turn(page, attempt=attempt)
+        return render_turn(page, turn)
     return redirect(page.url("puzzle"), 303)
 
 
 @bp.get("")
 def puzzle() -> Answer:
-    return render_turn(this_page())
+    page = this_page()
+    return render_turn(page, actions.look(page))
 
 
 @bp.post("/move")
@@ -131,5 +125,5 @@ def timed() -> Answer:
 def time_up() -> Answer:
     """The page's clock reached zero: end the turn if the server's clock agrees, else show the board."""
     page = this_page()
-    attempt = actions.time_up(page)
-    return render_turn(page) if attempt is None else answer(page, attempt)
+    turn = actions.time_up(page)
+    return render_turn(page, turn) if turn.attempt is None else answer(page, turn)
