@@ -22,6 +22,7 @@ from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
 from webapp.turn import attempts, hints, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
+from webapp.turn.board import Board
 from webapp.turn.pages import PuzzlePage
 from webapp.turn.progress import Progress, progress
 from webapp.turn.view import TurnView, turn_view
@@ -29,6 +30,8 @@ from webapp.words import words
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
+Acted = tuple[PlayerAttempt, Board | None]
+"""The attempt an action wrote, and the board it left if it built one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +49,9 @@ def act(page: PuzzlePage, action: Action) -> Turn:
     unless the turn's time has run out; rate the attempt if that finished it."""
     player = current_player_id()
     action = attempts.on_time(action)
-    attempt = _act_on_stored(page, player, action) if player else None
-    if attempt is None:
-        attempt = _act_on_new(page, action)
-    return turn_of(page.puzzle, _rated(attempt))
+    done = _act_on_stored(page, player, action) if player else None
+    attempt, board = done if done is not None else _act_on_new(page, action)
+    return turn_of(page.puzzle, _rated(attempt), board)
 
 
 def look(page: PuzzlePage) -> Turn:
@@ -58,20 +60,22 @@ def look(page: PuzzlePage) -> Turn:
     player = current_player_id()
     attempt = store.find(db.session(), player, page.puzzle) if player else None
     if attempt is not None and player is not None and attempt.overdue(now()):
-        attempt = _rated(_act_on_stored(page, player, attempts.on_time(attempts.nothing)) or attempt)
+        settled = _act_on_stored(page, player, attempts.on_time(attempts.nothing))
+        if settled is not None:
+            return turn_of(page.puzzle, _rated(settled[0]), settled[1])
     return turn_of(page.puzzle, attempt)
 
 
-def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Turn:
+def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> Turn:
     """The turn as the board shows it, the attempt's or the untouched table's, with the step check
-    under the site's time limit."""
+    under the site's time limit; `board` when the action has just built the attempt's board."""
     limit = float(current_app.config["STEP_TIME_LIMIT"])
 
     def step_check(laid: tuple[Card, ...]) -> Progress:
         return progress(puzzle.position(), laid, puzzle.max_placed, limit)
 
     view = turn_view(
-        attempts.board_of(puzzle, attempt),
+        board or attempts.board_of(puzzle, attempt),
         puzzle.max_placed,
         step_check,
         can_undo=attempt is not None and bool(attempt.history),
@@ -98,10 +102,11 @@ def ask_hint(page: PuzzlePage) -> Turn:
     solution = page.puzzle.solution_cards()
     advice = solver_gate.run(lambda: hints.hint(board, used + 1, solution, limit))
 
-    def give(attempt: PlayerAttempt) -> None:
+    def give(attempt: PlayerAttempt) -> Board:
         if attempt.hints != used or attempt.melds != board.to_json():
             raise TurnRace(words("the table changed while the hint was worked out: ask again"))
         attempts.add_hint(attempt, advice)
+        return board
 
     return act(page, give)
 
@@ -131,7 +136,9 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     return attempt
 
 
-def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttempt | None:
+def _act_on_stored(
+    page: PuzzlePage, player: str, action: Action
+) -> tuple[PlayerAttempt, Board | None] | None:
     """The action on the player's attempt, if they have one, written with compare and swap: no
     transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
     with db.database().autocommit() as connection:
@@ -139,13 +146,13 @@ def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttem
             stored = store.read(connection, player, page.puzzle)
             if stored is None:
                 return None
-            action(stored.attempt)
+            board = action(stored.attempt)
             if store.write(connection, stored):
-                return stored.attempt
+                return stored.attempt, board
     raise TurnRace(words("the table changed in another window meanwhile: reload the page"))
 
 
-def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:
+def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
@@ -154,5 +161,5 @@ def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:
             player = ensure_player(session)
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
             attempt = store.start(session, player, puzzle, page.number)
-        action(attempt)
-    return attempt
+        board = action(attempt)
+    return attempt, board

@@ -34,8 +34,9 @@ class TurnRace(TurnError):
     status = 409
 
 
-Action = Callable[[PlayerAttempt], None]
-"""Something a request does to an attempt, in memory."""
+Action = Callable[[PlayerAttempt], Board | None]
+"""Something a request does to an attempt, in memory; it returns the board it leaves when it built one,
+so that the page draws that board rather than build it again."""
 
 
 def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
@@ -79,7 +80,7 @@ def _save(attempt: PlayerAttempt, before: Board, after: Board, mark: str = "") -
     attempt.melds = after.to_json()
 
 
-def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> None:
+def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> Board:
     board = _playing(attempt)
     try:
         moved = board.move(card_id, target, seen_at)
@@ -87,6 +88,7 @@ def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None)
         raise TurnError(error.words) from None
     _save(attempt, board, moved)
     attempt.moves += 1
+    return moved
 
 
 def undo(attempt: PlayerAttempt) -> None:
@@ -101,12 +103,13 @@ def undo(attempt: PlayerAttempt) -> None:
         attempt.moves = max(0, attempt.moves - 1)
 
 
-def reset(attempt: PlayerAttempt) -> None:
+def reset(attempt: PlayerAttempt) -> Board:
     board = _playing(attempt)
     start = Board.start(board.position)
     if board.melds == start.melds:
         raise TurnError(words("the table is already as it was"))
     _save(attempt, board, start, RESET_MARK)
+    return start
 
 
 def end_turn(attempt: PlayerAttempt) -> None:
@@ -130,13 +133,14 @@ def end_turn(attempt: PlayerAttempt) -> None:
     attempt.finished = now()
 
 
-def give_up(attempt: PlayerAttempt) -> None:
+def give_up(attempt: PlayerAttempt) -> Board:
     """Put the table back as it was, as the rules' penalty does, and show the solution."""
-    board = _playing(attempt)
-    attempt.melds = Board.start(board.position).to_json()
+    start = Board.start(_playing(attempt).position)
+    attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.GAVE_UP
     attempt.finished = now()
+    return start
 
 
 def nothing(attempt: PlayerAttempt) -> None:
@@ -179,24 +183,25 @@ def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     attempt.started = now()
 
 
-def time_out(attempt: PlayerAttempt) -> None:
+def time_out(attempt: PlayerAttempt) -> Board:
     """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
     ends = attempt.deadline
     assert ends is not None, "only a timed turn runs out"
-    attempt.melds = Board.start(attempt.puzzle.position()).to_json()
+    start = Board.start(attempt.puzzle.position())
+    attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.TIMED_OUT
     attempt.finished = ends
+    return start
 
 
 def on_time(action: Action) -> Action:
     """The action, unless the attempt's time has run out: then the turn ends there instead."""
 
-    def run(attempt: PlayerAttempt) -> None:
+    def run(attempt: PlayerAttempt) -> Board | None:
         if attempt.overdue(now()):
-            time_out(attempt)
-            return
-        action(attempt)
+            return time_out(attempt)
+        return action(attempt)
 
     return run
 
