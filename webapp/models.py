@@ -117,7 +117,7 @@ class PoolPuzzle(Base):
     """What the solution does, as names of `generator.THEMES`, in their order."""
     live_decoys: Mapped[int | None] = mapped_column(default=None)
     """Decoys that some valid play places (they tempt); None until measured."""
-    max_placed: Mapped[int] = mapped_column("max_played")
+    max_placed: Mapped[int]
     """The most cards a play places: the puzzle's goal."""
 
     @property
