@@ -50,6 +50,7 @@ def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> Non
     assert make_puzzle("classic", tier, seed=5, time_limit=LIMIT) == puzzle
 
 
+@pytest.mark.slow  # four hard puzzles made from scratch
 def test_other_seeds_give_other_puzzles() -> None:
     puzzles = {make_puzzle("classic", "hard", seed=seed, time_limit=LIMIT).canonical for seed in range(4)}
     assert len(puzzles) == 4
@@ -75,6 +76,7 @@ def test_the_maximal_play_is_unique_and_places_the_played_cards(master: Puzzle) 
     assert min(hand.values()) >= 0 and sum(hand.values()) == master.decoys == 1
 
 
+@pytest.mark.slow  # five master analyses
 def test_verify_reports_claims_the_solver_does_not_prove(master: Puzzle) -> None:
     assert verify(master) == []
     shallower = replace(master, depth=5)

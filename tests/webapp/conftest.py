@@ -6,9 +6,12 @@ TAVOLO_TEST_DATABASE_URL (scripts/test-postgres.sh starts one), emptied before e
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -136,7 +139,29 @@ def database_url(tmp_path: Path, postgres_url: str | None) -> Iterator[str]:
     yield url
 
 
+_EMPTY_SCHEMA: list[Path] = []
+"""This process's SQLite file holding the models' empty tables, once made."""
+
+
+def empty_schema() -> Path:
+    """A SQLite file with the models' tables and no rows, made once per test process: copying it
+    takes 0.1 ms where `create_all` takes 60 ms, and most tests build an app."""
+    if not _EMPTY_SCHEMA:
+        folder = tempfile.mkdtemp(prefix="tavolo-schema-")
+        atexit.register(shutil.rmtree, folder, True)
+        path = Path(folder) / "empty.sqlite3"
+        engine = create_engine(f"sqlite:///{path}")
+        Base.metadata.create_all(engine)
+        engine.dispose()
+        _EMPTY_SCHEMA.append(path)
+    return _EMPTY_SCHEMA[0]
+
+
 def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
+    url = make_url(database_url)
+    fresh = url.get_backend_name() == "sqlite" and bool(url.database) and not Path(str(url.database)).exists()
+    if fresh:
+        shutil.copyfile(empty_schema(), str(url.database))
     app = create_app(
         {
             "TESTING": True,
@@ -155,8 +180,9 @@ def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
             **config,
         }
     )
-    with app.app_context():
-        Base.metadata.create_all(database().engine)
+    if not fresh:
+        with app.app_context():
+            Base.metadata.create_all(database().engine)
     return app
 
 
