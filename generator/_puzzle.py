@@ -108,10 +108,12 @@ def _base36(number: int) -> str:
 Melds = tuple[tuple[str, ...], ...]
 
 FIELDS = (
-    "id", "rules", "table", "hand", "max_played", "played", "solution",
+    "id", "rules", "table", "hand", "max_placed", "laid", "solution",
     "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
+OLD_FIELDS = {"max_played": "max_placed", "played": "laid"}
+"""Keys that files written before the words were settled use, and the key each one now is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +129,10 @@ class Puzzle:
     table: Melds
     hand: tuple[str, ...]
     """Sorted by suit then rank, jokers last."""
-    max_played: int
+    max_placed: int
     """Cards the maximal play places: the number by which the hand shrinks."""
-    played: tuple[str, ...]
-    """The hand cards every maximal play places (unique as a multiset)."""
+    laid: tuple[str, ...]
+    """The hand cards every maximal play lays on the table (unique as a multiset)."""
     solution: Melds
     """A final table of a maximal play that breaks only `depth` original melds."""
     depth: int
@@ -170,8 +172,8 @@ class Puzzle:
             rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_played=play.count,
-            played=tuple(str(card) for card in placed),
+            max_placed=play.count,
+            laid=tuple(str(card) for card in placed),
             solution=tuple(tuple(meld.tokens()) for meld in play.table),
             depth=depth,
             chain=chain,
@@ -192,8 +194,8 @@ class Puzzle:
         return canonical_form(self.position())
 
     @property
-    def played_cards(self) -> tuple[Card, ...]:
-        return parse_cards(self.played)
+    def laid_cards(self) -> tuple[Card, ...]:
+        return parse_cards(self.laid)
 
     def position(self) -> Position:
         return Position.build(self.rules, self.table, self.hand)
@@ -205,8 +207,8 @@ class Puzzle:
             "rules": self.rules,
             "table": [list(meld) for meld in self.table],
             "hand": list(self.hand),
-            "max_played": self.max_played,
-            "played": list(self.played),
+            "max_placed": self.max_placed,
+            "laid": list(self.laid),
             "solution": [list(meld) for meld in self.solution],
             "depth": self.depth,
             "chain": self.chain,
@@ -223,11 +225,12 @@ class Puzzle:
         """Read a puzzle line and check everything but the solver's proofs (see `verify`).
 
         Checked: the fields and their types, the ID, a legal position, a solution that is a legal
-        play placing exactly `played`, the counts, the tier of the chain length, known themes and
-        the canonical form.
+        play laying exactly `laid`, the counts, the tier of the chain length, known themes and
+        the canonical form. A line of an older file may say `max_played` and `played` instead.
         """
         if not isinstance(data, Mapping):
             raise PuzzleError("a puzzle must be a JSON object")
+        data = _current_names(data)
         missing = [name for name in FIELDS if name not in data and name != "canonical"]
         if missing:
             raise PuzzleError(f"missing field {missing[0]!r}")
@@ -245,8 +248,8 @@ class Puzzle:
             position = Position.build(rules, _melds(data, "table"), _cards(data, "hand"))
         except PositionError as error:
             raise PuzzleError(f"position: {error}") from None
-        played = _cards(data, "played")
-        played_cards = sorted_cards(parse_cards(played))
+        laid = _cards(data, "laid")
+        laid_cards = sorted_cards(parse_cards(laid))
         solution = _melds(data, "solution")
         try:
             final = [Meld.of(parse_cards(meld), position.rules) for meld in solution]
@@ -257,16 +260,16 @@ class Puzzle:
             raise PuzzleError(f"solution: {problems[0]}")
         read = play_of(position, final)
         placed, freed = read.placed, len(read.freed)
-        if placed != played_cards:
+        if placed != laid_cards:
             shown = " ".join(str(card) for card in placed) or "nothing"
-            raise PuzzleError(f"played: the solution places {shown}, not {' '.join(played) or 'nothing'}")
+            raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
         puzzle = cls(
             id=str(parsed_id),
             rules=rules,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_played=_count(data, "max_played"),
-            played=tuple(str(card) for card in played_cards),
+            max_placed=_count(data, "max_placed"),
+            laid=tuple(str(card) for card in laid_cards),
             solution=tuple(tuple(meld.tokens()) for meld in final),
             depth=_count(data, "depth"),
             chain=_count(data, "chain"),
@@ -277,15 +280,15 @@ class Puzzle:
             live_decoys=_count(data, "live_decoys"),
         )
         expected = {
-            "max_played": len(placed) - freed,
+            "max_placed": len(placed) - freed,
             "hand_size": len(position.hand),
             "decoys": len(position.hand) - len(placed),
         }
         for name, value in expected.items():
             if getattr(puzzle, name) != value:
                 raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
-        if puzzle.max_played < 1:
-            raise PuzzleError("max_played: a puzzle places at least one card")
+        if puzzle.max_placed < 1:
+            raise PuzzleError("max_placed: a puzzle places at least one card")
         if puzzle.live_decoys > puzzle.decoys:
             raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
         tier = tier_of(puzzle.chain)
@@ -313,6 +316,11 @@ def _text(data: Mapping[str, object], name: str) -> str:
     if not isinstance(value, str):
         raise PuzzleError(f"{name} must be a string, not {value!r}")
     return value
+
+
+def _current_names(data: Mapping[object, object]) -> dict[str, object]:
+    """The line with each old key under the name it has now."""
+    return {OLD_FIELDS.get(str(name), str(name)): value for name, value in data.items()}
 
 
 def _count(data: Mapping[str, object], name: str) -> int:

@@ -71,7 +71,7 @@ def variant(
         tier=tier,
         themes=themes,
         hand_size=len(hand),
-        decoys=len(hand) - len(puzzle.played),
+        decoys=len(hand) - len(puzzle.laid),
     )
 
 
