@@ -1,5 +1,8 @@
 """The daily schedule: which puzzle each day has, published ahead by the clock or on first request.
 
+Only the clock and the commands run the generator; a request that finds its day unpublished (the
+clock was down) publishes it from the pool alone, so no page waits seconds for a new puzzle.
+
 Publishing a day is idempotent and safe under races: the `daily` table holds one row per number and
 each puzzle once, so when two processes publish the same day together one insert fails, rolls back,
 and reads the winner's row. Both would have chosen the same puzzle anyway: the choice is
@@ -78,13 +81,13 @@ def _published_now(number: int) -> models.Daily:
 
 
 def daily(number: int) -> models.Daily:
-    """The day's puzzle, published now if the clock has not done it yet.
+    """The day's puzzle, published now from the pool if the clock has not done it yet.
 
     A published day never changes, so each process keeps the rows it has read (a few a day)."""
     known = PUBLISHED_DAYS()
     row = known.get(number)
     if row is None:
-        row = find(db.session(), number) or publish(number)
+        row = find(db.session(), number) or publish(number, generate=False)
         known.put(number, row)
     return row
 
@@ -93,8 +96,9 @@ THEME_GAP = 7
 """Days less than this far apart never share a main theme."""
 
 
-def publish(number: int) -> models.Daily:
-    """Give day `number` its puzzle unless it has one; returns the day's row either way."""
+def publish(number: int, generate: bool = True) -> models.Daily:
+    """Give day `number` its puzzle unless it has one; returns the day's row either way. Without
+    `generate` (a request's publishing), a day whose tier the pool lacks takes the nearest tier."""
     rules = current_app.config["DAILY_RULES"]
     tier = weekly_tier(calendar().day(number))
     digest = day_digest(current_app.config["DAILY_SECRET"], number)
@@ -108,7 +112,7 @@ def publish(number: int) -> models.Daily:
         if not lost:
             break
     # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
-    for attempt in range(SEED_TRIES):
+    for attempt in range(SEED_TRIES if generate else 0):
         try:
             made = pool.make(
                 rules, tier, daily_seed(digest, attempt), current_app.config["GENERATE_TIME_LIMIT"]
