@@ -20,6 +20,7 @@ from webapp.models import Status
 from webapp.security import limiter, step_rate_limit
 from webapp.turn import actions, attempts
 from webapp.turn.actions import Turn
+from webapp.turn.attempts import Action
 from webapp.turn.pages import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext
@@ -56,6 +57,12 @@ def answer(page: PuzzlePage, turn: Turn) -> Answer:
     return redirect(page.url("puzzle"), 303)
 
 
+def step(action: Action) -> Answer:
+    """Do a step's action to the player's attempt at this page's puzzle, and answer with the board."""
+    page = this_page()
+    return answer(page, actions.act(page, action))
+
+
 @bp.get("")
 def puzzle() -> Answer:
     page = this_page()
@@ -74,36 +81,31 @@ def move() -> Answer:
         )
     if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
         abort(400, description=gettext("a move takes one card to one place: the form sent a field twice"))
-    page = this_page()
-    return answer(page, actions.act(page, lambda attempt: attempts.move(attempt, card, target, seen_at)))
+    return step(lambda attempt: attempts.move(attempt, card, target, seen_at))
 
 
 @bp.post("/undo")
 @limiter.limit(step_rate_limit)
 def undo() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.undo))
+    return step(attempts.undo)
 
 
 @bp.post("/reset")
 @limiter.limit(step_rate_limit)
 def reset() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.reset))
+    return step(attempts.reset)
 
 
 @bp.post("/end")
 @limiter.limit(step_rate_limit)
 def end_turn() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.end_turn))
+    return step(attempts.end_turn)
 
 
 @bp.post("/give-up")
 @limiter.limit(step_rate_limit)
 def give_up() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.give_up))
+    return step(attempts.give_up)
 
 
 @bp.post("/hint")
