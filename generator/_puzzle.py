@@ -19,6 +19,7 @@ from puzzles import (
     CardError,
     Meld,
     MeldError,
+    Play,
     Position,
     PositionError,
     SkillRun,
@@ -228,79 +229,101 @@ class Puzzle:
         play laying exactly `laid`, the counts, the tier of the chain length, known themes and
         the canonical form. A line of an older file may say `max_played` and `played` instead.
         """
-        if not isinstance(data, Mapping):
-            raise PuzzleError("a puzzle must be a JSON object")
-        data = _current_names(data)
-        missing = [name for name in FIELDS if name not in data and name != "canonical"]
-        if missing:
-            raise PuzzleError(f"missing field {missing[0]!r}")
-        unknown = sorted(set(data) - set(FIELDS))
-        if unknown:
-            raise PuzzleError(f"unknown field {unknown[0]!r}")
-        puzzle_id = _text(data, "id")
-        parsed_id = PuzzleId.parse(puzzle_id)
-        rules = _text(data, "rules")
-        if rules not in PRESETS:
-            raise PuzzleError(f"rules: unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
-        if parsed_id.rules != rules:
-            raise PuzzleError(f"id {puzzle_id!r} is a {parsed_id.rules} puzzle, not {rules}")
-        try:
-            position = Position.build(rules, _melds(data, "table"), _cards(data, "hand"))
-        except PositionError as error:
-            raise PuzzleError(f"position: {error}") from None
-        laid = _cards(data, "laid")
-        laid_cards = sorted_cards(parse_cards(laid))
-        solution = _melds(data, "solution")
-        try:
-            final = [Meld.of(parse_cards(meld), position.rules) for meld in solution]
-        except (CardError, MeldError) as error:
-            raise PuzzleError(f"solution: {error}") from None
-        problems = play_problems(position, [meld.cards for meld in final])
-        if problems:
-            raise PuzzleError(f"solution: {problems[0]}")
-        read = play_of(position, final)
-        placed, freed = read.placed, len(read.freed)
-        if placed != laid_cards:
-            shown = " ".join(str(card) for card in placed) or "nothing"
-            raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
+        fields = _fields(data)
+        parsed_id, position = _position_of(fields)
+        final, read = _solution_of(fields, position)
         puzzle = cls(
             id=str(parsed_id),
-            rules=rules,
+            rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_placed=_count(data, "max_placed"),
-            laid=tuple(str(card) for card in laid_cards),
+            max_placed=_count(fields, "max_placed"),
+            laid=tuple(str(card) for card in read.placed),
             solution=tuple(tuple(meld.tokens()) for meld in final),
-            depth=_count(data, "depth"),
-            chain=_count(data, "chain"),
-            tier=_text(data, "tier"),
-            themes=_themes(data),
-            hand_size=_count(data, "hand_size"),
-            decoys=_count(data, "decoys"),
-            live_decoys=_count(data, "live_decoys"),
+            depth=_count(fields, "depth"),
+            chain=_count(fields, "chain"),
+            tier=_text(fields, "tier"),
+            themes=_themes(fields),
+            hand_size=_count(fields, "hand_size"),
+            decoys=_count(fields, "decoys"),
+            live_decoys=_count(fields, "live_decoys"),
         )
-        expected = {
-            "max_placed": len(placed) - freed,
-            "hand_size": len(position.hand),
-            "decoys": len(position.hand) - len(placed),
-        }
-        for name, value in expected.items():
-            if getattr(puzzle, name) != value:
-                raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
-        if puzzle.max_placed < 1:
-            raise PuzzleError("max_placed: a puzzle places at least one card")
-        if puzzle.live_decoys > puzzle.decoys:
-            raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
-        tier = tier_of(puzzle.chain)
-        if tier is None:
-            raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
-        if puzzle.chain > puzzle.depth:
-            raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
-        if puzzle.tier != tier:
-            raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
-        if "canonical" in data and data["canonical"] != puzzle.canonical:
-            raise PuzzleError(f"canonical {data['canonical']!r} does not match the table and hand")
+        _check_counts(puzzle, position, read)
+        if "canonical" in fields and fields["canonical"] != puzzle.canonical:
+            raise PuzzleError(f"canonical {fields['canonical']!r} does not match the table and hand")
         return puzzle
+
+
+def _fields(data: object) -> dict[str, object]:
+    """A puzzle line's fields under their current names, every one there and no other."""
+    if not isinstance(data, Mapping):
+        raise PuzzleError("a puzzle must be a JSON object")
+    fields = _current_names(data)
+    missing = [name for name in FIELDS if name not in fields and name != "canonical"]
+    if missing:
+        raise PuzzleError(f"missing field {missing[0]!r}")
+    unknown = sorted(set(fields) - set(FIELDS))
+    if unknown:
+        raise PuzzleError(f"unknown field {unknown[0]!r}")
+    return fields
+
+
+def _position_of(fields: Mapping[str, object]) -> tuple[PuzzleId, Position]:
+    """The line's ID and its position, which must be a legal one of the ID's preset."""
+    puzzle_id = _text(fields, "id")
+    parsed_id = PuzzleId.parse(puzzle_id)
+    rules = _text(fields, "rules")
+    if rules not in PRESETS:
+        raise PuzzleError(f"rules: unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
+    if parsed_id.rules != rules:
+        raise PuzzleError(f"id {puzzle_id!r} is a {parsed_id.rules} puzzle, not {rules}")
+    try:
+        return parsed_id, Position.build(rules, _melds(fields, "table"), _cards(fields, "hand"))
+    except PositionError as error:
+        raise PuzzleError(f"position: {error}") from None
+
+
+def _solution_of(fields: Mapping[str, object], position: Position) -> tuple[list[Meld], Play]:
+    """The solution's melds, a legal play of the position that lays exactly the line's `laid`
+    cards; and that play."""
+    laid = _cards(fields, "laid")
+    laid_cards = sorted_cards(parse_cards(laid))
+    try:
+        final = [Meld.of(parse_cards(meld), position.rules) for meld in _melds(fields, "solution")]
+    except (CardError, MeldError) as error:
+        raise PuzzleError(f"solution: {error}") from None
+    problems = play_problems(position, [meld.cards for meld in final])
+    if problems:
+        raise PuzzleError(f"solution: {problems[0]}")
+    read = play_of(position, final)
+    placed = read.placed
+    if placed != laid_cards:
+        shown = " ".join(str(card) for card in placed) or "nothing"
+        raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
+    return final, read
+
+
+def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
+    """The counts the line claims agree with its solution, and its tier with its chain length."""
+    expected = {
+        "max_placed": len(read.placed) - len(read.freed),
+        "hand_size": len(position.hand),
+        "decoys": len(position.hand) - len(read.placed),
+    }
+    for name, value in expected.items():
+        if getattr(puzzle, name) != value:
+            raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
+    if puzzle.max_placed < 1:
+        raise PuzzleError("max_placed: a puzzle places at least one card")
+    if puzzle.live_decoys > puzzle.decoys:
+        raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
+    tier = tier_of(puzzle.chain)
+    if tier is None:
+        raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
+    if puzzle.chain > puzzle.depth:
+        raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
+    if puzzle.tier != tier:
+        raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
 
 
 def canonical_form(position: Position) -> str:
