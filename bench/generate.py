@@ -100,10 +100,10 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
     methods = Counter(p.id[1] for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
-    floors = sum(p.hand_size >= 4 and p.max_played >= 2 for p in puzzles)
+    floors = sum(p.hand_size >= 4 and p.max_placed >= 2 for p in puzzles)
     jokers = sum("JK" in p.hand for p in puzzles)
     fails = {
-        k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_played for p in puzzles)
+        k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_placed for p in puzzles)
         for k in SKILLS
     }
     print(

@@ -305,7 +305,7 @@ def pretty_text(puzzle: Puzzle) -> str:
             "table:",
             melds(puzzle.table),
             f"hand: {cards(puzzle.hand)}",
-            f"answer: place {puzzle.max_played} ({cards(puzzle.played)}); "
+            f"answer: place {puzzle.max_placed} ({cards(puzzle.laid)}); "
             f"{puzzle.decoys} decoy{'s' if puzzle.decoys != 1 else ''}",
             "a final table:",
             melds(puzzle.solution),

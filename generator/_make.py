@@ -233,18 +233,18 @@ def _skill_check(position: Position, tier: str, deadline: float) -> SkillRun | N
     return None if skill is None else skill_limited(position, skill, _left(deadline))
 
 
-def live_decoys(position: Position, played: tuple[Card, ...], time_limit: float) -> int | None:
-    """How many decoys (hand cards beyond `played`) some valid play places; None when the solver
+def live_decoys(position: Position, laid: tuple[Card, ...], time_limit: float) -> int | None:
+    """How many decoys (hand cards beyond `laid`) some valid play places; None when the solver
     could not prove it in time. A copy of a card counts once each."""
     deadline = time.perf_counter() + time_limit
-    played_counts = Counter(played)
-    decoys = Counter(position.hand) - played_counts
+    laid_counts = Counter(laid)
+    decoys = Counter(position.hand) - laid_counts
     live = 0
     for card, copies in sorted(decoys.items(), key=lambda item: item[0].sort_key()):
         for extra in range(1, copies + 1):
             # this copy is placed when more copies than the maximal play places are
-            laid = [card] * (played_counts[card] + extra)
-            check = step_check(position, laid, _left(deadline))
+            tried = [card] * (laid_counts[card] + extra)
+            check = step_check(position, tried, _left(deadline))
             if not check.proven:
                 return None
             if check.reachable is None:
@@ -327,13 +327,13 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if not analysis.proven:
         return [f"the solver proved nothing within {time_limit:g} s"]
     problems = []
-    if analysis.best.value != puzzle.max_played:
-        problems.append(f"max_played is {puzzle.max_played}, but the maximum is {analysis.best.value}")
+    if analysis.best.value != puzzle.max_placed:
+        problems.append(f"max_placed is {puzzle.max_placed}, but the maximum is {analysis.best.value}")
     if analysis.uniqueness.unique is False:
         problems.append("the maximal play is not unique")
-    elif (placed := play_of(analysis.position, analysis.best.play.table).placed) != puzzle.played_cards:
+    elif (placed := play_of(analysis.position, analysis.best.play.table).placed) != puzzle.laid_cards:
         shown = " ".join(str(card) for card in placed)
-        problems.append(f"played is {' '.join(puzzle.played)}, but the maximal play places {shown}")
+        problems.append(f"laid is {' '.join(puzzle.laid)}, but the maximal play places {shown}")
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
     chain = analysis.chain.length
@@ -343,7 +343,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain}")
     if not problems and not is_publishable(analysis, _skill_check(analysis.position, puzzle.tier, deadline)):
         problems.append(f"the skill-limited player below {puzzle.tier} solves it, or the hand is too small")
-    live = live_decoys(analysis.position, puzzle.played_cards, _left(deadline))
+    live = live_decoys(analysis.position, puzzle.laid_cards, _left(deadline))
     if live is not None and live != puzzle.live_decoys:
         problems.append(f"live_decoys is {puzzle.live_decoys}, but {live} decoys fit some valid play")
     if puzzle.decisions is not None:

@@ -20,6 +20,7 @@ from puzzles import (
     Forcing,
     Meld,
     MeldError,
+    Play,
     Position,
     PositionError,
     SkillRun,
@@ -109,12 +110,14 @@ def _base36(number: int) -> str:
 Melds = tuple[tuple[str, ...], ...]
 
 FIELDS = (
-    "id", "rules", "table", "hand", "max_played", "played", "solution",
+    "id", "rules", "table", "hand", "max_placed", "laid", "solution",
     "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
 OPTIONAL_FIELDS = frozenset({"decisions", "canonical"})
 """Keys a line may lack: `decisions` came after the first pools were written."""
+OLD_FIELDS = {"max_played": "max_placed", "played": "laid"}
+"""Keys that files written before the words were settled use, and the key each one now is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +133,10 @@ class Puzzle:
     table: Melds
     hand: tuple[str, ...]
     """Sorted by suit then rank, jokers last."""
-    max_played: int
+    max_placed: int
     """Cards the maximal play places: the number by which the hand shrinks."""
-    played: tuple[str, ...]
-    """The hand cards every maximal play places (unique as a multiset)."""
+    laid: tuple[str, ...]
+    """The hand cards every maximal play lays on the table (unique as a multiset)."""
     solution: Melds
     """A final table of a maximal play that breaks only `depth` original melds."""
     depth: int
@@ -177,8 +180,8 @@ class Puzzle:
             rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_played=play.count,
-            played=tuple(str(card) for card in placed),
+            max_placed=play.count,
+            laid=tuple(str(card) for card in placed),
             solution=tuple(tuple(meld.tokens()) for meld in play.table),
             depth=depth,
             chain=chain,
@@ -200,8 +203,8 @@ class Puzzle:
         return canonical_form(self.position())
 
     @property
-    def played_cards(self) -> tuple[Card, ...]:
-        return parse_cards(self.played)
+    def laid_cards(self) -> tuple[Card, ...]:
+        return parse_cards(self.laid)
 
     def position(self) -> Position:
         return Position.build(self.rules, self.table, self.hand)
@@ -213,8 +216,8 @@ class Puzzle:
             "rules": self.rules,
             "table": [list(meld) for meld in self.table],
             "hand": list(self.hand),
-            "max_played": self.max_played,
-            "played": list(self.played),
+            "max_placed": self.max_placed,
+            "laid": list(self.laid),
             "solution": [list(meld) for meld in self.solution],
             "depth": self.depth,
             "chain": self.chain,
@@ -232,82 +235,105 @@ class Puzzle:
         """Read a puzzle line and check everything but the solver's proofs (see `verify`).
 
         Checked: the fields and their types, the ID, a legal position, a solution that is a legal
-        play placing exactly `played`, the counts, the tier of the chain length, known themes and
-        the canonical form.
+        play laying exactly `laid`, the counts, the tier of the chain length, known themes and
+        the canonical form. A line of an older file may say `max_played` and `played` instead.
         """
-        if not isinstance(data, Mapping):
-            raise PuzzleError("a puzzle must be a JSON object")
-        missing = [name for name in FIELDS if name not in data and name not in OPTIONAL_FIELDS]
-        if missing:
-            raise PuzzleError(f"missing field {missing[0]!r}")
-        unknown = sorted(set(data) - set(FIELDS))
-        if unknown:
-            raise PuzzleError(f"unknown field {unknown[0]!r}")
-        puzzle_id = _text(data, "id")
-        parsed_id = PuzzleId.parse(puzzle_id)
-        rules = _text(data, "rules")
-        if rules not in PRESETS:
-            raise PuzzleError(f"rules: unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
-        if parsed_id.rules != rules:
-            raise PuzzleError(f"id {puzzle_id!r} is a {parsed_id.rules} puzzle, not {rules}")
-        try:
-            position = Position.build(rules, _melds(data, "table"), _cards(data, "hand"))
-        except PositionError as error:
-            raise PuzzleError(f"position: {error}") from None
-        played = _cards(data, "played")
-        played_cards = sorted_cards(parse_cards(played))
-        solution = _melds(data, "solution")
-        try:
-            final = [Meld.of(parse_cards(meld), position.rules) for meld in solution]
-        except (CardError, MeldError) as error:
-            raise PuzzleError(f"solution: {error}") from None
-        problems = play_problems(position, [meld.cards for meld in final])
-        if problems:
-            raise PuzzleError(f"solution: {problems[0]}")
-        read = play_of(position, final)
-        placed, freed = read.placed, len(read.freed)
-        if placed != played_cards:
-            shown = " ".join(str(card) for card in placed) or "nothing"
-            raise PuzzleError(f"played: the solution places {shown}, not {' '.join(played) or 'nothing'}")
+        fields = _fields(data)
+        parsed_id, position = _position_of(fields)
+        final, read = _solution_of(fields, position)
         puzzle = cls(
             id=str(parsed_id),
-            rules=rules,
+            rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_played=_count(data, "max_played"),
-            played=tuple(str(card) for card in played_cards),
+            max_placed=_count(fields, "max_placed"),
+            laid=tuple(str(card) for card in read.placed),
             solution=tuple(tuple(meld.tokens()) for meld in final),
-            depth=_count(data, "depth"),
-            chain=_count(data, "chain"),
-            tier=_text(data, "tier"),
-            themes=_themes(data),
-            hand_size=_count(data, "hand_size"),
-            decoys=_count(data, "decoys"),
-            live_decoys=_count(data, "live_decoys"),
-            decisions=None if data.get("decisions") is None else _count(data, "decisions"),
+            depth=_count(fields, "depth"),
+            chain=_count(fields, "chain"),
+            tier=_text(fields, "tier"),
+            themes=_themes(fields),
+            hand_size=_count(fields, "hand_size"),
+            decoys=_count(fields, "decoys"),
+            live_decoys=_count(fields, "live_decoys"),
+            decisions=None if fields.get("decisions") is None else _count(fields, "decisions"),
         )
-        expected = {
-            "max_played": len(placed) - freed,
-            "hand_size": len(position.hand),
-            "decoys": len(position.hand) - len(placed),
-        }
-        for name, value in expected.items():
-            if getattr(puzzle, name) != value:
-                raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
-        if puzzle.max_played < 1:
-            raise PuzzleError("max_played: a puzzle places at least one card")
-        if puzzle.live_decoys > puzzle.decoys:
-            raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
-        tier = tier_of(puzzle.chain)
-        if tier is None:
-            raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
-        if puzzle.chain > puzzle.depth:
-            raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
-        if puzzle.tier != tier:
-            raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
-        if "canonical" in data and data["canonical"] != puzzle.canonical:
-            raise PuzzleError(f"canonical {data['canonical']!r} does not match the table and hand")
+        _check_counts(puzzle, position, read)
+        if "canonical" in fields and fields["canonical"] != puzzle.canonical:
+            raise PuzzleError(f"canonical {fields['canonical']!r} does not match the table and hand")
         return puzzle
+
+
+def _fields(data: object) -> dict[str, object]:
+    """A puzzle line's fields under their current names, every one there and no other."""
+    if not isinstance(data, Mapping):
+        raise PuzzleError("a puzzle must be a JSON object")
+    fields = _current_names(data)
+    missing = [name for name in FIELDS if name not in fields and name not in OPTIONAL_FIELDS]
+    if missing:
+        raise PuzzleError(f"missing field {missing[0]!r}")
+    unknown = sorted(set(fields) - set(FIELDS))
+    if unknown:
+        raise PuzzleError(f"unknown field {unknown[0]!r}")
+    return fields
+
+
+def _position_of(fields: Mapping[str, object]) -> tuple[PuzzleId, Position]:
+    """The line's ID and its position, which must be a legal one of the ID's preset."""
+    puzzle_id = _text(fields, "id")
+    parsed_id = PuzzleId.parse(puzzle_id)
+    rules = _text(fields, "rules")
+    if rules not in PRESETS:
+        raise PuzzleError(f"rules: unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
+    if parsed_id.rules != rules:
+        raise PuzzleError(f"id {puzzle_id!r} is a {parsed_id.rules} puzzle, not {rules}")
+    try:
+        return parsed_id, Position.build(rules, _melds(fields, "table"), _cards(fields, "hand"))
+    except PositionError as error:
+        raise PuzzleError(f"position: {error}") from None
+
+
+def _solution_of(fields: Mapping[str, object], position: Position) -> tuple[list[Meld], Play]:
+    """The solution's melds, a legal play of the position that lays exactly the line's `laid`
+    cards; and that play."""
+    laid = _cards(fields, "laid")
+    laid_cards = sorted_cards(parse_cards(laid))
+    try:
+        final = [Meld.of(parse_cards(meld), position.rules) for meld in _melds(fields, "solution")]
+    except (CardError, MeldError) as error:
+        raise PuzzleError(f"solution: {error}") from None
+    problems = play_problems(position, [meld.cards for meld in final])
+    if problems:
+        raise PuzzleError(f"solution: {problems[0]}")
+    read = play_of(position, final)
+    placed = read.placed
+    if placed != laid_cards:
+        shown = " ".join(str(card) for card in placed) or "nothing"
+        raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
+    return final, read
+
+
+def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
+    """The counts the line claims agree with its solution, and its tier with its chain length."""
+    expected = {
+        "max_placed": len(read.placed) - len(read.freed),
+        "hand_size": len(position.hand),
+        "decoys": len(position.hand) - len(read.placed),
+    }
+    for name, value in expected.items():
+        if getattr(puzzle, name) != value:
+            raise PuzzleError(f"{name} is {getattr(puzzle, name)}, but the puzzle gives {value}")
+    if puzzle.max_placed < 1:
+        raise PuzzleError("max_placed: a puzzle places at least one card")
+    if puzzle.live_decoys > puzzle.decoys:
+        raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
+    tier = tier_of(puzzle.chain)
+    if tier is None:
+        raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
+    if puzzle.chain > puzzle.depth:
+        raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
+    if puzzle.tier != tier:
+        raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
 
 
 def canonical_form(position: Position) -> str:
@@ -323,6 +349,11 @@ def _text(data: Mapping[str, object], name: str) -> str:
     if not isinstance(value, str):
         raise PuzzleError(f"{name} must be a string, not {value!r}")
     return value
+
+
+def _current_names(data: Mapping[object, object]) -> dict[str, object]:
+    """The line with each old key under the name it has now."""
+    return {OLD_FIELDS.get(str(name), str(name)): value for name, value in data.items()}
 
 
 def _count(data: Mapping[str, object], name: str) -> int:

@@ -13,7 +13,8 @@ from puzzles._rules import DEFAULT_RULES, Rules, RulesError
 
 ACCEPTED_FIELDS = frozenset(
     {"rules", "table", "hand", "id"}
-    | {"max_played", "played", "solution", "depth", "chain", "tier", "themes", "hand_size", "decoys"}
+    | {"max_placed", "laid", "solution", "depth", "chain", "tier", "themes", "hand_size", "decoys"}
+    | {"max_played", "played"}  # the same two in files written before the words were settled
     | {"live_decoys", "decisions", "canonical"}
 )
 """A position's fields and the rest of a generator output line (see generator.FIELDS)."""

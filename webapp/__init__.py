@@ -36,8 +36,7 @@ from webapp import (
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
-from webapp.schedule import views as schedule_views
-from webapp.turn import preview
+from webapp.turn import choosing, preview
 from webapp.turn import views as turn_views
 from webapp.turn.pages import Mode
 
@@ -109,7 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     scheduler.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
-    app.register_blueprint(schedule_views.bp)
+    app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(preview.bp)
     app.register_blueprint(players_views.bp)

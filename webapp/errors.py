@@ -1,11 +1,15 @@
 """Every error as a readable 4xx (or a 503 when the database is away): JSON for the API, a notice for
-htmx, a page otherwise. Never a traceback."""
+htmx, a page otherwise. Never a traceback.
+
+Code below the views raises a `Refusal` (or one of its kinds, such as the turn's `TurnError`) and never
+calls `abort()`: one handler, `refused`, answers them all.
+"""
 
 from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, current_app, g, jsonify, render_template, request
+from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request
 from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -18,8 +22,11 @@ from werkzeug.exceptions import (
     RequestEntityTooLarge,
     SecurityError,
 )
+from werkzeug.wrappers import Response as WerkzeugResponse
 
-from webapp.wording import gettext
+from puzzles import Problem
+from webapp.wording import gettext, say
+from webapp.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +45,35 @@ CSRF_WORDS = {
 """Flask-WTF's reasons for refusing a form, in the player's language."""
 DATABASE_RETRY_SECONDS = 5
 """A 503's `Retry-After` while the database is away: the pool's pre-ping reconnects within that."""
+
+
+class Refusal(Exception):
+    """A request the site turns down, with its status and the reason in the player's words."""
+
+    status = 400
+
+    def __init__(self, why: Words | Problem | str, status: int | None = None) -> None:
+        super().__init__(str(why))
+        self.why = why
+        if status is not None:
+            self.status = status
+
+
+class Moved(Refusal):
+    """What was asked is answered at another address: a 303 there."""
+
+    status = 303
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
+
+
+def refused(error: Refusal) -> Response | WerkzeugResponse:
+    """The one answer to every `Refusal`: the notice (the board stays), the page, or the JSON error."""
+    if isinstance(error, Moved):
+        return redirect(error.location, 303)
+    return reply(error.status, str(say(error.why)))
 
 
 def reply(status: int, message: str) -> Response:
@@ -92,5 +128,6 @@ def database_away(error: OperationalError | PoolTimeout) -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Refusal, refused)
     app.register_error_handler(OperationalError, database_away)
     app.register_error_handler(PoolTimeout, database_away)

@@ -6,7 +6,7 @@ writes it, `PoolPuzzle` one stored in the pool; `PlayerAttempt` is a player's tu
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -117,7 +117,7 @@ class PoolPuzzle(Base):
     """What the solution does, as names of `generator.THEMES`, in their order."""
     live_decoys: Mapped[int | None] = mapped_column(default=None)
     """Decoys that some valid play places (they tempt); None until measured."""
-    max_placed: Mapped[int] = mapped_column("max_played")
+    max_placed: Mapped[int]
     """The most cards a play places: the puzzle's goal."""
 
     @property
@@ -191,6 +191,11 @@ class Player(Base):
     )
 
 
+TURN_GRACE = timedelta(seconds=3)
+"""Time allowed past a timed turn's deadline for the last request to travel: the clock on the page
+reads 0:00 first."""
+
+
 class PlayerAttempt(Base):
     """One player's turn at one puzzle: the table as they left it, and how it ended."""
 
@@ -226,6 +231,18 @@ class PlayerAttempt(Base):
     @property
     def done(self) -> bool:
         return self.status != Status.PLAYING
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When a timed turn runs out; None for an untimed one."""
+        if not self.time_limit:
+            return None
+        return self.started + timedelta(seconds=self.time_limit)
+
+    def overdue(self, moment: datetime) -> bool:
+        """A timed turn still being played whose time (and its grace) ran out before `moment`."""
+        ends = self.deadline
+        return not self.done and ends is not None and moment > ends + TURN_GRACE
 
 
 class TransferCode(Base):

@@ -239,7 +239,7 @@ def test_giving_up_on_a_phone_shows_the_solution_as_steps(
     # the steps on the cards, then the final table with the hand's cards marked; the table the player
     # was given is not drawn again
     assert page.locator(".result .steps .step").count() >= 3
-    assert page.locator(".result .final-table .card.from-hand").count() == len(big_puzzle.played)
+    assert page.locator(".result .final-table .card.from-hand").count() == len(big_puzzle.laid)
     assert page.locator(".your-table").count() == 0
     # practice: no daily countdown, the next puzzle one tap away, the challenge link wraps
     assert page.locator("time.countdown").count() == 0

@@ -30,8 +30,8 @@ def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
     text, played, depth, chain = PINNED[puzzle_id]
     puzzle = puzzle_from_id(puzzle_id)
     assert str(puzzle.position()) == text
-    assert puzzle.played == tuple(played.split())
-    assert puzzle.played_cards == parse_cards(played)
+    assert puzzle.laid == tuple(played.split())
+    assert puzzle.laid_cards == parse_cards(played)
     assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain))
 
 
@@ -50,6 +50,7 @@ def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> Non
     assert make_puzzle("classic", tier, seed=5, time_limit=LIMIT) == puzzle
 
 
+@pytest.mark.slow  # four hard puzzles made from scratch
 def test_other_seeds_give_other_puzzles() -> None:
     puzzles = {make_puzzle("classic", "hard", seed=seed, time_limit=LIMIT).canonical for seed in range(4)}
     assert len(puzzles) == 4
@@ -63,43 +64,44 @@ def test_every_preset_makes_proven_puzzles(rules: str) -> None:
         rules, "t"
     )
     analysis = analyse(puzzle.position(), time_limit=30)
-    assert analysis.best.value == puzzle.max_played >= 1
+    assert analysis.best.value == puzzle.max_placed >= 1
     assert analysis.uniqueness.unique is True
     assert analysis.depth.depth == puzzle.depth >= analysis.chain.length == puzzle.chain >= 1
 
 
-def test_the_maximal_play_is_unique_and_places_the_played_cards(master: Puzzle) -> None:
+def test_the_maximal_play_is_unique_and_places_the_laid_cards(master: Puzzle) -> None:
     assert verify(master) == []
     hand = Counter(master.hand)
-    hand.subtract(master.played)
+    hand.subtract(master.laid)
     assert min(hand.values()) >= 0 and sum(hand.values()) == master.decoys == 1
 
 
+@pytest.mark.slow  # five master analyses
 def test_verify_reports_claims_the_solver_does_not_prove(master: Puzzle) -> None:
     assert verify(master) == []
     shallower = replace(master, depth=5)
     assert verify(shallower) == ["depth is 5, but the chain depth is 6"]
     shorter = replace(master, chain=5, tier="expert")
     assert verify(shorter) == ["chain is 5, but the chain length is 6"]
-    fewer = replace(master, max_played=2)
-    assert "max_played is 2, but the maximum is 6" in verify(fewer)
+    fewer = replace(master, max_placed=2)
+    assert "max_placed is 2, but the maximum is 6" in verify(fewer)
     assert verify(replace(master, live_decoys=0)) == ["live_decoys is 0, but 1 decoys fit some valid play"]
 
 
 def test_a_live_decoy_fits_some_valid_play_but_no_maximal_one(master: Puzzle) -> None:
-    (decoy,) = set(master.hand) - set(master.played)
+    (decoy,) = set(master.hand) - set(master.laid)
     assert master.live_decoys == 1
     with_it = step_check(master.position(), parse_cards(decoy), time_limit=30)
-    assert with_it.proven and with_it.reachable is not None and with_it.reachable < master.max_played
+    assert with_it.proven and with_it.reachable is not None and with_it.reachable < master.max_placed
 
 
 @pytest.mark.parametrize("tier", ["medium", "hard"])
 def test_each_tier_defeats_the_player_one_skill_below_it(tier: str) -> None:
     puzzle = make_puzzle("classic", tier, seed=3, time_limit=LIMIT)
     skill = {"medium": 1, "hard": 2}[tier]
-    assert skill_limited(puzzle.position(), skill, time_limit=30).placed < puzzle.max_played
+    assert skill_limited(puzzle.position(), skill, time_limit=30).placed < puzzle.max_placed
     if tier == "hard":
-        assert puzzle.hand_size >= 4 and puzzle.max_played >= 2
+        assert puzzle.hand_size >= 4 and puzzle.max_placed >= 2
 
 
 def test_unknown_arguments_raise_puzzle_errors() -> None:

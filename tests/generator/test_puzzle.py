@@ -49,7 +49,7 @@ def test_bad_ids_say_what_is_wrong(text: str, problem: str) -> None:
 def test_json_round_trip(master: Puzzle) -> None:
     data = master.to_json()
     assert list(data) == [
-        "id", "rules", "table", "hand", "max_played", "played", "solution",
+        "id", "rules", "table", "hand", "max_placed", "laid", "solution",
         "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
@@ -64,6 +64,16 @@ def test_a_line_from_before_decisions_reads_without_them(master: Puzzle) -> None
 def test_decisions_must_be_a_count(master: Puzzle) -> None:
     with pytest.raises(PuzzleError, match="decisions must be a whole number"):
         Puzzle.from_json({**master.to_json(), "decisions": "three"})
+
+
+def test_a_line_of_an_older_file_still_reads(master: Puzzle) -> None:
+    data = master.to_json()
+    older = {
+        "max_played" if name == "max_placed" else "played" if name == "laid" else name: value
+        for name, value in data.items()
+    }
+    assert "max_placed" not in older and older["played"] == data["laid"]
+    assert Puzzle.from_json(older) == master
 
 
 def test_canonical_form_ignores_the_order_of_melds_and_hand(master: Puzzle) -> None:
@@ -90,8 +100,8 @@ def test_canonical_form_tells_different_tables_apart(master: Puzzle) -> None:
 def test_counts_of_a_puzzle(master: Puzzle) -> None:
     assert master.hand_size == len(master.hand) == 7
     assert master.decoys == master.live_decoys == 1
-    assert master.max_played == len(master.played) == 6
-    assert set(master.played) <= set(master.hand)
+    assert master.max_placed == len(master.laid) == 6
+    assert set(master.laid) <= set(master.hand)
     assert master.chain <= master.depth
     assert "sets-to-runs" in master.themes
 
@@ -107,9 +117,9 @@ def test_counts_of_a_puzzle(master: Puzzle) -> None:
         ({"hand": "4S 9S JS"}, "hand must be a list of card tokens"),
         ({"table": [["AS", "2H", "3D"]]}, "table meld 1"),
         ({"solution": [["JS"]]}, "solution: only 1 card"),
-        ({"played": ["2S", "6S"]}, "the solution places 2S 6S 8S 10H KD 4C, not 2S 6S"),
-        ({"max_played": 2}, "max_played is 2, but the puzzle gives 6"),
-        ({"max_played": True}, "max_played must be a whole number"),
+        ({"laid": ["2S", "6S"]}, "the solution places 2S 6S 8S 10H KD 4C, not 2S 6S"),
+        ({"max_placed": 2}, "max_placed is 2, but the puzzle gives 6"),
+        ({"max_placed": True}, "max_placed must be a whole number"),
         ({"depth": -1}, "depth must be a whole number"),
         ({"chain": 5}, "tier 'master' does not match chain 5 \\(expert\\)"),
         ({"chain": 0, "tier": "easy"}, "chain 0"),
@@ -157,4 +167,4 @@ def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:
 
 def test_a_generated_line_counts_the_forcing_players_decisions(master: Puzzle) -> None:
     assert master.decisions is not None
-    assert master.decisions == forcing_player(master.position(), master.max_played).decisions
+    assert master.decisions == forcing_player(master.position(), master.max_placed).decisions

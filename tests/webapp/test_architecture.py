@@ -1,5 +1,6 @@
-"""The web app's shape, as docs/ARCHITECTURE.md draws it: packages by area, views that import no other
-view, pure modules that know no Flask or database, short modules, one place for settings and caches."""
+"""The web app's shape, as docs/ARCHITECTURE.md draws it: packages by area that import one way, views that
+import no other view, pure modules that know no Flask or database, short modules, one place for
+settings and caches."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ PURE = {
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300
+AREAS = ("schedule", "players", "turn", "analyser")
+"""The areas from the bottom up: each may import the ones before it, never one after it."""
 
 
 def path_of(module: str) -> Path:
@@ -70,6 +73,19 @@ def test_the_areas_are_packages_that_say_what_they_own() -> None:
         assert package.__doc__ and len(package.__doc__.split()) > 20, area
 
 
+def area_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "webapp" and parts[1] in AREAS else None
+
+
+@pytest.mark.parametrize("module", [module for module in MODULES if area_of(module)])
+def test_areas_import_only_the_areas_below_them(module: str) -> None:
+    area = area_of(module)
+    assert area is not None
+    above = set(AREAS[AREAS.index(area) + 1 :])
+    assert not {name for name in imported(module) if area_of(name) in above}
+
+
 def test_the_view_modules_are_the_ones_the_map_names() -> None:
     assert set(VIEWS) == {
         "webapp.assets",
@@ -77,7 +93,7 @@ def test_the_view_modules_are_the_ones_the_map_names() -> None:
         "webapp.analyser.views",
         "webapp.players.views",
         "webapp.schedule.api",
-        "webapp.schedule.views",
+        "webapp.turn.choosing",
         "webapp.turn.preview",
         "webapp.turn.views",
     }

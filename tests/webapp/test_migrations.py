@@ -147,3 +147,20 @@ _COLUMNS = {
     True: "SELECT name FROM pragma_table_info('puzzle')",
     False: "SELECT column_name FROM information_schema.columns WHERE table_name = 'puzzle'",
 }
+
+
+def test_the_max_placed_revision_renames_the_column_and_keeps_its_values(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0004")
+        with database().write_engine.begin() as connection:
+            connection.execute(
+                text(
+                    'INSERT INTO puzzle (id, code, canonical, rules, tier, depth, max_played, "table", hand,'
+                    " solution, added) VALUES (1, 'cm1', 'x', 'classic', 'easy', 1, 3, '[]', '[]', '[]',"
+                    " '2026-11-29 12:00:00+00:00')"
+                )
+            )
+        migrate("0005")
+        assert rows("SELECT max_placed FROM puzzle") == [(3,)]
+        migrate("0004", down=True)
+        assert rows("SELECT max_played FROM puzzle") == [(3,)]

@@ -6,19 +6,10 @@ Pure, like the engine: no Flask.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
-from puzzles import Analysis, Best, Card, Meld, Play, Position, Step, StepKind, apply_steps, plan_steps
-
-
-@dataclass(frozen=True, slots=True)
-class NumberedMeld:
-    """A meld of the final table under the number the steps gave it, and which cards came from the hand."""
-
-    index: int
-    cards: tuple[Card, ...]
-    from_hand: tuple[bool, ...]
+from puzzles import Analysis, Best, Card, Play, Step, StepKind, plan_steps
+from webapp.turn.view import NumberedMeld, numbered
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,24 +66,3 @@ def answer_of(analysis: Analysis) -> Answer:
         final=numbered(position, steps),
         witness=analysis.other_play,
     )
-
-
-def numbered(position: Position, steps: tuple[Step, ...]) -> tuple[NumberedMeld, ...]:
-    """The final table the steps build, each meld under its number, its hand cards marked."""
-    laid: dict[int, Counter[Card]] = {}
-    for step in steps:
-        if step.source is None and step.target is not None:
-            laid.setdefault(step.target, Counter()).update(step.cards)
-    melds = []
-    for index, cards in enumerate(apply_steps([meld.cards for meld in position.table], steps)):
-        if not cards:
-            continue
-        # in table order: a plan ends on the play's own melds, all valid
-        cards = Meld.of(cards, position.rules).cards
-        marks = Counter(laid.get(index, Counter()))
-        flags = []
-        for card in cards:
-            flags.append(marks[card] > 0)
-            marks[card] -= 1
-        melds.append(NumberedMeld(index, cards, tuple(flags)))
-    return tuple(melds)

@@ -19,11 +19,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from flask import abort
 from sqlalchemy import select
 
 from puzzles import JOKER, Card, Position
 from webapp import db
+from webapp.errors import Refusal
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
 from webapp.players.identity import current_player_id
@@ -78,7 +78,7 @@ def refuse_spoilers(position: Position) -> None:
         message = gettext(
             "This is %(puzzle)s: it can be analysed once you have solved it or given up.", puzzle=guarded.name
         )
-        abort(403, description=message)
+        raise Refusal(message, 403)
 
 
 def guarded_puzzles() -> Iterator[Guarded]:

@@ -25,6 +25,13 @@ PROVISIONAL_DEVIATION = 110.0
 """Above this deviation a rating is provisional (shown with a "?"), as on Lichess."""
 MIN_DEVIATION = 45.0
 """Nobody's rating is ever that certain: a floor keeps ratings moving, as Lichess does."""
+HINT_COSTS = (0.1, 0.2, 0.3)
+"""What each rung of the hint ladder takes off a solve's score: each hint costs more than the last."""
+
+
+def solve_score(hints: int) -> float:
+    """A solve's result in its rating game: 1 without hints, then 0.9, 0.7 and 0.4."""
+    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints])), 6)
 
 
 @dataclass(frozen=True, slots=True)

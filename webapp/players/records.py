@@ -16,11 +16,9 @@ from sqlalchemy.orm import Session
 from webapp import models
 from webapp.models import Status
 from webapp.players.charts import Bar, Line, moves_histogram, rating_line
-from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play
+from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play, solve_score
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
 from webapp.schedule.days import Calendar
-from webapp.turn.attempts import overdue
-from webapp.turn.hints import solve_score
 
 CALENDAR_WEEKS = 10
 RATING_HISTORY = 100
@@ -184,7 +182,7 @@ def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bo
     assert attempt.number is not None
     closes = dates.closes(attempt.number)
     left_open = attempt.started < closes <= now  # an archive play, begun after, is still going
-    return left_open or overdue(attempt, now)
+    return left_open or attempt.overdue(now)
 
 
 def player_rating(session: Session, player: str | None) -> float | None:

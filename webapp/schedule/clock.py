@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from urllib.parse import unquote
 
-from flask import abort, current_app, request
+from flask import current_app, request
 
+from webapp.errors import Refusal
 from webapp.schedule.days import Calendar, DayError, zone
 
 TZ_COOKIE = "tz"
@@ -34,7 +35,7 @@ def player_zone_name() -> str:
         try:
             zone(asked)
         except DayError as error:
-            abort(400, description=str(error))
+            raise Refusal(str(error)) from error
         return asked
     # the script writes the zone with encodeURIComponent (`Asia%2FTokyo`); a plain `/` reads the same
     cookie = unquote(request.cookies.get(TZ_COOKIE, ""))

@@ -1,5 +1,8 @@
 """The daily schedule: which puzzle each day has, published ahead by the clock or on first request.
 
+Only the clock and the commands run the generator; a request that finds its day unpublished (the
+clock was down) publishes it from the pool alone, so no page waits seconds for a new puzzle.
+
 Publishing a day is idempotent and safe under races: the `daily` table holds one row per number and
 each puzzle once, so when two processes publish the same day together one insert fails, rolls back,
 and reads the winner's row. Both would have chosen the same puzzle anyway: the choice is
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from flask import abort, current_app
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -24,10 +27,11 @@ from sqlalchemy.orm import Session
 import generator
 from webapp import db, models
 from webapp.caching import AppCache
+from webapp.errors import Refusal
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import daily_seed, day_digest, pool_choice, weekly_tier
-from webapp.wording import gettext
+from webapp.words import words
 
 SEED_TRIES = 3
 PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(
@@ -47,14 +51,10 @@ def open_daily(number: int) -> models.Daily:
     """The daily puzzle `number` if it is open now; 404 before its day, 410 after."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
+        raise Refusal(words("Puzzle #%(number)s is not out yet.", number=number), 404)
     if not dates.is_open(number, moment):
-        abort(
-            410,
-            description=gettext(
-                "Puzzle #%(number)s has closed: its day has ended everywhere.", number=number
-            ),
-        )
+        closed = words("Puzzle #%(number)s has closed: its day has ended everywhere.", number=number)
+        raise Refusal(closed, 410)
     return _published_now(number)
 
 
@@ -63,12 +63,12 @@ def opened_daily(number: int) -> models.Daily:
     404 before its day, or if it was never published."""
     dates, moment = calendar(), now()
     if dates.is_future(number, moment):
-        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
+        raise Refusal(words("Puzzle #%(number)s is not out yet.", number=number), 404)
     if not dates.is_open(number, moment):
         # a closed day is only read, never published late: no request makes the generator work for it
         row = find(db.session(), number)
         if row is None:
-            abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
+            raise Refusal(words("Puzzle #%(number)s was never published.", number=number), 404)
         return row
     return _published_now(number)
 
@@ -77,17 +77,17 @@ def _published_now(number: int) -> models.Daily:
     try:
         return daily(number)
     except ScheduleError as error:
-        abort(503, description=str(error))
+        raise Refusal(str(error), 503) from error
 
 
 def daily(number: int) -> models.Daily:
-    """The day's puzzle, published now if the clock has not done it yet.
+    """The day's puzzle, published now from the pool if the clock has not done it yet.
 
     A published day never changes, so each process keeps the rows it has read (a few a day)."""
     known = PUBLISHED_DAYS()
     row = known.get(number)
     if row is None:
-        row = find(db.session(), number) or publish(number)
+        row = find(db.session(), number) or publish(number, generate=False)
         known.put(number, row)
     return row
 
@@ -96,8 +96,9 @@ THEME_GAP = 7
 """Days less than this far apart never share a main theme."""
 
 
-def publish(number: int) -> models.Daily:
-    """Give day `number` its puzzle unless it has one; returns the day's row either way."""
+def publish(number: int, generate: bool = True) -> models.Daily:
+    """Give day `number` its puzzle unless it has one; returns the day's row either way. Without
+    `generate` (a request's publishing), a day whose tier the pool lacks takes the nearest tier."""
     rules = current_app.config["DAILY_RULES"]
     tier = weekly_tier(calendar().day(number))
     digest = day_digest(current_app.config["DAILY_SECRET"], number)
@@ -111,7 +112,7 @@ def publish(number: int) -> models.Daily:
         if not lost:
             break
     # none of the day's tier in the pool: make one outside any transaction, since it takes seconds
-    for attempt in range(SEED_TRIES):
+    for attempt in range(SEED_TRIES if generate else 0):
         try:
             made = pool.make(
                 rules, tier, daily_seed(digest, attempt), current_app.config["GENERATE_TIME_LIMIT"]

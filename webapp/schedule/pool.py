@@ -41,7 +41,7 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         chain=puzzle.chain,
         themes=list(puzzle.themes),
         live_decoys=puzzle.live_decoys,
-        max_placed=puzzle.max_played,
+        max_placed=puzzle.max_placed,
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,
         table=[list(meld) for meld in puzzle.table],

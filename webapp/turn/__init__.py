@@ -2,8 +2,10 @@
 
 A player's turn lives in the database as an attempt; this package owns everything that reads or
 changes one: the board (`board`, pure: card ids, moves, meld states), the step check's verdict
-(`progress`), the hint ladder (`hints`), what an action does to an attempt (`attempts`) and how it is
-stored with compare and swap (`store`), the page a turn is played on (`pages`, `rendering`, `view`)
-and the one turn blueprint (`views`) that `create_app` registers three times, for the daily puzzle,
-the archive and practice, as `Mode` says.
+(`progress`), the hint ladder (`hints`), what an action does to an attempt (`attempts`), a request's
+action answered as a `Turn` (`actions`) and how it is stored with compare and swap (`store`), the
+page a turn is played on (`pages`, `rendering`, `view`) and the one turn blueprint (`views`) that
+`create_app` registers three times, for the daily puzzle, the archive and practice, as `Mode` says;
+and the pages that lead to a turn (`choosing`: today's page, the archive list of `archive`,
+practice's chooser).
 """

@@ -3,13 +3,18 @@
 `act` reads the attempt outside any transaction, does the action (`turn.attempts`) to a copy, and
 writes it with one compare-and-swap UPDATE (`turn.store`), redone on the new row when another window
 won; a first move starts the attempt (and the player) in one write transaction instead. An attempt
-that the action finished is rated at once, as a Glicko-2 game between player and puzzle.
+that the action finished is rated at once, as a Glicko-2 game between player and puzzle. Every
+action, and `look` (a page's GET), answers with a `Turn`: the attempt and the board as it shows it,
+with the step check's verdict, for the page to draw.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import current_app
 
+from puzzles import Card
 from webapp import db, solver_gate
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
@@ -17,37 +22,77 @@ from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
 from webapp.turn import attempts, hints, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
+from webapp.turn.board import Board
 from webapp.turn.pages import PuzzlePage
+from webapp.turn.progress import Progress, progress
+from webapp.turn.view import TurnView, turn_view
 from webapp.words import words
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
+Acted = tuple[PlayerAttempt, Board | None]
+"""The attempt an action wrote, and the board it left if it built one."""
 
 
-def act(page: PuzzlePage, action: Action) -> PlayerAttempt:
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The player's turn at a page's puzzle as a request leaves it."""
+
+    attempt: PlayerAttempt | None
+    """None while the player has not moved a card of this puzzle."""
+    view: TurnView
+    """The board as it shows the attempt (or the untouched table), with the step check's verdict."""
+
+
+def act(page: PuzzlePage, action: Action) -> Turn:
     """Do `action` to the player's attempt at the page's puzzle (started now if they have none),
     unless the turn's time has run out; rate the attempt if that finished it."""
     player = current_player_id()
     action = attempts.on_time(action)
-    attempt = _act_on_stored(page, player, action) if player else None
-    if attempt is None:
-        attempt = _act_on_new(page, action)
-    return _rated(attempt)
+    done = _act_on_stored(page, player, action) if player else None
+    attempt, board = done if done is not None else _act_on_new(page, action)
+    return turn_of(page.puzzle, _rated(attempt), board)
 
 
-def settle(page: PuzzlePage, player: str, attempt: PlayerAttempt) -> PlayerAttempt:
-    """The attempt with a timed turn that ran out while nobody asked ended, as any move would end it."""
-    return _rated(_act_on_stored(page, player, attempts.on_time(attempts.nothing)) or attempt)
+def look(page: PuzzlePage) -> Turn:
+    """The player's turn as it stands, for a page to show: a timed turn whose clock ran out while
+    nobody asked is ended first, as any move would end it."""
+    player = current_player_id()
+    attempt = store.find(db.session(), player, page.puzzle) if player else None
+    if attempt is not None and player is not None and attempt.overdue(now()):
+        settled = _act_on_stored(page, player, attempts.on_time(attempts.nothing))
+        if settled is not None:
+            return turn_of(page.puzzle, _rated(settled[0]), settled[1])
+    return turn_of(page.puzzle, attempt)
 
 
-def ask_hint(page: PuzzlePage) -> PlayerAttempt:
+def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> Turn:
+    """The turn as the board shows it, the attempt's or the untouched table's, with the step check
+    under the site's time limit; `board` when the action has just built the attempt's board."""
+    limit = float(current_app.config["STEP_TIME_LIMIT"])
+
+    def step_check(laid: tuple[Card, ...]) -> Progress:
+        return progress(puzzle.position(), laid, puzzle.max_placed, limit)
+
+    view = turn_view(
+        board or attempts.board_of(puzzle, attempt),
+        puzzle.max_placed,
+        step_check,
+        can_undo=attempt is not None and bool(attempt.history),
+        over=attempt is not None and attempt.done,
+        hint=attempts.latest_hint(attempt),
+    )
+    return Turn(attempt, view)
+
+
+def ask_hint(page: PuzzlePage) -> Turn:
     """The next rung of the hint ladder for the table as it stands. The engine works outside any
     transaction; the hint is stored only if the table is still the one it was worked out for."""
     player = current_player_id()
     attempt = store.find(db.session(), player, page.puzzle) if player else None
     if attempt is not None and attempt.done:
         raise TurnOver(words("this puzzle is finished: no more hints"))
-    if attempt is not None and attempts.overdue(attempt, now()):
+    if attempt is not None and attempt.overdue(now()):
         return act(page, attempts.nothing)
     used = attempt.hints if attempt else 0
     if used >= hints.RUNGS:
@@ -57,26 +102,27 @@ def ask_hint(page: PuzzlePage) -> PlayerAttempt:
     solution = page.puzzle.solution_cards()
     advice = solver_gate.run(lambda: hints.hint(board, used + 1, solution, limit))
 
-    def give(attempt: PlayerAttempt) -> None:
+    def give(attempt: PlayerAttempt) -> Board:
         if attempt.hints != used or attempt.melds != board.to_json():
             raise TurnRace(words("the table changed while the hint was worked out: ask again"))
         attempts.add_hint(attempt, advice)
+        return board
 
     return act(page, give)
 
 
-def start_timed(page: PuzzlePage) -> PlayerAttempt:
+def start_timed(page: PuzzlePage) -> Turn:
     """Start a timed turn: the clock runs from now."""
     seconds = int(current_app.config["TURN_SECONDS"])
     return act(page, lambda attempt: attempts.start_clock(attempt, seconds))
 
 
-def time_up(page: PuzzlePage) -> PlayerAttempt | None:
-    """The page's clock reached zero: end the turn if the server's clock agrees. None when the
-    player has no attempt here (nothing to end)."""
+def time_up(page: PuzzlePage) -> Turn:
+    """The page's clock reached zero: end the turn if the server's clock agrees (the turn as it
+    stands when the player has no attempt here: nothing to end)."""
     player = current_player_id()
     if player is None or store.find(db.session(), player, page.puzzle) is None:
-        return None
+        return look(page)
     return act(page, attempts.nothing)
 
 
@@ -90,7 +136,9 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     return attempt
 
 
-def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttempt | None:
+def _act_on_stored(
+    page: PuzzlePage, player: str, action: Action
+) -> tuple[PlayerAttempt, Board | None] | None:
     """The action on the player's attempt, if they have one, written with compare and swap: no
     transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
     with db.database().autocommit() as connection:
@@ -98,13 +146,13 @@ def _act_on_stored(page: PuzzlePage, player: str, action: Action) -> PlayerAttem
             stored = store.read(connection, player, page.puzzle)
             if stored is None:
                 return None
-            action(stored.attempt)
+            board = action(stored.attempt)
             if store.write(connection, stored):
-                return stored.attempt
+                return stored.attempt, board
     raise TurnRace(words("the table changed in another window meanwhile: reload the page"))
 
 
-def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:
+def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
@@ -113,5 +161,5 @@ def _act_on_new(page: PuzzlePage, action: Action) -> PlayerAttempt:
             player = ensure_player(session)
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
             attempt = store.start(session, player, puzzle, page.number)
-        action(attempt)
-    return attempt
+        board = action(attempt)
+    return attempt, board

@@ -8,9 +8,9 @@ engine's and the board's. No Flask, no database session.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from puzzles import Problem
+from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
 from webapp.turn.board import Board, MeldState, MoveError
@@ -18,14 +18,10 @@ from webapp.turn.hints import Hint
 from webapp.words import Words, words, words_n
 
 
-class TurnError(ValueError):
+class TurnError(Refusal):
     """A request the turn cannot take now: the move is illegal, or the turn is over; `why` says why."""
 
     status = 422
-
-    def __init__(self, why: Words | Problem) -> None:
-        super().__init__(str(why))
-        self.why = why
 
 
 class TurnOver(TurnError):
@@ -38,8 +34,9 @@ class TurnRace(TurnError):
     status = 409
 
 
-Action = Callable[[PlayerAttempt], None]
-"""Something a request does to an attempt, in memory."""
+Action = Callable[[PlayerAttempt], Board | None]
+"""Something a request does to an attempt, in memory; it returns the board it leaves when it built one,
+so that the page draws that board rather than build it again."""
 
 
 def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
@@ -83,7 +80,7 @@ def _save(attempt: PlayerAttempt, before: Board, after: Board, mark: str = "") -
     attempt.melds = after.to_json()
 
 
-def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> None:
+def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> Board:
     board = _playing(attempt)
     try:
         moved = board.move(card_id, target, seen_at)
@@ -91,6 +88,7 @@ def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None)
         raise TurnError(error.words) from None
     _save(attempt, board, moved)
     attempt.moves += 1
+    return moved
 
 
 def undo(attempt: PlayerAttempt) -> None:
@@ -105,12 +103,13 @@ def undo(attempt: PlayerAttempt) -> None:
         attempt.moves = max(0, attempt.moves - 1)
 
 
-def reset(attempt: PlayerAttempt) -> None:
+def reset(attempt: PlayerAttempt) -> Board:
     board = _playing(attempt)
     start = Board.start(board.position)
     if board.melds == start.melds:
         raise TurnError(words("the table is already as it was"))
     _save(attempt, board, start, RESET_MARK)
+    return start
 
 
 def end_turn(attempt: PlayerAttempt) -> None:
@@ -134,13 +133,14 @@ def end_turn(attempt: PlayerAttempt) -> None:
     attempt.finished = now()
 
 
-def give_up(attempt: PlayerAttempt) -> None:
+def give_up(attempt: PlayerAttempt) -> Board:
     """Put the table back as it was, as the rules' penalty does, and show the solution."""
-    board = _playing(attempt)
-    attempt.melds = Board.start(board.position).to_json()
+    start = Board.start(_playing(attempt).position)
+    attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.GAVE_UP
     attempt.finished = now()
+    return start
 
 
 def nothing(attempt: PlayerAttempt) -> None:
@@ -169,10 +169,6 @@ def hints_used(attempt: PlayerAttempt | None) -> list[Hint]:
 
 # -- timed turns: the German rules' two minutes
 
-GRACE = timedelta(seconds=3)
-"""Time allowed past the deadline for the last request to travel: the clock on the page reads 0:00
-first."""
-
 
 def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     """Make an untouched attempt a timed turn, starting now."""
@@ -187,36 +183,25 @@ def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     attempt.started = now()
 
 
-def deadline(attempt: PlayerAttempt) -> datetime | None:
-    """When a timed turn runs out; None for an untimed one."""
-    if not attempt.time_limit:
-        return None
-    return attempt.started + timedelta(seconds=attempt.time_limit)
-
-
-def overdue(attempt: PlayerAttempt, moment: datetime) -> bool:
-    ends = deadline(attempt)
-    return not attempt.done and ends is not None and moment > ends + GRACE
-
-
-def time_out(attempt: PlayerAttempt) -> None:
+def time_out(attempt: PlayerAttempt) -> Board:
     """The time ran out: the table goes back as it was and the attempt fails, as the rules' penalty says."""
-    ends = deadline(attempt)
+    ends = attempt.deadline
     assert ends is not None, "only a timed turn runs out"
-    attempt.melds = Board.start(attempt.puzzle.position()).to_json()
+    start = Board.start(attempt.puzzle.position())
+    attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.TIMED_OUT
     attempt.finished = ends
+    return start
 
 
 def on_time(action: Action) -> Action:
     """The action, unless the attempt's time has run out: then the turn ends there instead."""
 
-    def run(attempt: PlayerAttempt) -> None:
-        if overdue(attempt, now()):
-            time_out(attempt)
-            return
-        action(attempt)
+    def run(attempt: PlayerAttempt) -> Board | None:
+        if attempt.overdue(now()):
+            return time_out(attempt)
+        return action(attempt)
 
     return run
 

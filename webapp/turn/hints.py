@@ -40,17 +40,11 @@ from puzzles import (
     steps_between,
 )
 from webapp.caching import memoised
+from webapp.players.glicko import HINT_COSTS
 from webapp.turn.board import Board, MeldState
 from webapp.words import Words, words
 
-HINT_COSTS = (0.1, 0.2, 0.3)
-"""What each rung takes off a solve's score in the ratings: each hint costs more than the last."""
 RUNGS = len(HINT_COSTS)
-
-
-def solve_score(hints: int) -> float:
-    """A solve's result in its rating game: 1 without hints, then 0.9, 0.7 and 0.4."""
-    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints])), 6)
 
 
 class HintError(ValueError):
@@ -117,7 +111,7 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     rules = board.position.rules
     views = [view for view in board.views() if view.state is MeldState.VALID]
     melds = tuple(tuple(view.cards) for view in views)
-    return _final_table(str(board.position), melds, tuple(tuple(meld) for meld in solution), time_limit) or (
+    return _final_table(board.position, melds, tuple(tuple(meld) for meld in solution), time_limit) or (
         tuple(tuple(Meld.of(meld, rules).cards) for meld in solution)
     )
 
@@ -127,8 +121,8 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     serves="a hint on a table asked before (another rung, another player): 13.9 ms, 16.9 ms solving "
     "the known puzzle's chain depth again; a harder puzzle's solve takes up to HINT_TIME_LIMIT",
 )
-def _final_table(position_text: str, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
-    rules = Position.parse(position_text).rules
+def _final_table(position: Position, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
+    rules = position.rules
     final = Counter(card for meld in solution for card in meld)
     kept = Counter(card for meld in valid for card in meld)
     if kept - final:

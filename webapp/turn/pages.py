@@ -13,14 +13,16 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
-from flask import abort, redirect, request, url_for
+from flask import request, url_for
 from sqlalchemy import select
 
 from webapp import db
+from webapp.errors import Moved, Refusal
 from webapp.models import PoolPuzzle
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.wording import gettext, tier_name
+from webapp.words import words
 
 
 class Mode(StrEnum):
@@ -85,18 +87,14 @@ def archive_page(number: int) -> PuzzlePage:
     dates, moment = calendar(), now()
     if dates.is_open(number, moment):
         if request.method == "GET":
-            abort(redirect(url_for("daily.puzzle", number=number), 303))
-        abort(
-            409,
-            description=gettext(
-                "Puzzle #%(number)s is still open: play it as the daily puzzle.", number=number
-            ),
-        )
+            raise Moved(url_for("daily.puzzle", number=number))
+        still_open = words("Puzzle #%(number)s is still open: play it as the daily puzzle.", number=number)
+        raise Refusal(still_open, 409)
     if dates.is_future(number, moment):
-        abort(404, description=gettext("Puzzle #%(number)s is not out yet.", number=number))
+        raise Refusal(words("Puzzle #%(number)s is not out yet.", number=number), 404)
     row = daily.find(db.session(), number)
     if row is None:
-        abort(404, description=gettext("Puzzle #%(number)s was never published.", number=number))
+        raise Refusal(words("Puzzle #%(number)s was never published.", number=number), 404)
     return PuzzlePage(row.puzzle, Mode.ARCHIVE, (("number", number),), number, row.day)
 
 
@@ -104,7 +102,7 @@ def practice_page(code: str) -> PuzzlePage:
     """A practice puzzle by its code; 404 if there is none."""
     row = practice_puzzle(code)
     if row is None:
-        abort(404, description=gettext("There is no practice puzzle %(code)s.", code=repr(code[:16])))
+        raise Refusal(words("There is no practice puzzle %(code)s.", code=repr(code[:16])), 404)
     return PuzzlePage(row, Mode.PRACTICE, (("code", row.code),))
 
 

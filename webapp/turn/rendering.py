@@ -1,5 +1,7 @@
 """The page a turn is played on, or only its board for htmx: the turn as a `TurnView`, the result
-card once it is over, the turn clock, and today's pointer to an earlier puzzle still open.
+card once it is over, the turn clock, and today's pointer to an earlier puzzle still open. It only
+draws: the turn comes from `actions` (which has ended an overdue timed turn and run the step check);
+what it reads here is what the result card shows (the streak, the rating change, the crowd).
 
 A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by minute, so
 each process renders it once (`untouched_page`) and fills in only the visitor's CSRF token.
@@ -16,11 +18,10 @@ from flask_wtf.csrf import generate_csrf
 
 from puzzles import Card, Meld, Position, Step, plan_steps, play_of
 from webapp import db
-from webapp.analyser.answer import NumberedMeld, numbered
 from webapp.caching import AppCache
 from webapp.client_input import small_number
 from webapp.languages import letters, page_language
-from webapp.models import PlayerAttempt, PoolPuzzle, Status
+from webapp.models import PlayerAttempt, Status
 from webapp.players import records
 from webapp.players.crowd import Crowd, how_others_did
 from webapp.players.identity import current_player_id
@@ -28,11 +29,11 @@ from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.templating import deck
-from webapp.turn import actions, attempts, store
+from webapp.turn import attempts
+from webapp.turn.actions import Turn
 from webapp.turn.hints import RUNGS, Hint
 from webapp.turn.pages import Mode, PuzzlePage
-from webapp.turn.progress import Progress, progress
-from webapp.turn.view import TurnView, turn_view
+from webapp.turn.view import NumberedMeld, TurnView, numbered
 from webapp.wording import say
 from webapp.words import Words
 
@@ -95,20 +96,14 @@ class CrowdView:
     fewer_moves_than: int | None
 
 
-def render_turn(page: PuzzlePage, attempt: PlayerAttempt | None = None) -> tuple[str, int]:
-    """The play page, or only its board for htmx; `attempt` when the request has just written it."""
-    player = current_player_id()
-    if attempt is None and player is not None:
-        attempt = store.find(db.session(), player, page.puzzle)
-    if attempt is not None and player is not None and attempts.overdue(attempt, now()):
-        # the clock ran out while nobody asked: settle it now, as any move would
-        attempt = actions.settle(page, player, attempt)
+def render_turn(page: PuzzlePage, turn: Turn) -> tuple[str, int]:
+    """The play page, or only its board for htmx."""
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     tz_name = player_zone_name()
-    behind = earlier_open(page, player)
-    if attempt is None:
-        return untouched_page(page, template, tz_name, behind), 200
-    return render_template(template, **_context(page, attempt, tz_name, behind)), 200
+    behind = earlier_open(page, current_player_id())
+    if turn.attempt is None:
+        return untouched_page(page, turn.view, template, tz_name, behind), 200
+    return render_template(template, **_context(page, turn.attempt, turn.view, tz_name, behind)), 200
 
 
 def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
@@ -133,7 +128,9 @@ def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
     )
 
 
-def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()) -> str:
+def untouched_page(
+    page: PuzzlePage, view: TurnView, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()
+) -> str:
     """The page of a puzzle nobody has moved a card of, from this process's cache."""
     pages = UNTOUCHED_PAGES()
     key = (
@@ -152,42 +149,27 @@ def untouched_page(page: PuzzlePage, template: str, tz_name: str, behind: tuple[
     )
     rendered = pages.get(key)
     if rendered is None:
-        context = _context(page, None, tz_name, behind)
+        context = _context(page, None, view, tz_name, behind)
         rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context)
         pages.put(key, rendered)
     return rendered.replace(CSRF_SLOT, generate_csrf())
 
 
-def step_check(puzzle: PoolPuzzle, laid: tuple[Card, ...]) -> Progress:
-    """The step check on the cards laid, under the site's time limit."""
-    limit = float(current_app.config["STEP_TIME_LIMIT"])
-    return progress(puzzle.position(), laid, puzzle.max_placed, limit)
-
-
-def view_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> TurnView:
-    """The turn as the board shows it, the attempt's or the untouched table's."""
-    board = attempts.board_of(puzzle, attempt)
-    return turn_view(
-        board,
-        puzzle.max_placed,
-        lambda laid: step_check(puzzle, laid),
-        can_undo=attempt is not None and bool(attempt.history),
-        over=attempt is not None and attempt.done,
-        hint=attempts.latest_hint(attempt),
-    )
-
-
 def _context(
-    page: PuzzlePage, attempt: PlayerAttempt | None, tz_name: str, behind: tuple[StillOpen, ...]
+    page: PuzzlePage,
+    attempt: PlayerAttempt | None,
+    view: TurnView,
+    tz_name: str,
+    behind: tuple[StillOpen, ...],
 ) -> dict[str, Any]:
     """What play.html and _board.html draw."""
     moment = now()
-    ends = attempts.deadline(attempt) if attempt is not None and not attempt.done else None
+    ends = attempt.deadline if attempt is not None and not attempt.done else None
     return {
         "page": page,
         "puzzle": page.puzzle,
         "attempt": attempt,
-        "turn": view_of(page.puzzle, attempt),
+        "turn": view,
         "result": _result(page, attempt, tz_name) if attempt is not None and attempt.done else None,
         "clock": TurnClock(
             ends,

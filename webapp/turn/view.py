@@ -2,15 +2,18 @@
 
 The daily board (and the archive's and practice's) and the analyser's play view draw the same
 `_table.html` from a `TurnView`: the melds with their states, the hand, what the step check says and
-which actions are open. Pure, like the board: the step check comes in as a function.
+which actions are open. Pure, like the board: the step check comes in as a function. Also the final
+table of a plan numbered as its steps number it (`numbered`), which the result card and the analyser
+draw.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from puzzles import Card, Problem
+from puzzles import Card, Meld, Position, Problem, Step, apply_steps
 from webapp.turn.board import Board, MeldState, MeldView
 from webapp.turn.hints import Hint
 from webapp.turn.progress import Progress
@@ -91,3 +94,33 @@ def turn_view(
         notice=problems[0] if problems else None,
         hint=None if done else hint,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedMeld:
+    """A meld of the final table under the number the steps gave it, and which cards came from the hand."""
+
+    index: int
+    cards: tuple[Card, ...]
+    from_hand: tuple[bool, ...]
+
+
+def numbered(position: Position, steps: tuple[Step, ...]) -> tuple[NumberedMeld, ...]:
+    """The final table the steps build, each meld under its number, its hand cards marked."""
+    laid: dict[int, Counter[Card]] = {}
+    for step in steps:
+        if step.source is None and step.target is not None:
+            laid.setdefault(step.target, Counter()).update(step.cards)
+    melds = []
+    for index, cards in enumerate(apply_steps([meld.cards for meld in position.table], steps)):
+        if not cards:
+            continue
+        # in table order: a plan ends on the play's own melds, all valid
+        cards = Meld.of(cards, position.rules).cards
+        marks = Counter(laid.get(index, Counter()))
+        flags = []
+        for card in cards:
+            flags.append(marks[card] > 0)
+            marks[card] -= 1
+        melds.append(NumberedMeld(index, cards, tuple(flags)))
+    return tuple(melds)

@@ -16,14 +16,14 @@ from flask import Blueprint, abort, g, redirect, request
 from werkzeug.wrappers import Response
 
 from generator import THEMES
-from webapp import errors
-from webapp.models import PlayerAttempt, Status
+from webapp.models import Status
 from webapp.security import limiter, step_rate_limit
 from webapp.turn import actions, attempts
-from webapp.turn.attempts import TurnError
+from webapp.turn.actions import Turn
+from webapp.turn.attempts import Action
 from webapp.turn.pages import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
-from webapp.wording import gettext, say
+from webapp.wording import gettext
 
 bp = Blueprint("turn", __name__)
 bp.add_app_template_global(Mode, "Mode")
@@ -50,22 +50,23 @@ def this_page() -> PuzzlePage:
     return page
 
 
-@bp.errorhandler(TurnError)
-def refused(error: TurnError) -> Response:
-    """A move the turn cannot take: the board stays, the notice says why (422, or 409)."""
-    return errors.reply(error.status, say(error.why))
-
-
-def answer(page: PuzzlePage, attempt: PlayerAttempt) -> Answer:
+def answer(page: PuzzlePage, turn: Turn) -> Answer:
     """The board for htmx; for a plain form, back to the page."""
     if request.headers.get("HX-Request"):
-        return render_turn(page, attempt=attempt)
+        return render_turn(page, turn)
     return redirect(page.url("puzzle"), 303)
+
+
+def step(action: Action) -> Answer:
+    """Do a step's action to the player's attempt at this page's puzzle, and answer with the board."""
+    page = this_page()
+    return answer(page, actions.act(page, action))
 
 
 @bp.get("")
 def puzzle() -> Answer:
-    return render_turn(this_page())
+    page = this_page()
+    return render_turn(page, actions.look(page))
 
 
 @bp.post("/move")
@@ -80,36 +81,31 @@ def move() -> Answer:
         )
     if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
         abort(400, description=gettext("a move takes one card to one place: the form sent a field twice"))
-    page = this_page()
-    return answer(page, actions.act(page, lambda attempt: attempts.move(attempt, card, target, seen_at)))
+    return step(lambda attempt: attempts.move(attempt, card, target, seen_at))
 
 
 @bp.post("/undo")
 @limiter.limit(step_rate_limit)
 def undo() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.undo))
+    return step(attempts.undo)
 
 
 @bp.post("/reset")
 @limiter.limit(step_rate_limit)
 def reset() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.reset))
+    return step(attempts.reset)
 
 
 @bp.post("/end")
 @limiter.limit(step_rate_limit)
 def end_turn() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.end_turn))
+    return step(attempts.end_turn)
 
 
 @bp.post("/give-up")
 @limiter.limit(step_rate_limit)
 def give_up() -> Answer:
-    page = this_page()
-    return answer(page, actions.act(page, attempts.give_up))
+    return step(attempts.give_up)
 
 
 @bp.post("/hint")
@@ -131,5 +127,5 @@ def timed() -> Answer:
 def time_up() -> Answer:
     """The page's clock reached zero: end the turn if the server's clock agrees, else show the board."""
     page = this_page()
-    attempt = actions.time_up(page)
-    return render_turn(page) if attempt is None else answer(page, attempt)
+    turn = actions.time_up(page)
+    return render_turn(page, turn) if turn.attempt is None else answer(page, turn)

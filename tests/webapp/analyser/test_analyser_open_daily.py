@@ -51,7 +51,7 @@ def test_the_api_refuses_todays_table_with_any_hand_or_more_melds(
     table = [list(meld) for meld in known_puzzle.table]
     hand = list(known_puzzle.hand)
     if change == "a decoy dropped from the hand":
-        hand.remove(next(card for card in hand if card not in known_puzzle.played))
+        hand.remove(next(card for card in hand if card not in known_puzzle.laid))
     elif change == "a hand card added":
         hand.append("2C")
     elif change == "a meld added to the table":
@@ -138,7 +138,7 @@ def test_the_api_answers_the_same_puzzle_once_its_day_has_closed(
     body = json.dumps(known_puzzle.position().to_json())
     answered = client.post("/api/solve", data=body, content_type="application/json")
     assert answered.status_code == 200
-    assert answered.get_json()["max_played"] == known_puzzle.max_played
+    assert answered.get_json()["max_played"] == known_puzzle.max_placed
 
 
 def test_the_page_and_the_play_view_refuse_until_the_player_gives_up(

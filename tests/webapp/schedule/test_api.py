@@ -211,7 +211,7 @@ def test_a_closed_day_never_published_is_not_made_on_request(
 def test_a_joker_taken_back_counts_against_the_cards_placed(client: FlaskClient, app: Flask) -> None:
     german = generator.Puzzle(
         id="gk1", rules="german-jokers", table=(("6H", "6S", "JK"),), hand=("6D", "6C"),
-        max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
+        max_placed=1, laid=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
         depth=1, chain=1, tier="easy", themes=("joker-to-hand",), hand_size=2, decoys=0, live_decoys=0,
     )  # fmt: skip
     store(app, german, TODAY)

@@ -108,17 +108,33 @@ def test_the_pool_is_used_before_generating(
     assert fake_generator == [("hard", daily_seed(4))]  # from the day's number and the secret
 
 
-def test_the_first_request_of_an_unpublished_day_publishes_it(
-    client: FlaskClient, app: Flask, fake_generator: list
+def test_the_first_request_of_an_unpublished_day_publishes_it_from_the_pool(
+    client: FlaskClient, app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
 ) -> None:
+    store(app, variant(known_puzzle, "2H", "master", "cx1"))
     assert schedule(app) == {}
     page = client.get("/")
     assert page.status_code == 200
     assert "Tavolo #7" in page.get_data(as_text=True)
-    assert list(schedule(app)) == [7]
-    assert fake_generator == [("master", daily_seed(7))]
+    assert schedule(app) == {7: ("master", "cx1")}
     client.get("/")
-    assert len(fake_generator) == 1
+    assert fake_generator == []  # only the clock and the commands generate
+
+
+def test_a_request_takes_the_nearest_tier_rather_than_run_the_generator(
+    client: FlaskClient, app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    store(app, variant(known_puzzle, "2H", "easy", "cx1"))
+    assert client.get("/").status_code == 200
+    assert schedule(app) == {7: ("easy", "cx1")} and fake_generator == []
+
+
+def test_a_request_on_an_empty_pool_is_a_503_and_generates_nothing(
+    client: FlaskClient, app: Flask, fake_generator: list
+) -> None:
+    page = client.get("/")
+    assert page.status_code == 503 and "no puzzle could be published for #7" in page.get_data(as_text=True)
+    assert schedule(app) == {} and fake_generator == []
 
 
 def test_the_fallback_is_deterministic(database_url: str, tmp_path: Path, clock: FrozenClock) -> None:
@@ -241,7 +257,7 @@ def test_import_refuses_claims_the_solver_refutes(
     path.write_text(json.dumps(known_puzzle.to_json()) + "\n" + json.dumps(FORGED) + "\n")
     result = runner.invoke(args=["puzzles", "import", str(path)])
     assert result.exit_code == 2, result.output
-    assert "line 2: max_played is 1, but the maximum is" in result.output
+    assert "line 2: max_placed is 1, but the maximum is" in result.output
     assert pool_size(app) == 0  # all or nothing: the good first line is not imported either
 
 

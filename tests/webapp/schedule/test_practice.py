@@ -213,7 +213,7 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
 ) -> None:
     freeing = generator.Puzzle(
         id="gz1", rules="german-jokers", table=(("6H", "6S", "JK"),), hand=("6D", "6C"),
-        max_played=1, played=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
+        max_placed=1, laid=("6D", "6C"), solution=(("6H", "6S", "6D", "6C"),),
         depth=1, chain=1, tier="easy", themes=("joker-to-hand",), hand_size=2, decoys=0, live_decoys=0,
     )  # fmt: skip
     monkeypatch.setattr("webapp.schedule.pool.make_puzzle", lambda *args, **kwargs: freeing)
@@ -221,7 +221,7 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
     # the board plays its solution: both sixes laid, the joker taken back
     board = Board.start(Position.parse("german-jokers | 6H 6S JK | 6D 6C"))
     board = board.move("h0", "0").move("h1", "0").move("t2", "hand")
-    assert board.problems() == [] and board.play().count == freeing.max_played
+    assert board.problems() == [] and board.play().count == freeing.max_placed
 
 
 def test_the_clock_runs_the_practice_job(app: Flask) -> None:

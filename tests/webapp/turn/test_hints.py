@@ -16,8 +16,9 @@ from tests.webapp.conftest import TODAY, Player
 from tests.webapp.playing import card_id, solve
 from webapp import models
 from webapp.db import database
+from webapp.players.glicko import solve_score
 from webapp.turn.board import Board, MeldState
-from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint, solve_score
+from webapp.turn.hints import RUNGS, Hint, HintError, final_table, hint
 from webapp.words import words
 
 TIME_LIMIT = 60.0
@@ -79,7 +80,7 @@ def test_the_third_hint_is_a_whole_meld_of_a_best_table(known_puzzle: generator.
 def test_following_the_hints_solves_the_puzzle(known_puzzle: generator.Puzzle) -> None:
     board, given = follow(board_of(known_puzzle), solution_of(known_puzzle))
     assert board.problems() == []
-    assert len(board.laid()) == known_puzzle.max_played
+    assert len(board.laid()) == known_puzzle.max_placed
     assert str(given[-1].words) == "Every card is where it belongs: end your turn."
     assert len(given) <= 16
 
@@ -95,7 +96,7 @@ def test_hints_keep_what_the_player_has_built(known_puzzle: generator.Puzzle) ->
     final = final_table(board, solution_of(known_puzzle), TIME_LIMIT)
     assert any(Counter(built.cards) <= Counter(meld) for meld in final)
     solved, given = follow(board, solution_of(known_puzzle))
-    assert solved.problems() == [] and len(solved.laid()) == known_puzzle.max_played
+    assert solved.problems() == [] and len(solved.laid()) == known_puzzle.max_placed
     # no hint ever took a card out of the player's run
     assert not {ten, jack, queen} & {advice.card_ids[0] for advice in given if advice.card_ids}
 

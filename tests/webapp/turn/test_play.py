@@ -130,7 +130,7 @@ def test_the_step_check_sees_off_track_and_dead_ends(player: Player, published: 
 
 SHORT_RUN = generator.Puzzle(
     id="cs1", rules="classic", table=(("3S", "4S", "5S", "6S"),), hand=("7S", "6H", "6D"),
-    max_played=2, played=("6H", "6D"), solution=(("3S", "4S", "5S"), ("6S", "6H", "6D")),
+    max_placed=2, laid=("6H", "6D"), solution=(("3S", "4S", "5S"), ("6S", "6H", "6D")),
     depth=1, chain=1, tier="easy", themes=("new-meld", "end-card"), hand_size=3, decoys=1, live_decoys=1,
 )  # fmt: skip
 """The 6♠ leaves the run for 6♥ 6♦; 7♠ on the run keeps it there, and only one card can be placed."""

@@ -6,10 +6,11 @@ begun while the puzzle was open carries on here, and counts no more than if it h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
@@ -81,29 +82,8 @@ def entries(
     this player, whose own day is puzzle `today`; and the number the next (older) page starts from,
     if there is one."""
     newest = dates.open_numbers(now).stop - 1
-    last = newest if last is None else min(last, newest)
-    rows = session.execute(
-        select(
-            Daily.number,
-            Daily.day,
-            PoolPuzzle.tier,
-            func.coalesce(PoolPuzzle.chain, PoolPuzzle.depth).label("chain"),
-            PoolPuzzle.id,
-        )
-        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
-        .where(Daily.number <= last)
-        .order_by(Daily.number.desc())
-        .limit(PER_PAGE + 1)
-    ).all()
-    attempts: dict[int, tuple[Status, int]] = {}
-    if player is not None and rows:
-        found = session.execute(
-            select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints).where(
-                PlayerAttempt.player_id == player,
-                PlayerAttempt.puzzle_id.in_([row.id for row in rows]),
-            )
-        )
-        attempts = {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
+    rows = _page(session, newest if last is None else min(last, newest))
+    attempts = _attempts(session, player, [row.id for row in rows])
     finished = [row.id for row in rows[:PER_PAGE] if row.id in attempts and attempts[row.id][0] in FINISHED]
     shares = solved_shares(session, finished)
     listed = [
@@ -120,3 +100,32 @@ def entries(
         for opened in [dates.is_open(row.number, now)]
     ]
     return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None
+
+
+def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int]]:
+    """The published days from `last` down, one more than a page holds (to tell there are older)."""
+    return session.execute(
+        select(
+            Daily.number,
+            Daily.day,
+            PoolPuzzle.tier,
+            func.coalesce(PoolPuzzle.chain, PoolPuzzle.depth).label("chain"),
+            PoolPuzzle.id,
+        )
+        .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
+        .where(Daily.number <= last)
+        .order_by(Daily.number.desc())
+        .limit(PER_PAGE + 1)
+    ).all()
+
+
+def _attempts(session: Session, player: str | None, puzzle_ids: list[int]) -> dict[int, tuple[Status, int]]:
+    """The player's attempts at these puzzles: status and hints, by puzzle id."""
+    if player is None or not puzzle_ids:
+        return {}
+    found = session.execute(
+        select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints).where(
+            PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id.in_(puzzle_ids)
+        )
+    )
+    return {puzzle_id: (status, hints) for puzzle_id, status, hints in found}

@@ -18,14 +18,15 @@ from webapp.client_input import small_number
 from webapp.models import TIER_RATINGS
 from webapp.players.identity import current_player_id
 from webapp.players.records import player_rating
-from webapp.schedule import archive, practice
+from webapp.schedule import practice
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
+from webapp.turn import actions, archive
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext, tier_name
 
-bp = Blueprint("schedule", __name__)
+bp = Blueprint("choosing", __name__)
 
 
 @bp.get("/")
@@ -33,7 +34,8 @@ def today() -> tuple[str, int]:
     number = calendar().today(now(), zone(player_zone_name()))
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
-    return render_turn(daily_page(number, is_today=True))
+    page = daily_page(number, is_today=True)
+    return render_turn(page, actions.look(page))
 
 
 @bp.get("/archive")

@@ -135,7 +135,7 @@ def test_the_archive_pages_back_through_older_puzzles(
     app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
 ) -> None:
     from tests.webapp.conftest import DECOY_PAIRS, store, variant
-    from webapp.schedule import archive
+    from webapp.turn import archive
 
     clock.moment = NOON + timedelta(days=70)
     for number in range(1, archive.PER_PAGE + 6):
