@@ -1,6 +1,6 @@
 """Tavolo's puzzle engine: Machiavelli cards, rule presets, melds, positions and the solver.
 
-Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles._solver` alone.
+Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles._model` alone.
 """
 
 from puzzles._answer import answer_json, play_json
