@@ -15,7 +15,18 @@ import pytest
 from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_from_id, tier_of, verify
 from generator._make import REPLAY_TIME_LIMIT, SEED_STRIDE, attempt, attempt_id
 from generator._methods import METHODS, RECIPES
-from puzzles import PRESETS, Position, analyse, parse_cards, skill_limited, step_check
+from puzzles import (
+    PRESETS,
+    Meld,
+    Position,
+    StepKind,
+    analyse,
+    parse_cards,
+    plan_steps,
+    play_of,
+    skill_limited,
+    step_check,
+)
 
 from .conftest import PINNED, PINNED_POSITIONS
 
@@ -73,6 +84,37 @@ def test_the_maximal_play_is_unique_and_places_the_played_cards(master: Puzzle) 
     hand = Counter(master.hand)
     hand.subtract(master.played)
     assert min(hand.values()) >= 0 and sum(hand.values()) == master.decoys == 1
+
+
+def largest_rearrangement(position: Position, table: tuple[tuple[str, ...], ...]) -> int:
+    """The most original melds one rearrangement of this final table breaks, read off the steps
+    that lay it out (a card without a step stays in the final meld numbered like its meld)."""
+    steps = plan_steps(position, play_of(position, [Meld.parse(meld, position.rules) for meld in table]))
+    broken = {step.source for step in steps if step.kind is StepKind.BREAK}
+    moved = Counter(step.source for step in steps if step.kind is StepKind.MOVE for _ in step.cards)
+    group = {meld: {meld} for meld in broken}
+    # two broken melds whose cards meet in one final meld are one rearrangement
+    meets = [(step.source, step.target) for step in steps if step.kind is StepKind.MOVE]
+    meets += [(meld, meld) for meld in broken if moved[meld] < len(position.table[meld].cards)]
+    for target in {target for _, target in meets}:
+        merged = set().union(*(group[source] for source, to in meets if to == target and source in broken))
+        for meld in merged:
+            group[meld] = merged
+    return max((len(melds) for melds in group.values()), default=0)
+
+
+def test_the_stored_solution_is_the_graded_play() -> None:
+    # the depth play of this Hard breaks the 8s, the Js, the Qs and the club run in one
+    # rearrangement of 4; the graded play breaks no more than 3 at once
+    puzzle = puzzle_from_id("ctabct6v4w")
+    position = puzzle.position()
+    assert (puzzle.depth, puzzle.chain) == (4, 3)
+    assert largest_rearrangement(position, puzzle.solution) <= puzzle.chain
+    analysis = analyse(position, time_limit=LIMIT)
+    assert analysis.depth.play is not None and analysis.chain.play is not None
+    depth_table = tuple(tuple(meld.tokens()) for meld in analysis.depth.play.table)
+    assert largest_rearrangement(position, depth_table) == puzzle.depth
+    assert puzzle.solution == tuple(tuple(meld.tokens()) for meld in analysis.chain.play.table)
 
 
 def test_verify_reports_claims_the_solver_does_not_prove(master: Puzzle) -> None:
