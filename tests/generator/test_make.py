@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +14,15 @@ from pathlib import Path
 import pytest
 
 from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_from_id, tier_of, verify
-from generator._make import REPLAY_TIME_LIMIT, SEED_STRIDE, attempt, attempt_id
-from generator._methods import METHODS, RECIPES
+from generator._make import (
+    REPLAY_TIME_LIMIT,
+    SEED_STRIDE,
+    _without_dead_twins,
+    attempt,
+    attempt_id,
+    dead_twins,
+)
+from generator._methods import BEFORE_TWINS, METHODS, RECIPES
 from puzzles import (
     PRESETS,
     Meld,
@@ -197,3 +205,37 @@ def test_ids_replay_the_same_in_a_fresh_process_whatever_the_hash_seed(master: P
     assert outputs[0].splitlines() == here
     assert Puzzle.from_json(json.loads(here[ids.index("cl37")])) == master
     assert Position.parse(master.canonical).hand == master.position().hand
+
+
+def test_dead_twins_are_decoy_pairs_that_no_play_places() -> None:
+    # K♦ and 9♣ fit nowhere; one 6♠ extends the run, the other is a single dead decoy
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 6S KD KD 9C 9C 7S")
+    analysis = analyse(position, time_limit=LIMIT)
+    twins = dead_twins(position, analysis.best.play.placed, LIMIT)
+    assert twins == list(parse_cards("KD 9C"))
+    single = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 2S 6S KD")
+    assert dead_twins(single, parse_cards("6S"), LIMIT) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_new_puzzle_holds_no_dead_twins(seed: int) -> None:
+    puzzle = make_puzzle("classic", "easy", seed=seed, time_limit=LIMIT)
+    assert puzzle.id[1] not in BEFORE_TWINS
+    assert dead_twins(puzzle.position(), puzzle.played_cards, LIMIT) == []
+
+
+def test_the_letters_before_keep_their_dead_twins() -> None:
+    # published letters replay as they were, identical dead decoys and all
+    puzzle = puzzle_from_id("cr34dgp")
+    assert puzzle.hand.count("KS") == 2
+    assert dead_twins(puzzle.position(), puzzle.played_cards, LIMIT) == list(parse_cards("KS"))
+
+
+def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 6S KD KD 9C 9C 7S")
+    analysis = analyse(position, time_limit=LIMIT)
+    untwinned = _without_dead_twins(analysis, time.perf_counter() + LIMIT)
+    assert untwinned is not None
+    assert Counter(position.hand) - Counter(untwinned.position.hand) == Counter(parse_cards("KD 9C"))
+    assert untwinned.best.value == analysis.best.value
+    assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value
