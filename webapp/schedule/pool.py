@@ -107,14 +107,31 @@ def prove(lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit:
             raise PoolError(f"{path}: line {number}: {problems[0]}")
 
 
-def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: datetime) -> tuple[int, int]:
-    """Add the puzzles the pool lacks; returns (added, already there)."""
-    added = skipped = 0
+def import_puzzles(
+    session: Session, puzzles: Iterable[generator.Puzzle], now: datetime
+) -> tuple[int, int, int]:
+    """Add the puzzles the pool lacks, but for those whose table `repeats` one of a pool puzzle of
+    the same preset and tier; returns (added, already there, near-duplicates left out)."""
+    added = skipped = near = 0
     for puzzle in puzzles:
+        if stored(session, puzzle) is None and repeats(puzzle.table, _tables(session, puzzle)):
+            near += 1
+            continue
         _, new = add(session, puzzle, now)
         added += new
         skipped += not new
-    return added, skipped
+    return added, skipped, near
+
+
+def _tables(session: Session, puzzle: generator.Puzzle) -> list[list[list[str]]]:
+    """The tables of the pool's puzzles of the puzzle's preset and tier."""
+    return list(
+        session.scalars(
+            select(models.PoolPuzzle.table).where(
+                models.PoolPuzzle.rules == puzzle.rules, models.PoolPuzzle.tier == puzzle.tier
+            )
+        )
+    )
 
 
 def graded() -> ColumnElement[bool]:

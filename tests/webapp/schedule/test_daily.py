@@ -182,19 +182,32 @@ def write_pool(path: Path, puzzles: list[generator.Puzzle]) -> Path:
 def test_import_adds_each_puzzle_once(
     runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
 ) -> None:
-    puzzles = [known_puzzle, variant(known_puzzle, "3H", "hard", "cx3")]
-    path = write_pool(tmp_path / "pool.jsonl", [*puzzles, known_puzzle])
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, known_puzzle])
     result = runner.invoke(args=["puzzles", "import", str(path)])
     assert result.exit_code == 0
-    assert "imported 2 puzzles, 1 already in the pool" in result.output
+    assert "imported 1 puzzle, 1 already in the pool" in result.output
     again = runner.invoke(args=["puzzles", "import", str(path)])
-    assert "imported 0 puzzles, 3 already in the pool" in again.output
-    assert pool_size(app) == 2
+    assert "imported 0 puzzles, 2 already in the pool" in again.output
+    assert pool_size(app) == 1
     with app.app_context(), database().reader() as session:
         row = session.scalars(
             select(models.PoolPuzzle).where(models.PoolPuzzle.code == known_puzzle.id)
         ).one()
         assert (row.hand_size, row.decoys) == (known_puzzle.hand_size, known_puzzle.decoys)
+
+
+def test_import_leaves_out_near_duplicates_of_the_pools_puzzles_of_their_tier(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    # the same table with another decoy: a near-duplicate (and a puzzle whose claims hold)
+    nearly = variant(known_puzzle, "3H", known_puzzle.tier, "cx3")
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, nearly])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "imported 1 puzzle, 0 already in the pool, 1 left out as near-duplicates" in result.output
+    with app.app_context(), database().reader() as session:
+        codes = set(session.scalars(select(models.PoolPuzzle.code)))
+    assert codes == {known_puzzle.id}
 
 
 @pytest.mark.parametrize(
