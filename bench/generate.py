@@ -6,8 +6,10 @@
 3. Each tier asked for on its own (`make --tier T`): puzzles a minute and acceptance.
    For each tier: the chain histogram, the decisions histogram (the forcing player), theme shares,
    motif shares (each puzzle's `motif_of`), the share of tables with a ladder of sets, method
-   shares, the share with a live decoy, the share that meets the floors (a hand of 4+, a maximum
-   of 2+), and the share of puzzles the skill-limited player fails, for each skill k from 1 to 5.
+   shares, the share with a live decoy, the share whose hand holds two identical dead decoys, the
+   near-duplicate pairs (tables sharing 4+ melds: none are kept, so also how many the run left
+   out), the share that meets the floors (a hand of 4+, a maximum of 2+), and the share of puzzles
+   the skill-limited player fails, for each skill k from 1 to 5.
 
     .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--json FILE]
 
@@ -27,9 +29,10 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
-from generator import TIERS, Puzzle, motif_of
-from generator._make import DEFAULT_TIME_LIMIT, recipe_for
+from generator import TIERS, Puzzle, motif_of, near_duplicate
+from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
 from generator._tables import ladder_length
 from puzzles import skill_limited
@@ -100,6 +103,10 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
     methods = Counter(p.id[1] for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
+    twins = [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
+    twinned = sum(bool(found) for found in twins)
+    unproven_twins = sum(found is None for found in twins)
+    near = sum(near_duplicate(a.table, b.table) for a, b in combinations(puzzles, 2))
     floors = sum(p.hand_size >= 4 and p.max_placed >= 2 for p in puzzles)
     jokers = sum("JK" in p.hand for p in puzzles)
     fails = {
@@ -125,6 +132,10 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}"
     )
     print(
+        f"    two identical dead decoys {share(twinned):.0%} ({unproven_twins} unproven); near-duplicate"
+        f" pairs {near}, left out by the run {alone.tally.near_duplicates}"
+    )
+    print(
         f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
     )
     return {
@@ -139,6 +150,9 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         "ladder_table_share": share(ladders),
         "methods": {m: share(n) for m, n in methods.most_common()},
         "live_decoy_share": share(live),
+        "dead_twins_share": share(twinned),
+        "near_duplicate_pairs": near,
+        "near_duplicates_left_out": alone.tally.near_duplicates,
         "floors_share": share(floors),
         "joker_in_hand_share": share(jokers),
         "skill_limited_fails": {k: share(n) for k, n in fails.items()},
@@ -171,6 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  hard or deeper: {one.rate(hard)} (target {TARGET_HARD_PER_MINUTE:.0f} on one core)")
     print(f"  master: {one.rate(master)} (target {TARGET_MASTER_PER_MINUTE:.0f} on one core)")
     print(f"  rejected: {dict(one.tally.outcomes - Counter({'accepted': one.tally.outcomes['accepted']}))}")
+    pairs = combinations(one.puzzles, 2)
+    near = Counter(a.tier for a, b in pairs if a.tier == b.tier and near_duplicate(a.table, b.table))
+    print(f"  near-duplicate pairs of one tier: {dict(near)}, left out: {one.tally.near_duplicates}")
     print("  chain length histogram:")
     for chain in range(1, max(chains, default=0) + 1):
         share = chains[chain] / len(one.puzzles)
@@ -186,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "master_per_cpu_minute": round(one.per_cpu_minute(master), 1),
         "chains": dict(sorted(chains.items())),
         "rejected": dict(one.tally.outcomes),
+        "near_duplicate_pairs": dict(near),
+        "near_duplicates_left_out": one.tally.near_duplicates,
     }
 
     two = run(args.rules, None, args.count, args.seed, workers=2)

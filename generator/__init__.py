@@ -7,6 +7,7 @@ chain depth, each with a short ID that regenerates it.
     True
 """
 
+from generator._duplicates import SHARED_MELDS, near_duplicate, shared_melds
 from generator._grading import TIERS, is_publishable, tier_of
 from generator._make import make_puzzle, puzzle_from_id, puzzle_of, verify
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
@@ -14,6 +15,7 @@ from generator._themes import MOTIFS, THEMES, Theme, motif_of, themes_of
 
 __all__ = [
     "MOTIFS",
+    "SHARED_MELDS",
     "THEMES",
     "TIERS",
     "Puzzle",
@@ -24,8 +26,10 @@ __all__ = [
     "is_publishable",
     "make_puzzle",
     "motif_of",
+    "near_duplicate",
     "puzzle_from_id",
     "puzzle_of",
+    "shared_melds",
     "themes_of",
     "tier_of",
     "verify",

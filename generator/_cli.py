@@ -145,7 +145,8 @@ class _BadInput(Exception):
 def _make(args: argparse.Namespace) -> int:
     recipe = (args.method,) if args.method else recipe_for(args.tier)
     plan = Plan(args.rules, recipe, args.seed, args.tier, args.time_limit)
-    seen = _canonical_forms(args.out) if args.out else set()
+    stored = _puzzles_in(args.out) if args.out else []
+    seen = {puzzle.canonical for puzzle in stored}
     tally = Tally()
     started = time.perf_counter()
     with _interruptible() as interrupted, _output(args.out) as write:
@@ -165,7 +166,9 @@ def _make(args: argparse.Namespace) -> int:
                 last_shown[0] = now
                 bar.set_postfix_str(_postfix(tally), refresh=False)
 
-        puzzles = generate(plan, args.count, args.workers, interrupted, seen, tally, _limit(args), progress)
+        puzzles = generate(
+            plan, args.count, args.workers, interrupted, seen, tally, _limit(args), progress, stored
+        )
         for puzzle in puzzles:
             write(json.dumps(puzzle.to_json()))
             bar.set_postfix_str(_postfix(tally), refresh=False)
@@ -196,27 +199,28 @@ def _summary(plan: Plan, tally: Tally, seconds: float, out: str | None, stopped:
         f"{'interrupted: ' if stopped else ''}made {tally.kept} {plan.rules} puzzles in {seconds:.1f} s "
         f"({per_minute:.1f} a minute) from {tally.attempts} attempts (acceptance {tally.acceptance:.1%})",
         f"tiers: {tiers}",
-        f"rejected: {rejected or 'none'}; duplicates {tally.duplicates}; other tiers {tally.other_tier}",
+        f"rejected: {rejected or 'none'}; duplicates {tally.duplicates}; "
+        f"near-duplicates {tally.near_duplicates}; other tiers {tally.other_tier}",
     ]
     if out:
         lines.append(f"appended to {out}")
     return "\n".join(lines)
 
 
-def _canonical_forms(path: str) -> set[str]:
-    """The canonical forms of the puzzles already in an output file (none if it does not exist)."""
+def _puzzles_in(path: str) -> list[Puzzle]:
+    """The puzzles already in an output file (none if it does not exist)."""
     if not os.path.exists(path):
-        return set()
+        return []
     lines, unreadable = _read_json_lines(path)
     if unreadable:
         raise _BadInput(unreadable[0])
-    forms = set()
+    puzzles = []
     for number, data in lines:
         try:
-            forms.add(Puzzle.from_json(data).canonical)
+            puzzles.append(Puzzle.from_json(data))
         except PuzzleError as error:
             raise _BadInput(f"{path} line {number}: {error}") from None
-    return forms
+    return puzzles
 
 
 @contextmanager

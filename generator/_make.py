@@ -18,7 +18,7 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._methods import METHODS, OLD_METHODS, RECIPES
+from generator._methods import BEFORE_TWINS, METHODS, OLD_METHODS, RECIPES
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
     SUITS,
@@ -141,6 +141,11 @@ def _grade(
         if tempted is None:
             return done("unproven", analysis.position)
         analysis = tempted
+        if puzzle_id.method not in BEFORE_TWINS:
+            untwinned = _without_dead_twins(analysis, deadline)
+            if untwinned is None:
+                return done("unproven", analysis.position)
+            analysis = untwinned
     position = analysis.position
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
         len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
@@ -160,6 +165,9 @@ def _grade(
 
 TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
 """How often a puzzle of these tiers gets a live decoy added; from Hard on, always."""
+TEMPT_SHARE_NOW: dict[str, float] = {}
+"""The same for the letters that drop dead twins (issue 21): a try at every puzzle, since most
+tries find no card that tempts (at Medium nearly all), and Easy and Medium want 30% of them."""
 TEMPT_TRIES = 16
 
 
@@ -175,7 +183,8 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     if puzzle_id.method in OLD_METHODS:
         return analysis  # published letters keep their puzzles
     rng = random.Random(f"{puzzle_id}/tempt")
-    if rng.random() >= TEMPT_SHARE.get(tier, 1.0):
+    shares = TEMPT_SHARE if puzzle_id.method in BEFORE_TWINS else TEMPT_SHARE_NOW
+    if rng.random() >= shares.get(tier, 1.0):
         return analysis
     position = analysis.position
     rules = position.rules
@@ -215,6 +224,21 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     return analysis
 
 
+def _without_dead_twins(analysis: Analysis, deadline: float) -> Analysis | None:
+    """The analysis of the position without the copies that made identical dead decoys (one dead
+    copy of a card is left); None when the solver could not prove which are dead in time.
+
+    A dead card fits no play, so the maximal plays, depth, chain length and uniqueness stand.
+    """
+    position = analysis.position
+    while twins := dead_twins(position, analysis.best.play.placed, _left(deadline)):
+        for card in twins:
+            position = _without(position, card)
+    if twins is None:
+        return None
+    return replace(analysis, position=position)
+
+
 def _extensions(meld: Meld, top: int) -> list[Card]:
     """The cards that lengthen a meld by one: a run's neighbours, a set's missing suits."""
     if meld.kind is MeldKind.SET:
@@ -251,6 +275,25 @@ def live_decoys(position: Position, laid: tuple[Card, ...], time_limit: float) -
                 break
             live += 1
     return live
+
+
+def dead_twins(position: Position, played: tuple[Card, ...], time_limit: float) -> list[Card] | None:
+    """The cards of which the hand holds two or more decoys that no valid play places (identical
+    dead decoys: they only fill the hand); None when the solver could not prove it in time."""
+    deadline = time.perf_counter() + time_limit
+    played_counts = Counter(played)
+    decoys = Counter(position.hand) - played_counts
+    twins = []
+    for card, copies in sorted(decoys.items(), key=lambda item: item[0].sort_key()):
+        if copies < 2:
+            continue
+        # the last two copies are both dead when no play places all but one of them
+        check = step_check(position, [card] * (played_counts[card] + copies - 1), _left(deadline))
+        if not check.proven:
+            return None
+        if check.reachable is None:
+            twins.append(card)
+    return twins
 
 
 def _left(deadline: float) -> float:

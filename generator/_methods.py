@@ -296,12 +296,23 @@ METHODS |= {
     "f": backwards(replace(FIGURE, figure="wall", size=(6, 8))),
 }
 
+BEFORE_TWINS = frozenset(METHODS)
+"""The letters before issue 21, whose hands may hold two identical dead decoys: they replay as they were."""
+# The random tables again, now without identical dead decoys and with a live decoy tried at every
+# tier (generator._make): new letters, so the puzzles of the letters above replay unchanged.
+METHODS |= {
+    # random mid-game tables, as "r"
+    "n": METHODS["r"],
+    # blocks of sets laid as runs and of runs laid otherwise, as "s"
+    "o": METHODS["s"],
+}
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("r", "s", "a", "r", "s", "e", "r", "s", "t", "r", "s", "c", "r", "s", "f"),
-    "easy": ("r",),
-    "medium": ("r", "s"),
-    "hard": (*("a", "r", "s", "e", "r", "s", "a", "r", "t", "s") * 2, "e", "r", "s", "s"),
-    "expert": ("a", "s", "e", "r", "s", "t", "e", "r", "s", "e", "r", "s"),
+    None: ("n", "o", "a", "n", "o", "e", "n", "o", "t", "n", "o", "c", "n", "o", "f"),
+    "easy": ("n",),
+    "medium": ("n", "o"),
+    "hard": (*("a", "n", "o", "e", "n", "o", "a", "n", "t", "o") * 2, "e", "n", "o", "o"),
+    "expert": ("a", "o", "e", "n", "o", "t", "e", "n", "o", "e", "n", "o"),
     "master": ("c", *("u",) * 6, "f", *("u",) * 5, "c", *("u",) * 6, "f", "u", "u", "f", "u", "u"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.

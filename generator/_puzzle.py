@@ -138,7 +138,8 @@ class Puzzle:
     laid: tuple[str, ...]
     """The hand cards every maximal play lays on the table (unique as a multiset)."""
     solution: Melds
-    """A final table of a maximal play that breaks only `depth` original melds."""
+    """The final table of the graded play: a maximal play whose rearrangements each break at most
+    `chain` original melds (in all it may break more than `depth`)."""
     depth: int
     """Chain depth: the fewest original melds a maximal play must break (at least 1)."""
     chain: int
@@ -168,7 +169,9 @@ class Puzzle:
         if not is_publishable(analysis, defeated):
             raise PuzzleError(f"{puzzle_id}: the analysis does not prove a publishable puzzle")
         position = analysis.position
-        play = analysis.depth.play
+        # the graded play, not the depth play: the solution must show what the tier says, one
+        # rearrangement of at most `chain` breaks at a time, even where that breaks more in all
+        play = analysis.chain.play
         depth, chain = analysis.depth.depth, analysis.chain.length
         assert play is not None and depth is not None and chain is not None, "a publishable analysis"
         tier = tier_of(chain)

@@ -17,8 +17,9 @@ from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
 from typing import TypeVar
 
+from generator._duplicates import near_duplicate
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id
-from generator._puzzle import Puzzle
+from generator._puzzle import Melds, Puzzle
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -49,6 +50,8 @@ class Tally:
     outcomes: Counter[str] = field(default_factory=Counter)
     tiers: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
+    near_duplicates: int = 0
+    """Puzzles left out because they share too many melds with one kept before (`near_duplicate`)."""
     other_tier: int = 0
     kept: int = 0
 
@@ -129,13 +132,19 @@ def generate(
     tally: Tally,
     limit: int = SEED_STRIDE,
     progress: Callable[[Tally], None] = lambda tally: None,
+    earlier: Iterable[Puzzle] = (),
 ) -> Iterator[Puzzle]:
     """Up to `count` new puzzles of the plan, in attempt order, skipping canonical forms in `seen`
-    (which grows) and puzzles of another tier than the plan's."""
+    (which grows), puzzles of another tier than the plan's, and near-duplicates of a puzzle of the
+    same tier kept before or in `earlier` (the puzzles already in the output file)."""
     if count <= 0:
         return
+    tables: dict[str, list[Melds]] = {}
+    for puzzle in earlier:
+        if puzzle.rules == plan.rules:
+            tables.setdefault(puzzle.tier, []).append(puzzle.table)
     with closing(attempts(plan, workers, stop, limit)) as results:
-        yield from _keep(plan, count, results, seen, tally, progress)
+        yield from _keep(plan, count, results, seen, tables, tally, progress)
 
 
 def _keep(
@@ -143,12 +152,13 @@ def _keep(
     count: int,
     results: Iterator[Attempt],
     seen: set[str],
+    tables: dict[str, list[Melds]],
     tally: Tally,
     progress: Callable[[Tally], None],
 ) -> Iterator[Puzzle]:
     for result in results:
         tally.add(result)
-        puzzle = _new_puzzle(plan, result, seen, tally)
+        puzzle = _new_puzzle(plan, result, seen, tables, tally)
         progress(tally)
         if puzzle is not None:
             yield puzzle
@@ -156,7 +166,9 @@ def _keep(
                 return
 
 
-def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], tally: Tally) -> Puzzle | None:
+def _new_puzzle(
+    plan: Plan, result: Attempt, seen: set[str], tables: dict[str, list[Melds]], tally: Tally
+) -> Puzzle | None:
     puzzle = result.puzzle
     if puzzle is None:
         return None
@@ -167,6 +179,11 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], tally: Tally) -> Pu
     if canonical in seen:
         tally.duplicates += 1
         return None
+    kept = tables.setdefault(puzzle.tier, [])
+    if any(near_duplicate(puzzle.table, table) for table in kept):
+        tally.near_duplicates += 1
+        return None
+    kept.append(puzzle.table)
     seen.add(canonical)
     tally.kept += 1
     tally.tiers[puzzle.tier] += 1

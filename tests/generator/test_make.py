@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -13,9 +14,27 @@ from pathlib import Path
 import pytest
 
 from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_from_id, tier_of, verify
-from generator._make import REPLAY_TIME_LIMIT, SEED_STRIDE, attempt, attempt_id
-from generator._methods import METHODS, RECIPES
-from puzzles import PRESETS, Position, analyse, parse_cards, skill_limited, step_check
+from generator._make import (
+    REPLAY_TIME_LIMIT,
+    SEED_STRIDE,
+    _without_dead_twins,
+    attempt,
+    attempt_id,
+    dead_twins,
+)
+from generator._methods import BEFORE_TWINS, METHODS, RECIPES
+from puzzles import (
+    PRESETS,
+    Meld,
+    Position,
+    StepKind,
+    analyse,
+    parse_cards,
+    plan_steps,
+    play_of,
+    skill_limited,
+    step_check,
+)
 
 from .conftest import PINNED, PINNED_POSITIONS
 
@@ -74,6 +93,37 @@ def test_the_maximal_play_is_unique_and_places_the_laid_cards(master: Puzzle) ->
     hand = Counter(master.hand)
     hand.subtract(master.laid)
     assert min(hand.values()) >= 0 and sum(hand.values()) == master.decoys == 1
+
+
+def largest_rearrangement(position: Position, table: tuple[tuple[str, ...], ...]) -> int:
+    """The most original melds one rearrangement of this final table breaks, read off the steps
+    that lay it out (a card without a step stays in the final meld numbered like its meld)."""
+    steps = plan_steps(position, play_of(position, [Meld.parse(meld, position.rules) for meld in table]))
+    broken = {step.source for step in steps if step.kind is StepKind.BREAK}
+    moved = Counter(step.source for step in steps if step.kind is StepKind.MOVE for _ in step.cards)
+    group = {meld: {meld} for meld in broken}
+    # two broken melds whose cards meet in one final meld are one rearrangement
+    meets = [(step.source, step.target) for step in steps if step.kind is StepKind.MOVE]
+    meets += [(meld, meld) for meld in broken if moved[meld] < len(position.table[meld].cards)]
+    for target in {target for _, target in meets}:
+        merged = set().union(*(group[source] for source, to in meets if to == target and source in broken))
+        for meld in merged:
+            group[meld] = merged
+    return max((len(melds) for melds in group.values()), default=0)
+
+
+def test_the_stored_solution_is_the_graded_play() -> None:
+    # the depth play of this Hard breaks the 8s, the Js, the Qs and the club run in one
+    # rearrangement of 4; the graded play breaks no more than 3 at once
+    puzzle = puzzle_from_id("ctabct6v4w")
+    position = puzzle.position()
+    assert (puzzle.depth, puzzle.chain) == (4, 3)
+    assert largest_rearrangement(position, puzzle.solution) <= puzzle.chain
+    analysis = analyse(position, time_limit=LIMIT)
+    assert analysis.depth.play is not None and analysis.chain.play is not None
+    depth_table = tuple(tuple(meld.tokens()) for meld in analysis.depth.play.table)
+    assert largest_rearrangement(position, depth_table) == puzzle.depth
+    assert puzzle.solution == tuple(tuple(meld.tokens()) for meld in analysis.chain.play.table)
 
 
 @pytest.mark.slow  # five master analyses
@@ -157,3 +207,37 @@ def test_ids_replay_the_same_in_a_fresh_process_whatever_the_hash_seed(master: P
     assert outputs[0].splitlines() == here
     assert Puzzle.from_json(json.loads(here[ids.index("cl37")])) == master
     assert Position.parse(master.canonical).hand == master.position().hand
+
+
+def test_dead_twins_are_decoy_pairs_that_no_play_places() -> None:
+    # K♦ and 9♣ fit nowhere; one 6♠ extends the run, the other is a single dead decoy
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 6S KD KD 9C 9C 7S")
+    analysis = analyse(position, time_limit=LIMIT)
+    twins = dead_twins(position, analysis.best.play.placed, LIMIT)
+    assert twins == list(parse_cards("KD 9C"))
+    single = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 2S 6S KD")
+    assert dead_twins(single, parse_cards("6S"), LIMIT) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_new_puzzle_holds_no_dead_twins(seed: int) -> None:
+    puzzle = make_puzzle("classic", "easy", seed=seed, time_limit=LIMIT)
+    assert puzzle.id[1] not in BEFORE_TWINS
+    assert dead_twins(puzzle.position(), puzzle.laid_cards, LIMIT) == []
+
+
+def test_the_letters_before_keep_their_dead_twins() -> None:
+    # published letters replay as they were, identical dead decoys and all
+    puzzle = puzzle_from_id("cr34dgp")
+    assert puzzle.hand.count("KS") == 2
+    assert dead_twins(puzzle.position(), puzzle.laid_cards, LIMIT) == list(parse_cards("KS"))
+
+
+def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
+    position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 6S KD KD 9C 9C 7S")
+    analysis = analyse(position, time_limit=LIMIT)
+    untwinned = _without_dead_twins(analysis, time.perf_counter() + LIMIT)
+    assert untwinned is not None
+    assert Counter(position.hand) - Counter(untwinned.position.hand) == Counter(parse_cards("KD 9C"))
+    assert untwinned.best.value == analysis.best.value
+    assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value

@@ -75,6 +75,25 @@ def variant(
     )
 
 
+OTHER_MELDS = (
+    ("4C", "5C", "6C"),
+    ("5C", "6C", "7C"),
+    ("10S", "10H", "10D", "10C"),
+    ("JS", "JH", "JD", "JC"),
+    ("QS", "QH", "QD", "QC"),
+)
+
+
+def unlike_known(puzzle: generator.Puzzle, which: int = 0) -> generator.Puzzle:
+    """A variant with one meld of the known table laid otherwise (`OTHER_MELDS[which]`), so that
+    the schedule does not take it for a near-duplicate of the other variants (they share all four
+    melds). Only the schedule reads it: its claims stay the known puzzle's."""
+    other = OTHER_MELDS[which]
+    table = tuple(other if len(set(meld) & set(other)) >= 2 else meld for meld in puzzle.table)
+    assert table != puzzle.table
+    return replace(puzzle, table=table)
+
+
 DAILY_SECRET = "test daily secret"
 
 

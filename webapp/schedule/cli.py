@@ -29,7 +29,8 @@ practice_cli = AppGroup("practice", help="The practice pool.")
 
 
 @puzzles_cli.command(
-    "import", help="Add a generator output file (JSON Lines) to the pool, skipping known puzzles."
+    "import",
+    help="Add a generator output file (JSON Lines) to the pool, skipping known puzzles and near-duplicates.",
 )
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 def import_command(path: Path) -> None:
@@ -43,10 +44,11 @@ def import_command(path: Path) -> None:
         raise CommandError(str(error)) from None
     try:
         with db.database().write() as session:
-            added, skipped = pool.import_puzzles(session, [puzzle for _, puzzle in lines], now())
+            added, skipped, near = pool.import_puzzles(session, [puzzle for _, puzzle in lines], now())
     except IntegrityError:
         raise CommandError(f"{path}: another import ran at the same time: run this one again") from None
-    click.echo(f"imported {added} puzzle{'s' if added != 1 else ''}, {skipped} already in the pool")
+    left_out = f", {near} left out as near-duplicates" if near else ""
+    click.echo(f"imported {added} puzzle{'s' if added != 1 else ''}, {skipped} already in the pool{left_out}")
 
 
 @puzzles_cli.command("ensure", help="Publish today's puzzle and the next days' (the clock's job, once).")

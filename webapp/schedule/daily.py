@@ -10,8 +10,9 @@ deterministic given the site's daily secret (`DAILY_SECRET`): HMAC-SHA256 of the
 picks one of the pool's oldest unused puzzles of the day's tier, or gives the generator's seeds when
 the pool has none. Whoever holds the code and the pool still cannot tell a future day's puzzle.
 
-No motif (`generator.motif_of`) is that of two days less than 7 days apart, as long as the pool
-and the generator's tries allow it; rather than no puzzle, a day repeats one.
+No motif (`generator.motif_of`) is that of two days less than 7 days apart, and no two days less
+than 90 days apart share 4 or more melds (`generator.near_duplicate`), as long as the pool and the
+generator's tries allow it; rather than no puzzle, a day repeats one.
 """
 
 from __future__ import annotations
@@ -141,12 +142,30 @@ def recent_motifs(session: Session, number: int) -> frozenset[str]:
     return frozenset(theme for names in themes if (theme := generator.motif_of(names)) is not None)
 
 
+TABLE_GAP = 90
+"""Days less than this far apart never nearly repeat each other's table."""
+
+
+def nearby_tables(session: Session, number: int) -> list[list[list[str]]]:
+    """The tables of the days less than TABLE_GAP days before or after day `number`."""
+    return list(
+        session.scalars(
+            select(models.PoolPuzzle.table)
+            .join(models.Daily, models.Daily.puzzle_id == models.PoolPuzzle.id)
+            .where(models.Daily.number.between(number - TABLE_GAP + 1, number + TABLE_GAP - 1))
+        )
+    )
+
+
 def _from_pool(
     session: Session, number: int, tier: str, exact: bool, digest: bytes, spread: bool = True
 ) -> models.PoolPuzzle | None:
     avoid = recent_motifs(session, number) if spread else frozenset()
+    unlike = nearby_tables(session, number) if spread else []
     rules = current_app.config["DAILY_RULES"]
-    return pool.unused(session, rules, tier, exact=exact, avoid=avoid, choice=pool_choice(digest))
+    return pool.unused(
+        session, rules, tier, exact=exact, avoid=avoid, choice=pool_choice(digest), unlike=unlike
+    )
 
 
 Pick = Callable[[Session], models.PoolPuzzle | None]
@@ -177,10 +196,12 @@ def _publish_once(number: int, pick: Pick) -> tuple[models.Daily | None, bool]:
 
 def _pooled(session: Session, number: int, made: generator.Puzzle) -> models.PoolPuzzle | None:
     """A puzzle just made, added to the pool (if new); None if it is some other day's puzzle already,
-    or its main theme is a nearby day's."""
+    its main theme is a nearby day's, or its table nearly repeats a nearby day's."""
     stored, _ = pool.add(session, made, now())
     scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
     if scheduled is not None or generator.motif_of(stored.themes) in recent_motifs(session, number):
+        return None
+    if pool.repeats(stored.table, nearby_tables(session, number)):
         return None
     return stored
 

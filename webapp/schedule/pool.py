@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -107,14 +107,31 @@ def prove(lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit:
             raise PoolError(f"{path}: line {number}: {problems[0]}")
 
 
-def import_puzzles(session: Session, puzzles: Iterable[generator.Puzzle], now: datetime) -> tuple[int, int]:
-    """Add the puzzles the pool lacks; returns (added, already there)."""
-    added = skipped = 0
+def import_puzzles(
+    session: Session, puzzles: Iterable[generator.Puzzle], now: datetime
+) -> tuple[int, int, int]:
+    """Add the puzzles the pool lacks, but for those whose table `repeats` one of a pool puzzle of
+    the same preset and tier; returns (added, already there, near-duplicates left out)."""
+    added = skipped = near = 0
     for puzzle in puzzles:
+        if stored(session, puzzle) is None and repeats(puzzle.table, _tables(session, puzzle)):
+            near += 1
+            continue
         _, new = add(session, puzzle, now)
         added += new
         skipped += not new
-    return added, skipped
+    return added, skipped, near
+
+
+def _tables(session: Session, puzzle: generator.Puzzle) -> list[list[list[str]]]:
+    """The tables of the pool's puzzles of the puzzle's preset and tier."""
+    return list(
+        session.scalars(
+            select(models.PoolPuzzle.table).where(
+                models.PoolPuzzle.rules == puzzle.rules, models.PoolPuzzle.tier == puzzle.tier
+            )
+        )
+    )
 
 
 def graded() -> ColumnElement[bool]:
@@ -128,6 +145,15 @@ def tier_preference(tier: str) -> list[str]:
     return [tier, *reversed(TIERS[:rank]), *TIERS[rank + 1 :]]
 
 
+Table = Sequence[Sequence[str]]
+
+
+def repeats(table: Table, tables: Iterable[Table]) -> bool:
+    """Whether a table nearly repeats one of these (`generator.near_duplicate`): the schedule's one
+    test for it."""
+    return any(generator.near_duplicate(table, other) for other in tables)
+
+
 UNUSED_CANDIDATES = 64
 """A day's puzzle is one of this many unused pool puzzles of its tier (the oldest), chosen by the secret."""
 
@@ -139,10 +165,11 @@ def unused(
     exact: bool = False,
     avoid: frozenset[str] = frozenset(),
     choice: int = 0,
+    unlike: Sequence[Table] = (),
 ) -> models.PoolPuzzle | None:
     """A graded pool puzzle of these rules never yet a daily, of the tier asked (`exact`) or else of
-    the nearest tier to it, whose main theme is not in `avoid`: the `choice`-th (modulo how many)
-    of the oldest few.
+    the nearest tier to it, whose main theme is not in `avoid` and whose table `repeats` none of
+    `unlike`: the `choice`-th (modulo how many) of the oldest few.
 
     Practice puzzles never become daily ones: players may have played them already."""
     for candidate_tier in [tier] if exact else tier_preference(tier):
@@ -159,7 +186,11 @@ def unused(
             .order_by(models.PoolPuzzle.id)
             .limit(UNUSED_CANDIDATES)
         )
-        candidates = [row for row in rows if generator.motif_of(row.themes) not in avoid]
+        candidates = [
+            row
+            for row in rows
+            if generator.motif_of(row.themes) not in avoid and not repeats(row.table, unlike)
+        ]
         if candidates:
             return candidates[choice % len(candidates)]
     return None

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, inspect, select
 
 import generator
-from tests.webapp.conftest import NOON, FrozenClock, daily_seed, store, variant
+from tests.webapp.conftest import DECOY_PAIRS, NOON, FrozenClock, daily_seed, store, unlike_known, variant
 from webapp import models
 from webapp.db import database, upgrade
 from webapp.schedule import daily
@@ -66,12 +66,18 @@ def test_the_clock_runs_at_once_then_hourly_in_utc(app: Flask) -> None:
 
 def test_days_take_the_weekly_tier_from_the_pool(app: Flask, known_puzzle: generator.Puzzle) -> None:
     for i, tier in enumerate(["easy", "medium", "hard", "expert", "master"]):
-        store(app, variant(known_puzzle, f"{i + 2}H", tier, f"cx{i}"))
+        # tables apart: days 90 days apart or less never nearly repeat one
+        store(app, unlike_known(variant(known_puzzle, f"{i + 2}H", tier, f"cx{i}"), i))
     with app.app_context():
         for number in (1, 2, 3, 5, 7):  # Monday, Tuesday, Wednesday, Friday, Sunday
             daily.publish(number)
-    tiers = {number: tier for number, (tier, _) in schedule(app).items()}
-    assert tiers == {1: "easy", 2: "medium", 3: "hard", 5: "expert", 7: "master"}
+    assert schedule(app) == {
+        1: ("easy", "cx0"),
+        2: ("medium", "cx1"),
+        3: ("hard", "cx2"),
+        5: ("expert", "cx3"),
+        7: ("master", "cx4"),
+    }
 
 
 def test_without_the_days_tier_in_the_pool_one_is_made_rather_than_another_tier_taken(
@@ -100,7 +106,7 @@ def test_when_the_generator_fails_the_pools_nearest_easier_tier_is_used(
 def test_the_pool_is_used_before_generating(
     app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
 ) -> None:
-    store(app, variant(known_puzzle, "2H", "hard", "cx1"))
+    store(app, unlike_known(variant(known_puzzle, "2H", "hard", "cx1")))
     with app.app_context():
         daily.publish(3)
         daily.publish(4)
@@ -192,19 +198,32 @@ def write_pool(path: Path, puzzles: list[generator.Puzzle]) -> Path:
 def test_import_adds_each_puzzle_once(
     runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
 ) -> None:
-    puzzles = [known_puzzle, variant(known_puzzle, "3H", "hard", "cx3")]
-    path = write_pool(tmp_path / "pool.jsonl", [*puzzles, known_puzzle])
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, known_puzzle])
     result = runner.invoke(args=["puzzles", "import", str(path)])
     assert result.exit_code == 0
-    assert "imported 2 puzzles, 1 already in the pool" in result.output
+    assert "imported 1 puzzle, 1 already in the pool" in result.output
     again = runner.invoke(args=["puzzles", "import", str(path)])
-    assert "imported 0 puzzles, 3 already in the pool" in again.output
-    assert pool_size(app) == 2
+    assert "imported 0 puzzles, 2 already in the pool" in again.output
+    assert pool_size(app) == 1
     with app.app_context(), database().reader() as session:
         row = session.scalars(
             select(models.PoolPuzzle).where(models.PoolPuzzle.code == known_puzzle.id)
         ).one()
         assert (row.hand_size, row.decoys) == (known_puzzle.hand_size, known_puzzle.decoys)
+
+
+def test_import_leaves_out_near_duplicates_of_the_pools_puzzles_of_their_tier(
+    runner: FlaskCliRunner, app: Flask, tmp_path: Path, known_puzzle: generator.Puzzle
+) -> None:
+    # the same table with another decoy: a near-duplicate (and a puzzle whose claims hold)
+    nearly = variant(known_puzzle, "3H", known_puzzle.tier, "cx3")
+    path = write_pool(tmp_path / "pool.jsonl", [known_puzzle, nearly])
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "imported 1 puzzle, 0 already in the pool, 1 left out as near-duplicates" in result.output
+    with app.app_context(), database().reader() as session:
+        codes = set(session.scalars(select(models.PoolPuzzle.code)))
+    assert codes == {known_puzzle.id}
 
 
 @pytest.mark.parametrize(
@@ -325,3 +344,37 @@ def test_practice_puzzles_are_never_published_as_daily_ones(
         row = daily.publish(9)  # a Tuesday: medium, else the easier or harder tiers
         assert row.puzzle_id != practice_id
     assert len(fake_generator) == 1  # the only stored puzzle was practice: a new one was made
+
+
+def test_no_day_nearly_repeats_the_table_of_a_day_less_than_90_days_away(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    # Wednesday has the known table; of the pool's hard puzzles, one has a meld laid otherwise
+    store(app, variant(known_puzzle, "2H", "hard", "cx0"), 3)
+    for index, pair in enumerate(DECOY_PAIRS[:8], start=1):
+        store(app, variant(known_puzzle, " ".join(pair), "hard", f"cx{index}"))
+    store(app, unlike_known(variant(known_puzzle, "4H", "hard", "cx9")))
+    with app.app_context():
+        daily.publish(4)  # Thursday
+        daily.publish(3 + 91)  # 91 days on, the known table may come back
+    days = schedule(app)
+    assert days[4] == ("hard", "cx9")
+    assert days[3 + 91][1] in {f"cx{index}" for index in range(1, 9)}
+    assert fake_generator == []
+
+
+def test_a_made_puzzle_that_nearly_repeats_a_nearby_day_is_refused(
+    app: Flask, known_puzzle: generator.Puzzle, fake_generator: list
+) -> None:
+    # every puzzle here has the known table, the fake generator's too
+    store(app, variant(known_puzzle, "2H", "hard", "cx1"))
+    with app.app_context():
+        daily.publish(3)  # Wednesday: the pool's
+        daily.publish(3 + 91)  # 91 days on: the first puzzle made is welcome
+        # between them, every try of the generator is refused; only then, rather than no
+        # puzzle, does the day repeat a table
+        daily.publish(3 + 84)
+    days = schedule(app)
+    assert days[3 + 91][1] == f"cy{fake_generator[0][1]}"
+    assert len(fake_generator) == 1 + daily.SEED_TRIES
+    assert days[3 + 84][1] in {f"cy{seed}" for _, seed in fake_generator[1:]}

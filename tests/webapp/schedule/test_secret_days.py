@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 import generator
-from tests.webapp.conftest import DAILY_SECRET, DECOY_PAIRS, store, variant
+from tests.webapp.conftest import DAILY_SECRET, DECOY_PAIRS, store, unlike_known, variant
 from tests.webapp.schedule.test_daily import schedule
 from webapp.schedule import daily, days
 
@@ -31,7 +31,7 @@ def test_the_secret_picks_the_days_pool_puzzle(app: Flask, known_puzzle: generat
 
 def test_no_motif_twice_within_seven_days(app: Flask, known_puzzle: generator.Puzzle) -> None:
     # Wednesday #3 is a ladder; Thursday #4 has three ladders and one swap to choose from
-    store(app, variant(known_puzzle, "2H 3H", "hard", "cw1", ("extend", "ladder")), 3)
+    store(app, unlike_known(variant(known_puzzle, "2H 3H", "hard", "cw1", ("extend", "ladder"))), 3)
     # the swap goes where the secret would not have chosen without the rule
     swap_at = (days.pool_choice(days.day_digest(DAILY_SECRET, 4)) + 1) % 4
     for index in range(4):
