@@ -23,6 +23,16 @@ def card_at(position: int, suit_index: int) -> Card:
     return Card(1 if position == 14 else position, SUITS[suit_index])
 
 
+def dealt(rules: Rules, table: list[Meld], hand: list[Card]) -> Position:
+    """The position, if the decks could have dealt it: more copies than the decks hold (or more
+    jokers than the preset has) cannot occur in a game, and such a draw is rejected."""
+    counts = Counter(hand)
+    for meld in table:
+        counts.update(meld.cards)
+    assume(all(n <= rules.copies(card) for card, n in counts.items()))
+    return Position(rules, tuple(table), tuple(hand))
+
+
 @st.composite
 def meld_cards(draw: st.DrawFn, rules: Rules, near: int, longest_run: int = 7) -> list[Card]:
     """The cards of a valid set or run within three ranks of `near` (so that the table's melds
@@ -90,12 +100,7 @@ def positions(
             break
     size = draw(st.integers(1, max_hand))
     hand = draw(st.lists(hand_card(rules, table), min_size=size, max_size=size))
-    counts = Counter(hand)
-    for meld in table:
-        counts.update(meld.cards)
-    # more copies than the decks hold (or more jokers than the preset has) cannot occur in a game
-    assume(all(n <= rules.copies(card) for card, n in counts.items()))
-    return Position(rules, tuple(table), tuple(hand))
+    return dealt(rules, table, hand)
 
 
 @st.composite
@@ -143,12 +148,8 @@ def joker_runs(draw: st.DrawFn, rules: Rules) -> Position:
     hand = draw(st.lists(st.sampled_from(sorted(set(hand), key=Card.sort_key)), min_size=1, max_size=4))
     if len(table) < 2 and draw(st.booleans()):
         table.append(Meld.of(draw(meld_cards(rules, start)), rules))
-    counts = Counter(hand)
-    for meld in table:
-        counts.update(meld.cards)
-    assume(all(n <= rules.copies(card) for card, n in counts.items()))
     assume(sum(len(meld.cards) for meld in table) <= 13)
-    return Position(rules, tuple(table), tuple(hand))
+    return dealt(rules, table, hand)
 
 
 @st.composite
@@ -159,11 +160,7 @@ def two_spots(draw: st.DrawFn, rules: Rules) -> Position:
     low = draw(spot(rules, draw(st.integers(2, 4))))
     high = draw(spot(rules, draw(st.integers(9, 12))))
     table, hand = [*low[0], *high[0]], [*low[1], *high[1]]
-    counts = Counter(hand)
-    for meld in table:
-        counts.update(meld.cards)
-    assume(all(n <= rules.copies(card) for card, n in counts.items()))
-    return Position(rules, tuple(table), tuple(hand))
+    return dealt(rules, table, hand)
 
 
 @st.composite
@@ -211,8 +208,4 @@ def blocks(draw: st.DrawFn, rules: Rules) -> Position:
         table.append(Meld.of([card_at(p, suit) for p in range(start, start + 3)], rules))
     near = st.builds(Card, st.integers(max(1, low - 1), min(13, low + len(ranks))), st.sampled_from(SUITS))
     hand = draw(st.lists(near, min_size=1, max_size=4))
-    counts = Counter(hand)
-    for meld in table:
-        counts.update(meld.cards)
-    assume(all(n <= rules.copies(card) for card, n in counts.items()))
-    return Position(rules, tuple(table), tuple(hand))
+    return dealt(rules, table, hand)
