@@ -215,10 +215,10 @@ def chain_length(
     melds of the same count, with the same hand points left).
 
     Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
-    as finely as it can, which bounds the chain length from above; then each solve looks for a
-    best play (breaking any number of melds) whose rearrangements all break fewer melds than the
-    largest found so far, until one proves there is none. Each is a model of its own, pruned to
-    what rearrangements that small can reach.
+    as finely as it can, which bounds the chain length from above. Then each solve asks for a best
+    play (breaking any number of melds) whose rearrangements each break at most k melds: once just
+    below a large bound, then for k = 1, 2, ... below the least found; the first k that has one is
+    the chain length. Each is a model of its own, pruned to what rearrangements that small reach.
     """
     started = time.perf_counter()
     deadline = started + time_limit
