@@ -111,6 +111,9 @@ JINJA_OPTIONS: dict[str, Any] = {
     "trim_blocks": True,
     "lstrip_blocks": True,
     "bytecode_cache": CompiledTemplates(),
+    # Jinja folds a filter on a constant ("easy"|tier) into the compiled code, in the language of the
+    # first request: the words must be looked up per request instead.
+    "optimized": False,
 }
 """Flask's `jinja_options` for the app: every app of the process compiles its templates alike."""
 

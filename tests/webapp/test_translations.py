@@ -19,6 +19,7 @@ from puzzles import Card, Problem, ProblemCode, Rules
 from tests.webapp.conftest import csrf_token
 from webapp.analyser.entry import read_card
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
+from webapp.templating import JINJA_OPTIONS
 from webapp.wording import problem_words
 from webapp.words import Words, words
 
@@ -246,3 +247,49 @@ def test_german_pages_show_no_english_sentence_of_the_catalog(client: FlaskClien
         text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", seen))
         english = [sentence for sentence in sentences if sentence in text]
         assert english == [], (path, english[:3])
+
+
+def vocabulary(language: str) -> dict[str, set[str]]:
+    """Every word of the catalog's messages in `language`, and apart, its one-word messages."""
+    texts = [
+        str(message.id if language == "en" else message.string)
+        for message in catalog("it" if language == "en" else language)
+        if isinstance(message.id, str) and isinstance(message.string, str)
+    ]
+    return {
+        "all": {word for text in texts for word in re.findall(r"\w+", text)},
+        "alone": {text for text in texts if re.fullmatch(r"\w{4,}", text)},
+    }
+
+
+def page_words(client: FlaskClient, path: str, language: str) -> set[str]:
+    seen = page(client, path, **{"Accept-Language": language})
+    return set(re.findall(r"\w+", re.sub(r"<[^>]+>", " ", seen)))
+
+
+@pytest.mark.parametrize(("first", "then"), [("de", "en"), ("en", "de"), ("pl", "it")])
+def test_a_page_in_one_language_leaves_no_word_in_the_next(
+    client: FlaskClient, published: int, first: str, then: str
+) -> None:
+    """Words are looked up per request: none is kept from the language a process rendered first.
+
+    The templates' compiled code is shared by every app of the process, so it is emptied first: the
+    first language really is the first."""
+    JINJA_OPTIONS["bytecode_cache"].code.clear()
+    foreign = vocabulary(first)["alone"] - vocabulary(then)["all"]
+    assert len(foreign) > 20
+    paths = (
+        "/",
+        f"/puzzles/{published}",
+        "/practice",
+        "/archive",
+        "/stats",
+        "/help",
+        "/settings",
+        "/analyse",
+    )
+    for path in paths:
+        page_words(client, path, first)
+    for path in paths:
+        shown = page_words(client, path, then)
+        assert shown & foreign == set(), (path, sorted(shown & foreign)[:5])
