@@ -66,6 +66,8 @@ class Rules:
     """Where a joker freed by its real card goes; None when the game has no jokers."""
     points: HandPoints
     description: str = ""
+    title: str = ""
+    """The preset's name as players read it (a catalog message); `name` is the identifier."""
 
     def __post_init__(self) -> None:
         if self.decks < 1:
@@ -110,23 +112,25 @@ PRESETS: dict[str, Rules] = {
     for rules in (
         Rules(
             "classic", 2, 0, 0, False, None, GERMAN_POINTS,
-            N_("German leaflet: two decks, no jokers, ace low only"),
+            N_("German leaflet: two decks, no jokers, ace low only"), N_("Classic"),
         ),
         Rules(
             "italian", 2, 0, 0, True, None, GERMAN_POINTS,
-            N_("Italian entry: two decks, no jokers, ace low or high"),
+            N_("Italian entry: two decks, no jokers, ace low or high"), N_("Italian"),
         ),
         Rules(
             "jokers", 2, 4, 1, True, FreedJoker.TABLE, POLISH_POINTS,
             N_("Polish online rules: four jokers, one per meld, freed jokers stay on the table"),
+            N_("Jokers"),
         ),
         Rules(
             "german-jokers", 2, 2, 1, False, FreedJoker.HAND, GERMAN_POINTS,
             N_("German joker variant: two jokers, one per meld, a freed joker goes to the hand"),
+            N_("German jokers"),
         ),
         Rules(
             "three-decks", 3, 0, 0, False, None, GERMAN_POINTS,
-            N_("German variant for 5-6 players: three decks, no jokers, ace low only"),
+            N_("German variant for 5-6 players: three decks, no jokers, ace low only"), N_("Three decks"),
         ),
     )
 }  # fmt: skip

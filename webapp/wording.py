@@ -19,7 +19,7 @@ from flask_babel import format_date, format_percent, get_locale, lazy_gettext
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 
-from puzzles import Card, Problem, Rules, Suit
+from puzzles import Card, Problem, Rules, RulesError, Suit
 from webapp.languages import letters, page_language, rank_text, shown_card
 from webapp.words import Words
 
@@ -72,6 +72,23 @@ TIERS = {
 
 def tier_name(tier: str) -> str:
     return str(TIERS[tier]) if tier in TIERS else tier
+
+
+def rules_title(rules: Rules | str) -> str:
+    """A preset's name in the player's language (`Three decks`); an unknown name as it is."""
+    try:
+        preset = rules if isinstance(rules, Rules) else Rules.named(rules)
+    except RulesError:
+        return str(rules)
+    return gettext(preset.title)
+
+
+def rules_line(rules: Rules | str) -> str:
+    """A preset's name and its one-line description, for a choice between presets."""
+    preset = rules if isinstance(rules, Rules) else Rules.named(rules)
+    return gettext(
+        "%(rules)s: %(description)s", rules=rules_title(preset), description=gettext(preset.description)
+    )
 
 
 def day_words(day: date, length: str = "short") -> str:
@@ -143,6 +160,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(
         say=say,
         tier=tier_name,
+        rules_title=rules_title,
+        rules_line=rules_line,
         day=day_words,
         month=month_words,
         number=number_words,

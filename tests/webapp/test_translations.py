@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from puzzles import Card, Problem, ProblemCode, Rules
+from puzzles import PRESETS, Card, Problem, ProblemCode, Rules
 from tests.webapp.conftest import csrf_token
 from webapp.analyser.entry import read_card
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
@@ -293,3 +293,45 @@ def test_a_page_in_one_language_leaves_no_word_in_the_next(
     for path in paths:
         shown = page_words(client, path, then)
         assert shown & foreign == set(), (path, sorted(shown & foreign)[:5])
+
+
+@pytest.mark.parametrize(
+    ("language", "three_decks"), [("en", "Three decks"), ("it", "Tre mazzi"), ("pl", "Trzy talie")]
+)
+def test_the_presets_are_named_and_described_in_the_players_language(
+    client: FlaskClient, language: str, three_decks: str
+) -> None:
+    """A choice of rules says each preset's name and what it means, never the bare identifier."""
+    description = catalog("it" if language == "en" else language).get(
+        "German variant for 5-6 players: three decks, no jokers, ace low only"
+    )
+    assert description is not None
+    described = description.id if language == "en" else description.string
+    for path in ("/practice", "/analyse"):
+        options = re.findall(
+            r"<option[^>]*>([^<]*)</option>", page(client, path, **{"Accept-Language": language})
+        )
+        assert f"{three_decks}: {described}" in options, (path, options)
+        assert not [option for option in options if option.split(":")[0] in PRESETS], (path, options)
+
+
+NUMBERS = ("share", "num", "count", "number", "goal", "faster", "fewer", "chain", "day")
+"""Placeholders that stand for a number (or a date, which starts with one)."""
+
+
+def test_italian_puts_no_article_before_a_number() -> None:
+    """Italian's article depends on how the number is said (il 5%, l'8%, lo 0%): the Italian sentences
+    are worded so that no article stands before one."""
+    article = re.compile(
+        r"\b(il|lo|i|gli|del|dello|dei|degli|dal|dallo|dai|al|allo|ai|nel|sul)\s+%\(("
+        + "|".join(NUMBERS)
+        + r")\)",
+        re.IGNORECASE,
+    )
+    found = [
+        form
+        for message in catalog("it")
+        for form in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if form and article.search(form)
+    ]
+    assert found == []

@@ -24,7 +24,7 @@ from webapp.schedule.days import zone
 from webapp.turn import actions, archive
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import render_turn
-from webapp.wording import gettext, tier_name
+from webapp.wording import gettext, rules_title, tier_name
 
 bp = Blueprint("choosing", __name__)
 
@@ -103,7 +103,7 @@ def next_practice() -> Response | tuple[str, int]:
         reader, player, rules, None if tier == "rating" else tier, near, random.Random(), theme
     )
     if found is None:
-        wanted = [gettext("%(rules)s rules", rules=rules)]
+        wanted = [rules_title(rules)]
         if tier != "rating":
             wanted.insert(0, tier_name(tier))
         if theme is not None:

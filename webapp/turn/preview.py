@@ -12,7 +12,7 @@ from webapp import db
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.turn.pages import practice_puzzle
-from webapp.wording import day_words, gettext
+from webapp.wording import day_words, gettext, rules_title
 
 bp = Blueprint("preview", __name__)
 
@@ -48,6 +48,6 @@ def practice_image(code: str) -> Response:
             "preview.svg",
             puzzle=puzzle,
             title=gettext("Practice"),
-            subtitle=gettext("%(rules)s rules", rules=puzzle.rules),
+            subtitle=gettext("Rules: %(rules)s", rules=rules_title(puzzle.rules)),
         )
     )

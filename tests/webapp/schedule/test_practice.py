@@ -62,7 +62,7 @@ def test_a_tier_gives_a_puzzle_the_player_has_not_played(
     player.post(f"/practice/{second}/give-up")
     none = player.client.get("/practice/next?rules=classic&tier=hard")
     assert none.status_code == 404
-    assert "No puzzle you have not played is ready (Hard, classic rules)" in html.unescape(
+    assert "No puzzle you have not played is ready (Hard, Classic)" in html.unescape(
         none.get_data(as_text=True)
     )
     assert {row_id(app, code), row_id(app, second)} == ids  # both hard ones, never the easy one
@@ -147,7 +147,7 @@ def test_jokers_are_drawn_as_joker_cards(app: Flask, client: FlaskClient) -> Non
     practise(app, puzzle)
     page = client.get(f"/practice/{puzzle.id}").get_data(as_text=True)
     assert page.count('class="card joker"') == 3 and page.count('aria-label="joker"') == 3
-    assert ">jokers<" in page
+    assert ">Jokers<" in page
 
 
 def unplayed(app: Flask) -> dict[tuple[str, str], int]:

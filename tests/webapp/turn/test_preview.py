@@ -51,5 +51,5 @@ def test_practice_puzzles_have_previews_too(
     page = client.get(f"/practice/{puzzle.id}").get_data(as_text=True)
     assert f'content="http://localhost/practice/{puzzle.id}/preview.svg"' in page
     svg = client.get(f"/practice/{puzzle.id}/preview.svg").get_data(as_text=True)
-    assert "Practice" in svg and "classic rules" in svg
+    assert "Practice" in svg and "Rules: Classic" in svg
     assert client.get("/practice/cz1/preview.svg").status_code == 404
