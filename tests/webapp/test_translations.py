@@ -335,3 +335,19 @@ def test_italian_puts_no_article_before_a_number() -> None:
         if form and article.search(form)
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_each_menu_label_names_the_page_it_opens(client: FlaskClient, language: str) -> None:
+    """The word under a menu icon is the word of the page's heading (Esercizi leads to Esercizi)."""
+    menu = page(client, "/help", **{"Accept-Language": language})
+    links = re.findall(
+        r'<a href="([^"]+)" class="icon-link".*?<span class="icon-label"[^>]*>([^<]+)</span>', menu
+    )
+    assert len(links) >= 5
+    for path, label in links:
+        if path.endswith(("/help", "/analyse")):
+            continue  # "Help" opens "How to play", "Analyse" a form: a verb, not a title
+        heading = re.search(r"<h1[^>]*>(.*?)</h1>", page(client, path, **{"Accept-Language": language}), re.S)
+        assert heading, path
+        assert label.strip().lower() in re.sub(r"<[^>]+>", "", heading.group(1)).lower(), (path, label)
