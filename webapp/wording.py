@@ -151,6 +151,7 @@ def script_words() -> dict[str, str]:
         "reload": gettext("now: reload"),
         "left": gettext("left: %(count)s", count="%s"),
         "none_left": gettext("none left in these rules"),
+        "earlier_answer": gettext("The last answer, to the position before:"),
     }
 
 

@@ -75,7 +75,14 @@ def type_and_read(page: object, base: str, device: str) -> None:
     page.wait_for_selector("#hand-problems li")  # type: ignore[attr-defined]
     assert "'QX' is not a card" in page.inner_text("#hand-problems")  # type: ignore[attr-defined]
     assert page.input_value("#hand") == "9S QD QX"  # type: ignore[attr-defined]
-    assert page.locator("#analysis").count() == 0  # type: ignore[attr-defined]
+    # the last answer stays, marked as the earlier one, and the problem is in view, its field focused
+    assert page.locator("#analysis.earlier").count() == 1  # type: ignore[attr-defined]
+    assert page.inner_text("#analysis.earlier #max-played") == "3"  # type: ignore[attr-defined]
+    assert page.evaluate(  # type: ignore[attr-defined]
+        """() => { const r = document.querySelector('#hand-problems li').getBoundingClientRect();
+                   return r.top >= 0 && r.bottom <= innerHeight; }"""
+    )
+    assert page.evaluate("document.activeElement.id") == "hand"  # type: ignore[attr-defined]
     shot(page, f"{device}-3-mistake")
 
 

@@ -103,6 +103,34 @@
     setTarget(target);
     refresh();
   }
+  // A refused position keeps the last answer on the page (marked as the earlier one), and the view
+  // goes to the first problem: the player reads what is wrong where they typed it.
+  var kept = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var refused = event.detail.xhr && event.detail.xhr.status >= 400;
+    kept = refused ? document.getElementById("analysis") : null;
+  });
+  function afterSwap() {
+    var section = document.getElementById("analyser");
+    if (!section) { return; }
+    if (kept && !document.getElementById("analysis")) {
+      var note = document.createElement("p");
+      note.className = "muted earlier-note";
+      note.textContent = say("earlier_answer", "The last answer, to the position before:");
+      kept.classList.add("earlier");
+      kept.insertBefore(note, kept.firstChild);
+      section.appendChild(kept);
+    }
+    kept = null;
+    var problem = section.querySelector(".problems li");
+    if (problem) {
+      var where = problem.closest(".field") || problem;
+      where.scrollIntoView({ block: "start" });
+      var input = where.querySelector("textarea, input, select");
+      if (input) { input.focus({ preventScroll: true }); }
+    }
+    start();
+  }
   document.addEventListener("DOMContentLoaded", start);
-  document.addEventListener("htmx:afterSwap", start);
+  document.addEventListener("htmx:afterSwap", afterSwap);
 })();
