@@ -83,7 +83,7 @@ def test_the_table_stays_put_and_the_actions_fit(
     for left, top, right, bottom in actions:
         assert right - left >= 40 and bottom - top >= 40, actions
     assert len({round(top) for _, top, _, _ in actions}) == 1, actions
-    for before, after in itertools.pairwise(actions):
+    for before, after in itertools.pairwise(sorted(actions)):
         assert after[0] - before[2] >= 6, actions
     if device == "phone":
         # Undo and Reset are icon circles, still named for a screen reader
@@ -104,7 +104,7 @@ def test_the_table_stays_put_and_the_actions_fit(
     shot(page, f"{device}-{scheme}-3-give-up")
     page.click(".give-up summary")
     assert page.get_attribute(".give-up", "open") is None
-    assert page.inner_text(".give-up summary").strip() == "Give up"
+    assert page.inner_text(".give-up summary").split() == ["🏳", "Give", "up"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
     # the header's icons are 40 px targets, on the name's row

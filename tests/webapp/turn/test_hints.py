@@ -166,7 +166,7 @@ def test_asking_for_a_hint_shows_it_on_the_board(app: Flask, player: Player, pub
     board = player.post(f"/puzzles/{TODAY}/hint").get_data(as_text=True)
     assert '<span class="hint-rung">💡 Hint 1:</span> Break the meld' in board
     assert board.count(" hinted") >= 3 and "hinted-meld" in board  # the meld to break is marked
-    assert '<span class="hint-count">1/3</span>' in board
+    assert '<span class="hint-count">2 left</span>' in board
     used, log = hint_log(app)
     assert used == 1 and log[0]["rung"] == 1
     # the hint stays on the page after a reload

@@ -1,0 +1,120 @@
+"""No page is wider than the phone, in any language, at 320 and 360 px: every page, and the play page's
+hint, give-up and result states, with an archive that holds finished puzzles and their crowd shares
+(the widest rows: a status badge and "N% solved it").
+
+Screenshots go to artifacts/widths-<lang>-<width>-<page>.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+
+import generator
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.webapp.conftest import FrozenClock, make_app, store, variant
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
+)
+
+LOCALES = {"en": "en-GB", "it": "it-IT", "de": "de-DE", "pl": "pl-PL"}
+PAGES = {
+    "help": "/help",
+    "settings": "/settings",
+    "stats": "/stats",
+    "practice": "/practice",
+    "analyser": "/analyse?rules=jokers&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD+JK",
+    "archive": "/archive",
+}
+
+
+@pytest.fixture
+def site(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Iterator[str]:
+    """Today's #7 and the days before it, so that the archive has rows to finish."""
+    app: Flask = make_app(database_url, clock)
+    store(app, known_puzzle, 7)
+    store(app, variant(known_puzzle, "2H", "expert", "cb5"), 5)
+    store(app, variant(known_puzzle, "3H", "master", "cb6"), 6)
+    with served(app) as url:
+        yield url
+
+
+def too_wide(page: object, width: int) -> list[str]:
+    """The page's width if wider than the screen, and every visible element that runs off it."""
+    return page.evaluate(  # type: ignore[attr-defined, no-any-return]
+        """width => {
+          const found = [];
+          const wide = document.documentElement.scrollWidth;
+          if (wide > width) found.push('page ' + wide);
+          for (const e of document.querySelectorAll('body *')) {
+            if (!e.checkVisibility() || e.closest('[hidden], .visually-hidden')) continue;
+            const r = e.getBoundingClientRect();
+            if (r.width && (r.right > width + 0.5 || r.left < -0.5))
+              found.push((e.id || e.className || e.tagName) + ': ' + e.textContent.trim().slice(0, 30));
+          }
+          return found.slice(0, 5);
+        }""",
+        width,
+    )
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: str, width: int) -> None:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        locale=LOCALES[language],
+        viewport={"width": width, "height": 740},
+        device_scale_factor=2,
+        has_touch=True,
+    )
+    page = context.new_page()
+
+    def check(name: str) -> None:
+        assert page.get_attribute("html", "lang") == language, name
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"widths-{language}-{width}-{name}.png"), full_page=True)
+        assert too_wide(page, width) == [], name
+
+    # today's puzzle, then a hint, then the give-up question
+    page.goto(site + "/")
+    check("play")
+    if width >= 360:  # every name of the tray on one line: none is cut or runs out of its button
+        cut = page.eval_on_selector_all(
+            ".turn-actions .button",
+            "els => els.filter(e => e.checkVisibility() && (e.scrollWidth > e.clientWidth + 1"
+            " || e.getBoundingClientRect().height > 50)).map(e => e.textContent.trim())",
+        )
+        assert cut == []
+    page.click("#hint-button")
+    page.wait_for_selector("#hint:not(:empty)")
+    check("hint")
+    page.click(".give-up summary")
+    check("give-up")
+    keep, give_up = (
+        page.locator(selector).bounding_box() for selector in (".give-up summary", ".give-up .danger")
+    )
+    assert keep and give_up
+    apart = (
+        give_up["x"] + give_up["width"] <= keep["x"] + 0.5
+        or give_up["y"] + give_up["height"] <= keep["y"] + 0.5
+    )
+    assert apart, (keep, give_up)
+    page.click(".give-up .danger")
+    page.wait_for_selector("#result")
+    check("result")
+    # two puzzles of the archive given up too: their rows show a status and the crowd's share
+    for number in (5, 6):
+        page.goto(f"{site}/archive/{number}")
+        page.click(".give-up summary")
+        page.click(".give-up .danger")
+        page.wait_for_selector("#result")
+    for name, path in PAGES.items():
+        page.goto(site + path)
+        check(name)
+    assert page.locator(".crowd-share").count() >= 3
+    context.close()
