@@ -8,6 +8,7 @@ text.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -18,6 +19,7 @@ from flask import Flask
 from flask_babel import format_date, format_percent, get_locale, lazy_gettext
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
+from markupsafe import Markup, escape
 
 from puzzles import Card, Problem, Rules, RulesError, Suit
 from webapp.languages import letters, page_language, rank_text, shown_card
@@ -72,6 +74,12 @@ TIERS = {
 
 def tier_name(tier: str) -> str:
     return str(TIERS[tier]) if tier in TIERS else tier
+
+
+def numbers_kept(text: str) -> Markup:
+    """A sentence whose numbers stay on the line of the word before them ("meld 3" never wraps into
+    "meld / 3"): each space before a number becomes a no-break space."""
+    return Markup(re.sub(r" (?=\d)", "\u00a0", str(escape(text))))
 
 
 def rules_title(rules: Rules | str) -> str:
@@ -162,6 +170,7 @@ def init_app(app: Flask) -> None:
         say=say,
         tier=tier_name,
         rules_title=rules_title,
+        numbers_kept=numbers_kept,
         rules_line=rules_line,
         day=day_words,
         month=month_words,

@@ -114,6 +114,9 @@ def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
     assert "The best play places all 2 of your cards" in answer
     assert "meld 1 must break" in answer
     assert "from meld 1 to a new meld 3" in answer
+    # a step's meld number never wraps onto a line of its own
+    body = page(client, "classic", "3C 4C 5C 6C 7C 8C 9C", "6H 6D").get_data(as_text=True)
+    assert "from meld\u00a01 to a new meld\u00a03" in body
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
 
 
