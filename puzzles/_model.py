@@ -37,6 +37,11 @@ from puzzles._position import Position
 from puzzles._rules import FreedJoker
 
 SEED = 0
+GROUPED_PRESOLVE_ITERATIONS = 1
+"""Presolve rounds for the grouped model (one copy of every candidate per rearrangement). Measured
+on the slowest real-game tables of bench/solver.py: one round without probing or symmetry
+detection settles the chain length's solves about a third sooner than full presolve, which took
+most of a big table's time; no presolve at all is slower still."""
 
 LinearExpr = cp_model.LinearExpr | int
 Constraint = cp_model.BoundedLinearExpression
@@ -431,13 +436,12 @@ class Model:
         # ~0.1 s where the default timed out at 10 s; presolve, probing and symmetry detection
         # cost more than they save on models this small (they are built tight already).
         solver.parameters.linearization_level = 2
-        if not self.grouped:
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.symmetry_level = 0
+        if self.grouped:
+            solver.parameters.max_presolve_iterations = GROUPED_PRESOLVE_ITERATIONS
+        else:
             solver.parameters.cp_model_presolve = False
-            solver.parameters.cp_model_probing_level = 0
-        # Measured on large real-game tables: the grouped model (one copy of every candidate per
-        # rearrangement) proves its chain length about a third sooner with presolve and the
-        # lightest symmetry detection.
-        solver.parameters.symmetry_level = 1 if self.grouped else 0
         solver.parameters.stop_after_first_solution = first
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:

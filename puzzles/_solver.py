@@ -21,10 +21,13 @@ from puzzles._position import Position, PositionError
 
 DEFAULT_TIME_LIMIT = 10.0
 DESCEND_FROM = 3
-"""From this k on, the chain length first tries k = its bound less one: figures (ladders, walls) have
-large chains that their bound meets, and one proof there saves a proof at every k below."""
+"""Once the climb has proved every k below this one impossible, the chain length tries k = its bound
+less one, if that is higher: figures (ladders, walls) have large chains that their bound meets, and
+one proof there saves a proof at every k between. Measured on the slowest real-game tables of
+bench/solver.py: tried first, before k = 1 and 2, it cost seconds where the chain was 1 or 2 far
+below a bound of 4 or 5, and ran out of time as often as it proved anything."""
 TOP_SHARE = 0.25
-"""The share of the time left that the try just below the bound may take before the climb from 1."""
+"""The share of the time left that the try just below the bound may take."""
 GREEDY_FROM = 3
 """The least k for which the chain length tries greedy independent steps before the search."""
 CHAIN_SHARE = 0.5
@@ -216,9 +219,10 @@ def chain_length(
 
     Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
     as finely as it can, which bounds the chain length from above. Then each solve asks for a best
-    play (breaking any number of melds) whose rearrangements each break at most k melds: once just
-    below a large bound, then for k = 1, 2, ... below the least found; the first k that has one is
-    the chain length. Each is a model of its own, pruned to what rearrangements that small reach.
+    play (breaking any number of melds, at least the depth) whose rearrangements each break at
+    most k melds: for k = 1, 2, ... below the least found, with one try just below a large bound
+    once k reaches `DESCEND_FROM`; the first k that has one is the chain length. Each is a model
+    of its own, pruned to what rearrangements that small reach.
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -248,25 +252,30 @@ def chain_length(
     proven = best.optimal and grouped_depth.optimal
     groups = found.rearrangements
 
-    # any best play (breaking any number of melds) whose rearrangements break at most k melds:
-    # a large bound is most often the answer, so one try just below it comes first, with a share
-    # of the time; then k = 1, 2, ... below the least found: the first k that has one is it
+    # any best play (breaking any number of melds) whose rearrangements break at most k melds,
+    # for k = 1, 2, ... below the least found: the first k that has one is it. A large bound is
+    # often the answer, so once the climb reaches DESCEND_FROM, one try just below the bound
+    # comes first, with a share of the time
     length, play, settled = upper, found.play, True
-    if upper - 1 >= DESCEND_FROM:
-        top = _smaller(position, best, upper - 1, _left(deadline) * TOP_SHARE)
-        if top.status is Status.INFEASIBLE:
-            return Chain(upper, proven, groups, play, _ms(started)), grouped_depth
-        if top.play is not None:
-            length, play = max(len(group) for group in top.rearrangements), top.play
-    for k in range(1, length):
+    k, descended = 1, False
+    while k < length:
+        if k >= DESCEND_FROM and length - 1 > k and not descended:
+            descended = True
+            top = _smaller(position, best, grouped_depth, length - 1, _left(deadline) * TOP_SHARE)
+            if top.status is Status.INFEASIBLE:
+                break
+            if top.play is not None:
+                length, play = max(len(group) for group in top.rearrangements), top.play
+            continue
         # measured on real-game tables: below 3 the search settles k sooner than the greedy
         # steps fail, and from 3 on the greedy steps often find a play the search takes seconds to
         greedy = _independent_steps(position, best, k, deadline) if k >= GREEDY_FROM else None
         if greedy is not None:
             length, play = k, greedy
             break
-        better = _smaller(position, best, k, _left(deadline))
+        better = _smaller(position, best, grouped_depth, k, _left(deadline))
         if better.status is Status.INFEASIBLE:
+            k += 1
             continue
         settled = better.play is not None
         if better.play is not None:
@@ -276,10 +285,13 @@ def chain_length(
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
 
 
-def _smaller(position: Position, best: Best, largest: int, time_limit: float) -> Solution:
+def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:
     """Any best play whose rearrangements each break at most `largest` melds: the first found."""
     model = Model(position, best.objective, largest=largest)
     model.add(model.objective == best.value)
+    if depth.optimal and depth.depth is not None:
+        # every best play breaks at least as many melds as the depth: true, and it cuts the search
+        model.add(model.broken >= depth.depth)
     return model.solve(time_limit, first=True)
 
 
