@@ -19,9 +19,8 @@ from flask_babel import format_date, format_percent, get_locale, lazy_gettext
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 
-from puzzles import Card, Problem, Rules, Suit
+from puzzles import Card, Problem, Rules, Suit, Words
 from webapp.languages import letters, page_language, rank_text, shown_card
-from webapp.words import Words
 
 
 def say(value: Any) -> Any:

@@ -26,13 +26,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import generator
+from puzzles import words
 from webapp import db, models
 from webapp.caching import AppCache
 from webapp.errors import Refusal
 from webapp.schedule import pool
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import daily_seed, day_digest, pool_choice, weekly_tier
-from webapp.words import words
 
 SEED_TRIES = 3
 PUBLISHED_DAYS: AppCache[int, models.Daily] = AppCache(

@@ -14,19 +14,16 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from puzzles import Card
+from puzzles import HINT_RUNGS, Board, Card, Progress, hint, progress, words
 from webapp import db, solver_gate
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
-from webapp.turn import attempts, hints, store
+from webapp.turn import attempts, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
-from webapp.turn.board import Board
 from webapp.turn.pages import PuzzlePage
-from webapp.turn.progress import Progress, progress
 from webapp.turn.view import TurnView, turn_view
-from webapp.words import words
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
@@ -95,12 +92,12 @@ def ask_hint(page: PuzzlePage) -> Turn:
     if attempt is not None and attempt.overdue(now()):
         return act(page, attempts.nothing)
     used = attempt.hints if attempt else 0
-    if used >= hints.RUNGS:
-        raise TurnError(words("no hints left: %(most)s is the most", most=hints.RUNGS))
+    if used >= HINT_RUNGS:
+        raise TurnError(words("no hints left: %(most)s is the most", most=HINT_RUNGS))
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     solution = page.puzzle.solution_cards()
-    advice = solver_gate.run(lambda: hints.hint(board, used + 1, solution, limit))
+    advice = solver_gate.run(lambda: hint(board, used + 1, solution, limit))
 
     def give(attempt: PlayerAttempt) -> Board:
         if attempt.hints != used or attempt.melds != board.to_json():

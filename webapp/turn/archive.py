@@ -13,10 +13,10 @@ from datetime import date, datetime
 from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
+from puzzles import Words, words
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
 from webapp.players.crowd import FINISHED, solved_shares
 from webapp.schedule.days import Calendar
-from webapp.words import Words, words
 
 PER_PAGE = 60
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from puzzles import Board, Hint, MeldState, MoveError, Words, words, words_n
 from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
-from webapp.turn.board import Board, MeldState, MoveError
-from webapp.turn.hints import Hint
-from webapp.words import Words, words, words_n
 
 
 class TurnError(Refusal):

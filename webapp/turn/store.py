@@ -14,10 +14,10 @@ from typing import Any
 from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
 from sqlalchemy.orm import Session
 
+from puzzles import Board
 from webapp.caching import memoised
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
-from webapp.turn.board import Board
 
 
 def find(session: Session, player: str | None, puzzle: PoolPuzzle) -> PlayerAttempt | None:
