@@ -146,7 +146,7 @@ def test_every_setting_read_has_its_default_in_settings() -> None:
 def test_every_cache_is_bounded_and_names_its_figure() -> None:
     for module in MODULES:
         importlib.import_module(module)
-    assert len(caching.CACHES) == 9
+    assert len(caching.CACHES) == 5
     for cache in caching.CACHES:
         assert cache.size > 0, cache.name
         assert re.search(r"\d ms", cache.serves), cache.name
