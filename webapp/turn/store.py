@@ -3,6 +3,14 @@
 A move never holds a transaction while Python works: `read` takes the row outside any transaction,
 the action changes a copy in memory (`turn.attempts`), and `write` stores it with one guarded UPDATE
 that fails if another request changed the row meanwhile. `turn.actions` redoes the action then.
+
+Why not SQLAlchemy's `version_id_col`: a version column guards only against writers that bump it,
+and the attempt has writers outside the ORM's unit of work: the rating's guarded Core UPDATE of
+`rating_after` (`players.records.rate`), the player's erasure, a restore. Each would have to
+remember the version, and one that forgot would let a move overwrite it unseen. This guard compares
+every column the move read, so any change by any writer fails the swap; it needs no column of its
+own, and the read is one SELECT of the attempt's columns, with no session, identity map or joined
+puzzle row. Its one cost is building the UPDATE, kept per changed-column shape (`_swap`).
 """
 
 from __future__ import annotations
