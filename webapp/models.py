@@ -210,6 +210,9 @@ class PlayerAttempt(Base):
     moves: Mapped[int] = mapped_column(default=0)
     hints: Mapped[int] = mapped_column(default=0)
     hint_log: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, server_default="[]")
+    slips: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Moves that took the table off track or to a dead end (the step check's verdict), as a wrong
+    move counts in a Lichess puzzle: a clean solve has no hint and no slip."""
     """The hints shown, oldest first, as `hints.Hint.to_json` writes them."""
     status: Mapped[Status] = mapped_column(StatusType(), default=Status.PLAYING)
     time_limit: Mapped[int | None] = mapped_column(default=None)

@@ -27,6 +27,15 @@ DECKS = {"two": lazy_gettext("Two colours"), "four": lazy_gettext("Four colours 
 DEFAULT_DECK = "two"
 
 
+VERDICT_COOKIE = "tavolo_verdict"
+"""`off` hides the step check's verdict after each move on a puzzle's board (meld marks still show)."""
+
+
+def verdict_shown() -> bool:
+    """Whether this browser shows the step check's verdict after every move (the default)."""
+    return request.cookies.get(VERDICT_COOKIE) != "off"
+
+
 def deck() -> str:
     """This browser's deck: the cookie's value if it is one of `DECKS`, else two colours."""
     chosen = request.cookies.get(DECK_COOKIE, DEFAULT_DECK)

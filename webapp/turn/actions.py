@@ -63,18 +63,31 @@ def look(page: PuzzlePage) -> Turn:
     return turn_of(page.puzzle, attempt)
 
 
+def verdict_of(puzzle: PoolPuzzle) -> attempts.Verdict:
+    """The step check on the puzzle, under the site's time limit (kept per cards laid, so the move's
+    slip check and the board it draws ask the solver once)."""
+    limit = float(current_app.config["STEP_TIME_LIMIT"])
+    position = puzzle.position()
+
+    def step_check(laid: tuple[Card, ...]) -> Progress:
+        return progress(position, laid, puzzle.max_placed, limit)
+
+    return step_check
+
+
+def move(page: PuzzlePage, card: str, target: str, seen_at: str | None) -> Turn:
+    """Move a card on the player's board, counting a slip when the step check says it left the track."""
+    verdict = verdict_of(page.puzzle)
+    return act(page, lambda attempt: attempts.move(attempt, card, target, seen_at, verdict))
+
+
 def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> Turn:
     """The turn as the board shows it, the attempt's or the untouched table's, with the step check
     under the site's time limit; `board` when the action has just built the attempt's board."""
-    limit = float(current_app.config["STEP_TIME_LIMIT"])
-
-    def step_check(laid: tuple[Card, ...]) -> Progress:
-        return progress(puzzle.position(), laid, puzzle.max_placed, limit)
-
     view = turn_view(
         board or attempts.board_of(puzzle, attempt),
         puzzle.max_placed,
-        step_check,
+        verdict_of(puzzle),
         can_undo=attempt is not None and bool(attempt.history),
         over=attempt is not None and attempt.done,
         hint=attempts.latest_hint(attempt),

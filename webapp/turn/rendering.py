@@ -28,7 +28,7 @@ from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.templating import deck
+from webapp.templating import deck, verdict_shown
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
 from webapp.turn.pages import Mode, PuzzlePage
@@ -175,6 +175,7 @@ def _context(
             int(current_app.config["TURN_SECONDS"]),
         ),
         "hints_left": HINT_RUNGS - (attempt.hints if attempt else 0),
+        "verdict_shown": verdict_shown(),
         "beat": _beat(),
         "tz_name": tz_name,
         "still_open": behind,

@@ -128,6 +128,7 @@ def start(session: Session, player: str, puzzle: PoolPuzzle, number: int | None)
         moves=0,
         hints=0,
         hint_log=[],
+        slips=0,
         status=Status.PLAYING,
         placed=0,
         started=now(),
