@@ -71,14 +71,16 @@ test: setup system
 	$(MAKE) --no-print-directory lint typecheck unit-tests postgres-tests
 
 # The edit loop: lint, types and the tests that take about a minute. It leaves out the tests marked
-# slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle and
-# the steps' property test search fewer positions. `make test` runs them all.
+# slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle, the
+# steps' and the meld order's property tests and the web fuzz tests try fewer examples. `make test`
+# runs them all.
 # Lint and types run beside the tests: mypy alone takes 18 s of one core from a fresh clone.
 check: setup
 	$(MAKE) --no-print-directory -j3 lint typecheck quick-tests
 
 quick-tests:
-	ORACLE_EXAMPLES=5 STEPS_EXAMPLES=10 $(BIN)/pytest $(PARALLEL) -m "not slow and not browser"
+	ORACLE_EXAMPLES=5 STEPS_EXAMPLES=10 ORDER_EXAMPLES=10 FUZZ_EXAMPLES=10 \
+		$(BIN)/pytest $(PARALLEL) -m "not slow and not browser"
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

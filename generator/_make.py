@@ -154,7 +154,7 @@ def _grade(
     defeated = _skill_check(position, tier, deadline)
     if not is_publishable(analysis, defeated):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
-    live = live_decoys(position, analysis.best.play.placed, _left(deadline))
+    live = live_decoys(position, analysis.best.play.laid, _left(deadline))
     if live is None:
         return done("unproven", position)
     # decisions are counted, not yet graded: the node limit, not the clock, bounds the search, so
@@ -213,7 +213,7 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
         )
         rng.shuffle(ordered)
         candidates += ordered
-    played = Counter(analysis.best.play.placed)
+    played = Counter(analysis.best.play.laid)
     for card in candidates[:TEMPT_TRIES]:
         tempting = Position(rules, position.table, (*position.hand, card))
         check = step_check(tempting, [card] * (played[card] + 1), _left(deadline))
@@ -231,7 +231,7 @@ def _without_dead_twins(analysis: Analysis, deadline: float) -> Analysis | None:
     A dead card fits no play, so the maximal plays, depth, chain length and uniqueness stand.
     """
     position = analysis.position
-    while twins := dead_twins(position, analysis.best.play.placed, _left(deadline)):
+    while twins := dead_twins(position, analysis.best.play.laid, _left(deadline)):
         for card in twins:
             position = _without(position, card)
     if twins is None:
@@ -302,10 +302,10 @@ def _left(deadline: float) -> float:
 
 def _ambiguous_card(analysis: Analysis, decoys: tuple[Card, ...]) -> Card:
     """A hand card that one best play places and the witness does not, or the other way round."""
-    best = Counter(analysis.best.play.placed)
+    best = Counter(analysis.best.play.laid)
     witness = analysis.uniqueness.witness
     assert witness is not None, "a disproved uniqueness has a witness"
-    other = Counter(witness.placed)
+    other = Counter(witness.laid)
     differ = sorted_cards(((best - other) + (other - best)).elements())
     return next((card for card in differ if card in decoys), differ[0])
 
@@ -374,7 +374,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         problems.append(f"max_placed is {puzzle.max_placed}, but the maximum is {analysis.best.value}")
     if analysis.uniqueness.unique is False:
         problems.append("the maximal play is not unique")
-    elif (placed := play_of(analysis.position, analysis.best.play.table).placed) != puzzle.laid_cards:
+    elif (placed := play_of(analysis.position, analysis.best.play.table).laid) != puzzle.laid_cards:
         shown = " ".join(str(card) for card in placed)
         problems.append(f"laid is {' '.join(puzzle.laid)}, but the maximal play places {shown}")
     if analysis.depth.depth != puzzle.depth:

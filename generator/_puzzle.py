@@ -177,7 +177,7 @@ class Puzzle:
         tier = tier_of(chain)
         assert tier is not None
         # read the placed cards off the final table, as `from_json` does, so the two always agree
-        placed = play_of(position, play.table).placed
+        placed = play_of(position, play.table).laid
         return cls(
             id=str(puzzle_id),
             rules=position.rules.name,
@@ -250,7 +250,7 @@ class Puzzle:
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
             max_placed=_count(fields, "max_placed"),
-            laid=tuple(str(card) for card in read.placed),
+            laid=tuple(str(card) for card in read.laid),
             solution=tuple(tuple(meld.tokens()) for meld in final),
             depth=_count(fields, "depth"),
             chain=_count(fields, "chain"),
@@ -309,7 +309,7 @@ def _solution_of(fields: Mapping[str, object], position: Position) -> tuple[list
     if problems:
         raise PuzzleError(f"solution: {problems[0]}")
     read = play_of(position, final)
-    placed = read.placed
+    placed = read.laid
     if placed != laid_cards:
         shown = " ".join(str(card) for card in placed) or "nothing"
         raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
@@ -319,9 +319,9 @@ def _solution_of(fields: Mapping[str, object], position: Position) -> tuple[list
 def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
     """The counts the line claims agree with its solution, and its tier with its chain length."""
     expected = {
-        "max_placed": len(read.placed) - len(read.freed),
+        "max_placed": len(read.laid) - len(read.freed),
         "hand_size": len(position.hand),
-        "decoys": len(position.hand) - len(read.placed),
+        "decoys": len(position.hand) - len(read.laid),
     }
     for name, value in expected.items():
         if getattr(puzzle, name) != value:

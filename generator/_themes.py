@@ -188,7 +188,7 @@ class _Solution:
                 tuple(None if (t := route[card]) is None else index[t] for card in meld.cards)
                 for meld, route in zip(position.table, goes, strict=True)
             ),
-            play.placed.count(JOKER) - play.freed.count(JOKER),
+            play.laid.count(JOKER) - play.freed.count(JOKER),
             analysis.chain.rearrangements,
             analysis.chain.length,
         )

@@ -1,16 +1,24 @@
-"""Tavolo's puzzle engine: Machiavelli cards, rule presets, melds, positions and the solver.
+"""Tavolo's puzzle engine: Machiavelli cards, rule presets, melds, positions and the solver, and
+what a turn does to the cards: the board and its moves, meld states, the step check's verdict, the
+hint ladder's planning, and a position as a person types it.
 
 Pure: no web framework, no database, no files. OR-Tools is imported by `puzzles._model` alone.
+Everything a cache may key on (positions, cards, melds) is hashable.
 """
 
 from puzzles._answer import answer_json, play_json
+from puzzles._board import HAND, NEW_MELD, Board, MeldState, MeldView, MoveError, judge
+from puzzles._canonical import canonical, told_for
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
+from puzzles._entry import MAX_PROBLEMS, Entry, EntryProblem, TypedMeld, read_card, read_entry
 from puzzles._forcing import Decision, Forcing, forcing_player
+from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, Problem, ProblemCode
+from puzzles._progress import Progress, Track, progress
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -38,33 +46,47 @@ from puzzles._solver import (
     uniqueness,
 )
 from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
+from puzzles._words import Words, words, words_n
 
 __all__ = [
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
+    "HAND",
+    "HINT_RUNGS",
     "JOKER",
+    "MAX_PROBLEMS",
+    "NEW_MELD",
     "N_",
     "PRESETS",
     "SUITS",
     "Analysis",
     "Best",
+    "Board",
     "Card",
     "CardError",
     "Chain",
     "Decision",
     "Depth",
+    "Entry",
+    "EntryProblem",
     "Forcing",
     "FreedJoker",
     "HandPoints",
+    "Hint",
+    "HintError",
     "Meld",
     "MeldError",
     "MeldKind",
+    "MeldState",
+    "MeldView",
+    "MoveError",
     "Objective",
     "Play",
     "Position",
     "PositionError",
     "Problem",
     "ProblemCode",
+    "Progress",
     "Rules",
     "RulesError",
     "SkillRun",
@@ -72,15 +94,22 @@ __all__ = [
     "StepCheck",
     "StepKind",
     "Suit",
+    "Track",
+    "TypedMeld",
     "Uniqueness",
+    "Words",
     "analyse",
     "answer_json",
     "apply_steps",
+    "canonical",
     "chain_depth",
     "chain_length",
+    "final_table",
     "forcing_player",
+    "hint",
     "is_puzzle",
     "join_runs",
+    "judge",
     "maximum",
     "meld_problem",
     "parse_cards",
@@ -88,9 +117,15 @@ __all__ = [
     "play_json",
     "play_of",
     "play_problems",
+    "progress",
+    "read_card",
+    "read_entry",
     "skill_limited",
     "sorted_cards",
     "step_check",
     "steps_between",
+    "told_for",
     "uniqueness",
+    "words",
+    "words_n",
 ]

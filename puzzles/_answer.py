@@ -12,7 +12,7 @@ from puzzles._steps import plan_steps
 
 def play_json(play: Play) -> dict[str, Any]:
     return {
-        "played": [str(card) for card in play.placed],
+        "laid": [str(card) for card in play.laid],
         "freed": [str(card) for card in play.freed],
         "table": [meld.tokens() for meld in play.table],
     }
@@ -47,7 +47,7 @@ def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str,
     return {
         "rules": position.rules.name,
         "objective": best.objective.value,
-        "max_played": play.count,
+        "max_placed": play.count,
         **play_json(play),
         "points_left": points_left,
         "optimal": best.optimal,

@@ -32,7 +32,7 @@ generator line are read past (id is echoed), so the generator's own lines can be
 any other field is refused.
 
 For each position one JSON object is written to stdout: line (where the position starts),
-id (when given), rules, objective, max_played, played, freed, points_left, table (a best
+id (when given), rules, objective, max_placed, laid, freed, points_left, table (a best
 play that breaks the fewest melds, then leaves the fewest points), optimal, unique, witness,
 depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken melds grouped),
 steps (from the table to that play), decisions (the forcing player's fewest decisions to a

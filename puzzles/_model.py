@@ -405,7 +405,7 @@ class Model:
         Every card is worth a positive amount, so a different hand with the same total must have
         played some card fewer times than `play` did.
         """
-        target = Counter(card.index for card in play.placed)
+        target = Counter(card.index for card in play.laid)
         target.subtract(card.index for card in play.freed)
         fewer = []
         for index, (net, lowest) in self._net_played().items():

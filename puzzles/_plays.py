@@ -18,7 +18,7 @@ class Play:
     """One legal end of a turn: the final table, which hand cards reached it, which jokers left it."""
 
     table: tuple[Meld, ...]
-    placed: tuple[Card, ...]
+    laid: tuple[Card, ...]
     """Hand cards moved to the table, sorted."""
     freed: tuple[Card, ...] = ()
     """Jokers taken back into the hand by swapping in their real card (`german-jokers`)."""
@@ -26,11 +26,11 @@ class Play:
     @property
     def count(self) -> int:
         """How many cards the hand shrinks by: the number of cards this play places."""
-        return len(self.placed) - len(self.freed)
+        return len(self.laid) - len(self.freed)
 
     def hand_after(self, position: Position) -> tuple[Card, ...]:
         left = Counter(position.hand)
-        left.subtract(self.placed)
+        left.subtract(self.laid)
         left.update(self.freed)
         return sorted_cards(left.elements())
 

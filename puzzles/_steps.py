@@ -37,7 +37,8 @@ class StepKind(enum.Enum):
     LAY = "lay"
     """Hand cards go onto a meld (or start a new meld)."""
     TAKE = "take"
-    """Cards go back into the hand: a joker freed by its real card (`german-jokers`)."""
+    """Cards go back into the hand: a hand card laid where no best play lays it, or a joker freed by
+    its real card (`german-jokers`). The step is the taking; *freed* stays the word for the joker."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,10 @@ Two kinds. `memoised(size, serves=...)` keeps the answers of a function of hasha
 whole process (`functools.lru_cache` underneath). `AppCache(name, size, serves=...)` keeps values for
 one app, in `app.extensions`, for what depends on the app's database or settings: a test's fresh app
 starts with an empty one. Both hold at most `size` entries and forget the least recently used first.
-`CACHES` lists them all, with their figures.
+`CACHES` lists them all, with their figures. A cache is kept only where it saves 2 ms or more on a
+request. The engine keeps two of its own, with `functools.lru_cache` and their figures beside them
+(`puzzles._progress`, the step check's verdict, and `puzzles._hints`, the hint's final table;
+`bench/caches.py` times both warm and cold).
 
 The figures: the mean time of a request with the Flask test client (one thread, SQLite, the tests'
 known puzzle) on the 2-core development machine, shared with other work; with the cache warm, and

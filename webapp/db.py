@@ -34,26 +34,24 @@ def engine_url(url: str) -> str:
 
 
 class Database:
-    """The app's connection to its database."""
+    """The app's connection to its database: one engine (one pool), seen three ways.
+
+    `engine` for reads, `write_engine` for write transactions and `autocommit_engine` for the
+    move's single-statement writes are views of the one engine (`Engine.execution_options`), which
+    share its pool and its connections."""
 
     def __init__(self, url: str, busy_ms: int = 10_000) -> None:
         self.url = engine_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
-            self.engine = _sqlite_engine(self.url, "BEGIN", busy_ms)
-            self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE", busy_ms)
-            self.autocommit_engine = _sqlite_engine(self.url, None, busy_ms)
+            self.engine = _sqlite_engine(self.url, busy_ms)
+            self.write_engine: Engine = self.engine.execution_options(tavolo_begin="BEGIN IMMEDIATE")
+            # without a BEGIN, the driver's autocommit makes each statement a transaction
+            self.autocommit_engine: Engine = self.engine.execution_options(tavolo_begin=None)
         else:
             # pre-ping: a database restarted under us costs one failed request, not a restart
             self.engine = self.write_engine = create_engine(self.url, pool_pre_ping=True)
-            # a move may be lost in a crash, as with SQLite's synchronous=NORMAL, but never half
-            # written; not waiting for the disk on every move doubles what the server can take
-            self.autocommit_engine = create_engine(
-                self.url,
-                pool_pre_ping=True,
-                isolation_level="AUTOCOMMIT",
-                connect_args={"options": "-c synchronous_commit=off"},
-            )
+            self.autocommit_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.reader = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = sessionmaker(self.write_engine, expire_on_commit=False)
 
@@ -68,15 +66,21 @@ class Database:
         """A connection on which every statement commits by itself: for single-statement writes that
         carry their own guard (compare and swap), and for the reads before them."""
         with self.autocommit_engine.connect() as connection:
-            yield connection
+            if not self.is_sqlite:
+                # a move may be lost in a crash, as with SQLite's synchronous=NORMAL, but never half
+                # written; not waiting for the disk on every move doubles what the server can take
+                connection.exec_driver_sql("SET synchronous_commit TO off")
+            try:
+                yield connection
+            finally:
+                if not self.is_sqlite and not connection.invalidated:
+                    connection.exec_driver_sql("RESET synchronous_commit")
 
     def dispose(self) -> None:
         self.engine.dispose()
-        self.write_engine.dispose()
-        self.autocommit_engine.dispose()
 
 
-def _sqlite_engine(url: str, begin: str | None, busy_ms: int) -> Engine:
+def _sqlite_engine(url: str, busy_ms: int) -> Engine:
     engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
 
     @event.listens_for(engine, "connect")
@@ -91,10 +95,11 @@ def _sqlite_engine(url: str, begin: str | None, busy_ms: int) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
-    if begin is not None:  # without it, the driver's autocommit makes each statement a transaction
-
-        @event.listens_for(engine, "begin")
-        def begin_transaction(connection: Any) -> None:
+    @event.listens_for(engine, "begin")
+    def begin_transaction(connection: Any) -> None:
+        # a reader's BEGIN, a writer's BEGIN IMMEDIATE (the lock up front), or none for autocommit
+        begin = connection.get_execution_options().get("tavolo_begin", "BEGIN")
+        if begin is not None:
             connection.exec_driver_sql(begin)
 
     return engine

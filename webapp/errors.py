@@ -24,9 +24,8 @@ from werkzeug.exceptions import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from puzzles import Problem
+from puzzles import Problem, Words
 from webapp.wording import gettext, say
-from webapp.words import Words
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from webapp.languages import (
     rank_text,
     shown_card,
 )
-from webapp.templating import DECK_COOKIE, DECKS, deck
+from webapp.templating import DECK_COOKIE, DECKS, VERDICT_COOKIE, deck, verdict_shown
 from webapp.wording import gettext
 
 bp = Blueprint("pages", __name__)
@@ -106,6 +106,7 @@ def settings_page() -> str:
         if request.cookies.get(LETTERS_COOKIE) in LETTERS
         else "",
         court_sample=COURT_SAMPLE,
+        verdict_shown=verdict_shown(),
     )
 
 
@@ -124,6 +125,12 @@ def save_settings() -> Response:
         abort(400, description=gettext("Choose the card letters: J Q K A, B D K A or W D K A."))
     response = redirect(url_for("pages.settings_page"), 303)
     _keep(response, DECK_COOKIE, chosen)
+    # a checkbox sends nothing when unticked: the form says it carried the choice
+    if request.form.get("verdict-choice") is not None:
+        if request.form.get("verdict"):
+            response.delete_cookie(VERDICT_COOKIE, httponly=True, samesite="Lax")
+        else:
+            _keep(response, VERDICT_COOKIE, "off")
     if language is not None:
         _keep(response, LANGUAGE_COOKIE, language)
     if chosen_letters:

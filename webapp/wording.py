@@ -21,9 +21,8 @@ from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 from markupsafe import Markup, escape
 
-from puzzles import Card, Problem, Rules, RulesError, Suit
+from puzzles import Card, Problem, Rules, RulesError, Suit, Words
 from webapp.languages import letters, page_language, rank_text, shown_card
-from webapp.words import Words
 
 
 def say(value: Any) -> Any:

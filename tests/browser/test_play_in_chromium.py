@@ -101,7 +101,8 @@ def play(page: object, base: str, puzzle: generator.Puzzle, shots: str) -> str:
     return str(page.inner_text("#share-text"))  # type: ignore[attr-defined]
 
 
-SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 💡0 · 🔥1$")
+SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 💡0 · ❗1 · 🔥1$")
+"""The dead end `play` strays into is a slip: undo puts the card back, the slip stays."""
 
 
 def test_play_to_the_maximum_on_a_desktop(browser: object, site: str, known_puzzle: generator.Puzzle) -> None:
@@ -112,6 +113,8 @@ def test_play_to_the_maximum_on_a_desktop(browser: object, site: str, known_puzz
     share = play(page, site, known_puzzle, "desktop")
     assert SHARE.match(share), share
     assert "Solved!" in page.inner_text("#result")
+    assert page.inner_text("#result-slips").strip() == "1 slip"
+    assert "a clean solve" not in page.inner_text("#result")
     assert errors == []  # no CSP violation, no script error
     context.close()
 

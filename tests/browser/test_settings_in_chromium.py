@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, CHROMIUM
-from webapp.templating import DECK_COOKIE
+from webapp.templating import DECK_COOKIE, VERDICT_COOKIE
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -112,4 +112,37 @@ def test_switch_to_four_colours_through_the_settings_page(
     page.goto(site + "/")
     assert page.evaluate("document.documentElement.className") == ""
     assert suit_colours(page, "#board") == painted(TWO_COLOURS)
+    context.close()
+
+
+def test_the_step_check_turned_off_hides_the_verdict_not_the_melds_marks(browser: object, site: str) -> None:
+    context = browser.new_context(**DEVICES["phone"])  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(site + "/settings")
+    assert page.is_checked("#verdict")
+    page.click("label[for=verdict]")
+    page.click(".settings-form .button.primary")
+    page.wait_for_url(site + "/settings")
+    assert not page.is_checked("#verdict")
+    [cookie] = [cookie for cookie in context.cookies() if cookie["name"] == VERDICT_COOKIE]
+    assert cookie["value"] == "off" and cookie["httpOnly"]
+
+    page.goto(site + "/")
+    before = page.get_attribute("#board", "data-version")
+    two = page.get_attribute('#board .card[aria-label^="2♦"]', "data-card")
+    page.click(f'#board .card[data-card="{two}"]')
+    page.click("#board .new-meld")
+    page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=before)
+    track = page.inner_text("#track")
+    assert "Step check off" in track and "dead end" not in track
+    assert page.locator(".meld-incomplete").count() == 1  # the lone 2♦ is still marked
+    shot(page, "phone-verdict-off")
+
+    # on again: the same table says where it stands
+    page.goto(site + "/settings")
+    page.click("label[for=verdict]")
+    page.click(".settings-form .button.primary")
+    page.wait_for_url(site + "/settings")
+    page.goto(site + "/")
+    assert "dead end" in page.inner_text("#track")
     context.close()

@@ -223,9 +223,9 @@ def test_its_output_pipes_into_the_solver(made: Path) -> None:
     assert [answer["line"] for answer in answers] == [1, 2, 3, 4]
     assert [answer["id"] for answer in answers] == [puzzle.id for puzzle in puzzles]
     for answer, puzzle in zip(answers, puzzles, strict=True):
-        assert (answer["max_played"], answer["depth"]) == (puzzle.max_placed, puzzle.depth)
+        assert (answer["max_placed"], answer["depth"]) == (puzzle.max_placed, puzzle.depth)
         assert (answer["chain"], answer["chain_optimal"]) == (puzzle.chain, True)
-        assert sorted(answer["played"]) == sorted(puzzle.laid)
+        assert sorted(answer["laid"]) == sorted(puzzle.laid)
         assert answer["optimal"] and answer["unique"]
 
 

@@ -213,7 +213,7 @@ def test_dead_twins_are_decoy_pairs_that_no_play_places() -> None:
     # K♦ and 9♣ fit nowhere; one 6♠ extends the run, the other is a single dead decoy
     position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 6S KD KD 9C 9C 7S")
     analysis = analyse(position, time_limit=LIMIT)
-    twins = dead_twins(position, analysis.best.play.placed, LIMIT)
+    twins = dead_twins(position, analysis.best.play.laid, LIMIT)
     assert twins == list(parse_cards("KD 9C"))
     single = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 2S 6S KD")
     assert dead_twins(single, parse_cards("6S"), LIMIT) == []

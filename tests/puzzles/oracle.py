@@ -90,7 +90,7 @@ def final_tables(cards: Cards, rules: Rules) -> Iterator[tuple[Cards, ...]]:
 class Outcome:
     """One legal end of a turn, up to the arrangement of the final table."""
 
-    placed: Cards
+    laid: Cards
     """Hand cards that reached the table."""
     freed: int
     """Table jokers taken into the hand by swapping in their real card (`german-jokers` only)."""
@@ -99,7 +99,7 @@ class Outcome:
 
     @property
     def count(self) -> int:
-        return len(self.placed) - self.freed
+        return len(self.laid) - self.freed
 
     def value(self, position: Position, objective: str) -> int:
         """What the play is worth: cards placed, or hand points placed, less freed jokers."""
@@ -107,10 +107,10 @@ class Outcome:
             return self.count
         assert objective == "points", objective
         points = position.rules.points
-        return sum(points.of(card) for card in self.placed) - self.freed * points.joker
+        return sum(points.of(card) for card in self.laid) - self.freed * points.joker
 
     def hand_after(self, position: Position) -> Cards:
-        return cards_of([*_minus(position.hand, self.placed), *[JOKER] * self.freed])
+        return cards_of([*_minus(position.hand, self.laid), *[JOKER] * self.freed])
 
 
 def can_free(position: Position, placed: Sequence[Card], freed: int) -> bool:
@@ -165,7 +165,7 @@ def is_unique(position: Position, objective: str = "cards") -> bool:
 def step_best(position: Position, laid: Iterable[Card]) -> int | None:
     """The most cards a play can place that includes the `laid` hand cards; None for a dead end."""
     needed = Counter(laid)
-    values = [o.count for o in outcomes(position) if not needed - Counter(o.placed)]
+    values = [o.count for o in outcomes(position) if not needed - Counter(o.laid)]
     return max(values, default=None)
 
 

@@ -59,8 +59,8 @@ def test_good_input() -> None:
     assert result.stderr == ""
     [answer] = result.answers()
     assert answer["rules"] == "classic" and answer["objective"] == "cards"
-    assert answer["max_played"] == 2
-    assert answer["played"] == ["6S", "7S"]
+    assert answer["max_placed"] == 2
+    assert answer["laid"] == ["6S", "7S"]
     assert answer["freed"] == []
     # 7S may extend the run or join the sevens; either final table is a legal best play
     position = Position.from_json(GOOD)
@@ -80,7 +80,7 @@ def test_points_objective() -> None:
     position = {"rules": "jokers", "table": "3S 3D JK / 6C 7C 8C / 4S JK 6S", "hand": "3S 3H AD"}
     [answer] = run(json.dumps(position), "solve", "--objective", "points").answers()
     assert answer["objective"] == "points"
-    assert (answer["max_played"], answer["played"], answer["points_left"]) == (1, ["AD"], 6)
+    assert (answer["max_placed"], answer["laid"], answer["points_left"]) == (1, ["AD"], 6)
 
 
 def test_json_lines_with_a_bad_line_in_the_middle() -> None:
@@ -94,8 +94,8 @@ def test_json_lines_with_a_bad_line_in_the_middle() -> None:
     assert result.status == 2
     assert result.error_lines() == ["python -m puzzles: error: line 2: table meld 1 (3S 4S): only 2 cards"]
     first, fourth = result.answers()
-    assert (first["id"], first["line"], first["max_played"]) == ("first", 1, 2)
-    assert (fourth["line"], fourth["played"], fourth["depth"]) == (4, ["AC"], 3)
+    assert (first["id"], first["line"], first["max_placed"]) == ("first", 1, 2)
+    assert (fourth["line"], fourth["laid"], fourth["depth"]) == (4, ["AC"], 3)
     assert "id" not in fourth
 
 
@@ -147,7 +147,7 @@ def test_other_fields_are_ignored() -> None:
     result = run(json.dumps(line), "solve")
     assert result.status == 0, result.stderr
     [answer] = result.answers()
-    assert (answer["id"], answer["line"], answer["max_played"]) == (7, 1, 2)
+    assert (answer["id"], answer["line"], answer["max_placed"]) == (7, 1, 2)
     assert "tier" not in answer and "decoys" not in answer
 
 
@@ -156,7 +156,7 @@ def test_one_pretty_printed_object(blank_lines: int) -> None:
     result = run("\n" * blank_lines + json.dumps({**GOOD, "id": "pretty"}, indent=2) + "\n", "solve")
     assert result.status == 0, result.stderr
     [answer] = result.answers()
-    assert (answer["id"], answer["line"], answer["max_played"]) == ("pretty", 1 + blank_lines, 2)
+    assert (answer["id"], answer["line"], answer["max_placed"]) == ("pretty", 1 + blank_lines, 2)
 
 
 def spawn() -> subprocess.Popen[bytes]:
@@ -189,7 +189,7 @@ def test_each_line_is_answered_as_it_arrives(first: str) -> None:
             else:
                 assert json.loads(send(first, process.stdout))["line"] == 1
             second = json.loads(send(json.dumps({**GOOD, "id": "second"}), process.stdout))
-            assert (second["id"], second["line"], second["max_played"]) == ("second", 2, 2)
+            assert (second["id"], second["line"], second["max_placed"]) == ("second", 2, 2)
             stdin.close()
             assert process.wait(timeout=60) == (2 if first == "not json" else 0)
         finally:
@@ -284,11 +284,11 @@ def test_help() -> None:
     assert result.status == 0
     assert result.stdout.startswith("usage: python -m puzzles")
     assert "solve" in result.stdout and "demo" in result.stdout
-    for word in ("JSON Lines", "pretty-printed", "max_played", "Exit status", "130"):
+    for word in ("JSON Lines", "pretty-printed", "max_placed", "Exit status", "130"):
         assert word in result.stdout, word  # the epilog sums up solve
     solve = run("", "solve", "--help")
     assert solve.status == 0
-    for word in ("--objective", "--time-limit", "JSON Lines", "german-jokers", "max_played"):
+    for word in ("--objective", "--time-limit", "JSON Lines", "german-jokers", "max_placed"):
         assert word in solve.stdout, word
 
 
@@ -318,7 +318,7 @@ def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
     assert err.decode().strip() == "python -m puzzles: interrupted"
     assert rest == b""
     for answer in answers:
-        assert json.loads(answer)["max_played"] == 1
+        assert json.loads(answer)["max_placed"] == 1
 
 
 def ctrl_c_as_in_a_terminal() -> None:

@@ -49,12 +49,12 @@ def assert_legal(position: Position, play: Play) -> None:
     for meld in play.table:
         assert meld_problem(meld.cards, position.rules) is None, meld
     final = Counter(card for meld in play.table for card in meld.cards)
-    expected = position.table_counts() + Counter(play.placed)
+    expected = position.table_counts() + Counter(play.laid)
     expected.subtract(play.freed)
     assert final == +expected
-    assert not Counter(play.placed) - position.hand_counts(), "placed a card the hand does not hold"
+    assert not Counter(play.laid) - position.hand_counts(), "placed a card the hand does not hold"
     assert all(card == JOKER for card in play.freed)
-    assert oracle.can_free(position, play.placed, len(play.freed))
+    assert oracle.can_free(position, play.laid, len(play.freed))
 
 
 def hand_after(position: Position, play: Play) -> oracle.Cards:
@@ -63,7 +63,7 @@ def hand_after(position: Position, play: Play) -> oracle.Cards:
 
 def points_placed(position: Position, play: Play) -> int:
     points = position.rules.points
-    return sum(points.of(card) for card in play.placed) - sum(points.of(card) for card in play.freed)
+    return sum(points.of(card) for card in play.laid) - sum(points.of(card) for card in play.freed)
 
 
 def draw_position(data: st.DataObject, rules: Rules) -> Position:
@@ -130,7 +130,7 @@ def test_a_witness_twin_of_the_shown_play_is_replaced() -> None:
     assert witness is not None
     assert hand_after(position, witness) != hand_after(position, shown)
     answer = answer_json(analysis)
-    assert answer["played"] != answer["witness"]["played"]
+    assert answer["laid"] != answer["witness"]["laid"]
 
 
 @each_preset

@@ -54,7 +54,7 @@ def answer(analysis: Analysis) -> tuple[object, ...]:
         analysis.chain.length,
         analysis.chain.optimal,
         sorted(str(meld) for meld in analysis.shown.table),
-        analysis.shown.placed,
+        analysis.shown.laid,
     )
 
 

@@ -84,7 +84,7 @@ def melds(position: Position, *table: str) -> list[Meld]:
 def test_play_of_reads_the_cards_laid_off_the_final_table() -> None:
     position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
     play = play_of(position, melds(position, "3S 4S 5S 6S 7S", "7H 7D 7C"))
-    assert play.placed == parse_cards("6S 7S") and play.freed == () and play.count == 2
+    assert play.laid == parse_cards("6S 7S") and play.freed == () and play.count == 2
     assert play.hand_after(position) == parse_cards("KD")
     assert play_of(position, position.table) == Play(position.table, ())
 
@@ -92,12 +92,12 @@ def test_play_of_reads_the_cards_laid_off_the_final_table() -> None:
 def test_play_of_counts_a_freed_joker_against_the_cards_laid() -> None:
     position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
     four = play_of(position, melds(position, "6H 6S 6D 6C"))
-    assert (four.placed, four.freed, four.count) == (parse_cards("6D 6C"), (JOKER,), 1)
+    assert (four.laid, four.freed, four.count) == (parse_cards("6D 6C"), (JOKER,), 1)
     # a six laid for the joker, the joker back in the hand: a card was laid, the hand is no smaller
     swap = play_of(position, melds(position, "6H 6S 6D"))
-    assert (swap.placed, swap.freed, swap.count) == (parse_cards("6D"), (JOKER,), 0)
+    assert (swap.laid, swap.freed, swap.count) == (parse_cards("6D"), (JOKER,), 0)
     kept = play_of(position, melds(position, "6H 6S JK 6D"))
-    assert (kept.placed, kept.freed, kept.count) == (parse_cards("6D"), (), 1)
+    assert (kept.laid, kept.freed, kept.count) == (parse_cards("6D"), (), 1)
 
 
 def test_play_of_counts_an_illegal_table_too() -> None:

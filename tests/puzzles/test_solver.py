@@ -45,7 +45,7 @@ def test_example_1_the_ace_goes_high_under_italian() -> None:
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.proven
     assert analysis.best.value == 1
-    assert analysis.best.play.placed == parse_cards("AC")
+    assert analysis.best.play.laid == parse_cards("AC")
     assert analysis.uniqueness.unique is True
     assert analysis.depth.depth == 3
     assert analysis.depth.broken == (0, 1, 2)
@@ -58,7 +58,7 @@ def test_example_1_places_nothing_under_classic() -> None:
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.best.optimal
     assert analysis.best.value == 0
-    assert analysis.best.play.placed == ()
+    assert analysis.best.play.laid == ()
     assert analysis.depth.depth == 0
     assert not is_puzzle(analysis)
 
@@ -67,7 +67,7 @@ def test_example_2_the_lonely_queen_finds_a_set() -> None:
     position = Position.parse(EXAMPLE_2)
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.proven and is_puzzle(analysis)
-    assert analysis.best.play.placed == parse_cards("9S QS QD")
+    assert analysis.best.play.laid == parse_cards("9S QS QD")
     assert analysis.depth.depth == 3
     # Q♣ can only be in a set, and that set must take Q♦ and Q♠ from the hand
     assert melds(analysis.depth.play) == ["10D JD QD", "10H JH QH", "9S 10S JS", "QS QD QC"]
@@ -95,9 +95,9 @@ def test_points_objective_prefers_one_ace_to_two_threes() -> None:
     # A♦ is worth 11 under the Polish points, 3♠ and 3♥ 6 together; both plays need the same joker
     position = Position.parse("jokers | 3S 3D JK / 6C 7C 8C / 4S JK 6S | 3S 3H AD")
     cards = maximum(position, time_limit=TIME_LIMIT)
-    assert (cards.value, cards.play.placed, cards.optimal) == (2, parse_cards("3S 3H"), True)
+    assert (cards.value, cards.play.laid, cards.optimal) == (2, parse_cards("3S 3H"), True)
     points = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
-    assert (points.value, points.play.placed, points.optimal) == (11, parse_cards("AD"), True)
+    assert (points.value, points.play.laid, points.optimal) == (11, parse_cards("AD"), True)
     assert points.objective is Objective.POINTS
     assert_legal(position, points.play)
     assert uniqueness(position, points, time_limit=TIME_LIMIT).unique is True
@@ -113,7 +113,7 @@ def test_german_jokers_free_a_joker_into_the_hand() -> None:
     assert unique.unique is False
     plays = [best.play, unique.witness]
     swap = next(play for play in plays if play is not None and play.freed)
-    assert (swap.placed, swap.freed, swap.count) == (parse_cards("5C"), (JOKER,), 0)
+    assert (swap.laid, swap.freed, swap.count) == (parse_cards("5C"), (JOKER,), 0)
     assert swap.hand_after(position) == parse_cards("8H JK")
     assert_legal(position, swap)
     assert step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT).reachable == 0
@@ -216,5 +216,5 @@ def test_the_shown_play_leaves_the_fewest_points_among_those_that_break_the_fewe
     position = Position.parse("jokers | 5S 5H 5D | 5C JK 2H")
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.best.value == 1 and analysis.uniqueness.unique is False
-    assert analysis.shown.placed == (JOKER,)
+    assert analysis.shown.laid == (JOKER,)
     assert answer_json(analysis)["points_left"] == 7

@@ -201,12 +201,12 @@ def check_plan(position: Position, play: Play, depth_broken: tuple[int, ...] | N
         assert step.kind is StepKind.BREAK or step.source != step.target
     # every card moves at most once
     moving = [card for step in steps if step.kind is not StepKind.BREAK for card in step.cards]
-    every = Counter(card for meld in position.table for card in meld.cards) + Counter(play.placed)
+    every = Counter(card for meld in position.table for card in meld.cards) + Counter(play.laid)
     assert not Counter(moving) - every
     # the hand gives what the play places and takes back what it frees
     laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
     taken = Counter(card for step in steps if step.kind is StepKind.TAKE for card in step.cards)
-    assert laid + Counter(play.freed) == Counter(play.placed) + taken
+    assert laid + Counter(play.freed) == Counter(play.laid) + taken
     if depth_broken is not None:
         # the same count, and the same melds up to twins (a three-decks table may hold one twice)
         breaks = [s.source for s in steps if s.kind is StepKind.BREAK]

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from puzzles import Board
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player
 from webapp import models
 from webapp.db import database
 from webapp.models import Base
 from webapp.turn import attempts
-from webapp.turn.board import Board
 
 
 def everything(app: Flask) -> dict[str, list[tuple[Any, ...]]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from importlib import resources
 from typing import Any
 
@@ -59,7 +60,11 @@ ZONE_NAMES = (
     | st.sampled_from(["", ".", "..", "/", "../etc/passwd", "/etc/localtime", "x" * 300])
     | st.text(max_size=12)
 )
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
+"""Examples per fuzz test: `make check` asks for fewer, `make test` runs them all."""
+FUZZ = settings(
+    max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def error_text(response: Any) -> str:

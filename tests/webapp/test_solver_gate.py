@@ -47,7 +47,7 @@ def test_shuffled_melds_and_other_spellings_cost_one_solve_and_keep_their_number
     shuffled = {**SOLVE, "table": [["5♠", "3S", "4s"], ["TS", "10h", "10D"]], "hand": ["10C", "6S"]}
     second = client.post("/api/solve", json=shuffled).get_json()
     assert len(solves) == 1
-    assert first["max_played"] == second["max_played"] == 2
+    assert first["max_placed"] == second["max_placed"] == 2
     # the run takes the 6♠ and the set the 10♣: each answer numbers those melds in its own order
     assert targets(first) == {"6S": 1, "10C": 0}
     assert targets(second) == {"6S": 0, "10C": 1}

@@ -15,13 +15,11 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from puzzles import PRESETS, Card, Problem, ProblemCode, Rules
+from puzzles import PRESETS, Card, Problem, ProblemCode, Rules, Words, read_card, words
 from tests.webapp.conftest import csrf_token
-from webapp.analyser.entry import read_card
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
 from webapp.templating import JINJA_OPTIONS
 from webapp.wording import problem_words
-from webapp.words import Words, words
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("it", "de", "pl")
@@ -29,7 +27,7 @@ KEYWORDS = {
     **DEFAULT_KEYWORDS,
     **{"words": None, "words_n": (1, 2), "N_": None, "Nn_": (1, 2), "lazy_gettext": None},
 }
-"""The Makefile's `make messages` keywords: Babel's own, and webapp.words' and the engine's markers."""
+"""The Makefile's `make messages` keywords: Babel's own, and the engine's words and markers."""
 
 
 def extracted() -> set[str]:
@@ -204,8 +202,8 @@ def test_the_engines_problems_are_values_worded_in_the_players_language(app: Fla
 
 
 def test_plurals_follow_each_languages_rules(app: Flask) -> None:
+    from puzzles import words_n
     from webapp.wording import say
-    from webapp.words import words_n
 
     moves = {n: words_n("%(num)d move", "%(num)d moves", n) for n in (1, 2, 5, 22)}
     with app.test_request_context(headers={"Accept-Language": "pl"}):

@@ -32,8 +32,8 @@ class Answer:
 
     @property
     def laid(self) -> tuple[Card, ...]:
-        """The hand cards the play lays on the table (the engine's `Play.placed`)."""
-        return self.play.placed
+        """The hand cards the play lays on the table (the engine's `Play.laid`)."""
+        return self.play.laid
 
     @property
     def freed(self) -> tuple[Card, ...]:

@@ -43,7 +43,7 @@ class Guarded:
 
     name: str
     table: Counter[Card]
-    placed: Counter[Card]
+    laid: Counter[Card]
 
     @classmethod
     def of(cls, name: str, puzzle: PoolPuzzle) -> Guarded:
@@ -63,8 +63,8 @@ class Guarded:
         if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
             return False
         everything = table + Counter(position.hand)
-        missing = sum((self.placed - everything).values())
-        return missing <= (1 if everything[JOKER] > self.placed[JOKER] else 0)
+        missing = sum((self.laid - everything).values())
+        return missing <= (1 if everything[JOKER] > self.laid[JOKER] else 0)
 
 
 def _cards(tokens: Iterable[str]) -> Counter[Card]:

@@ -1,27 +1,27 @@
 """The analyser's solves: the engine's analysis under the site's time limit, through the solver gate,
-kept under the canonical position.
+kept under the engine's canonical position (`puzzles.canonical`): the same melds in another order
+are one entry and one solve.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from flask import current_app
 
-from puzzles import Analysis, Best, Objective, Position, analyse, maximum
+from puzzles import Analysis, Best, Objective, Position, analyse, canonical, maximum, told_for
 from webapp import solver_gate
 from webapp.caching import AppCache
 
-ANALYSES: AppCache[tuple[str, str, float], Kept] = AppCache(
+ANALYSES: AppCache[tuple[Position, Objective, float], Kept] = AppCache(
     "analyses",
     256,
     serves="an analysis asked again (a shared link, the other objective's switch, the API, the same "
     "melds in another order): 7.4 ms, 15 ms solving a small position again, up to SOLVE_TIME_LIMIT for "
     "a hard one",
 )
-MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
+MAXIMA: AppCache[tuple[Position, float], Best] = AppCache(
     "maxima",
     256,
     serves="every move of /analyse/play: 6.3 ms, 9.6 ms solving the position's maximum again "
@@ -40,42 +40,19 @@ def solve_time_limit() -> float:
     return float(current_app.config["SOLVE_TIME_LIMIT"])
 
 
-def canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
-    """The position with its melds in a fixed order (cards are already sorted in a meld and in the
-    hand, and spelt one way), and where each of its melds is in the original table. Shuffled melds,
-    `TH` for `10H`: one cache entry, one solve."""
-    order = tuple(
-        sorted(range(len(position.table)), key=lambda i: [card.index for card in position.table[i].cards])
-    )
-    return Position(position.rules, tuple(position.table[i] for i in order), position.hand), order
-
-
-def in_order(analysis: Analysis, position: Position, order: tuple[int, ...]) -> Analysis:
-    """An analysis of the canonical position told for `position`: meld numbers back in its order."""
-
-    def back(melds: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(sorted(order[meld] for meld in melds))
-
-    # the layout's candidates number melds the canonical way; nothing reads it after the analysis
-    depth = replace(analysis.depth, broken=back(analysis.depth.broken), layout=Counter())
-    groups = sorted(back(group) for group in analysis.chain.rearrangements)
-    chain = replace(analysis.chain, rearrangements=tuple(groups))
-    return replace(analysis, position=position, depth=depth, chain=chain)
-
-
 def solve(position: Position, objective: Objective, time_limit: float) -> Analysis:
     """The analysis, through the solver gate unless this process kept it."""
     ordered, order = canonical(position)
-    key = (str(ordered), objective.value, time_limit)
+    key = (ordered, objective, time_limit)
     analysis = _kept(key)
     if analysis is None:
         analysis = solver_gate.run(lambda: analyse(ordered, objective, time_limit))
         # an unproven answer is kept too, for a while: a repeat must not cost the solver again
         ANALYSES().put(key, Kept(analysis, time.monotonic()))
-    return in_order(analysis, position, order)
+    return told_for(analysis, position, order)
 
 
-def _kept(key: tuple[str, str, float]) -> Analysis | None:
+def _kept(key: tuple[Position, Objective, float]) -> Analysis | None:
     kept = ANALYSES().get(key)
     if kept is None:
         return None
@@ -89,7 +66,7 @@ def best_of(position: Position) -> Best:
     """The most cards the position can place, for the play view: kept even unproven, so the goal of
     a turn does not change from one move to the next."""
     ordered, _ = canonical(position)
-    key = (str(ordered), solve_time_limit())
+    key = (ordered, solve_time_limit())
     best = MAXIMA().get(key)
     if best is None:
         limit = solve_time_limit()

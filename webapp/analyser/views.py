@@ -15,10 +15,25 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import JOKER, PRESETS, SUITS, Card, Objective, Position, PositionError, answer_json, argtypes
+from puzzles import (
+    JOKER,
+    MAX_PROBLEMS,
+    PRESETS,
+    SUITS,
+    Board,
+    Card,
+    Entry,
+    MoveError,
+    Objective,
+    Position,
+    PositionError,
+    answer_json,
+    argtypes,
+    progress,
+    read_entry,
+)
 from webapp import solver_gate
 from webapp.analyser.answer import answer_of
-from webapp.analyser.entry import MAX_PROBLEMS, Entry, position_args, read_entry
 from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import (
     best_of,
@@ -27,8 +42,6 @@ from webapp.analyser.solving import (
 )
 from webapp.languages import LETTERS, letters
 from webapp.security import csrf, limiter, step_rate_limit
-from webapp.turn.board import Board, MoveError
-from webapp.turn.progress import progress
 from webapp.turn.view import turn_view
 from webapp.wording import gettext, say
 
@@ -240,3 +253,15 @@ def _time_limit(text: str | None) -> float:
     if not (math.isfinite(value) and 0 < value <= most):
         abort(400, description=f"time_limit must be more than 0 and at most {most:g} seconds")
     return value
+
+
+def position_args(entry: Entry) -> dict[str, Any]:
+    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
+    position = entry.position
+    if position is None:
+        return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
+    return {
+        "rules": position.rules.name,
+        "table": " / ".join(str(meld) for meld in position.table),
+        "hand": " ".join(str(card) for card in position.hand),
+    }

@@ -29,9 +29,15 @@ HINT_COSTS = (0.1, 0.2, 0.3)
 """What each rung of the hint ladder takes off a solve's score: each hint costs more than the last."""
 
 
-def solve_score(hints: int) -> float:
-    """A solve's result in its rating game: 1 without hints, then 0.9, 0.7 and 0.4."""
-    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints])), 6)
+SLIP_COST = HINT_COSTS[0]
+"""What each slip takes off a solve's score: as much as the first hint, as a wrong move in a Lichess
+puzzle costs."""
+
+
+def solve_score(hints: int, slips: int = 0) -> float:
+    """A solve's result in its rating game: 1 without hints or slips, then 0.9, 0.7 and 0.4 for the
+    hints, and 0.1 less for each slip (never below 0)."""
+    return round(max(0.0, 1.0 - sum(HINT_COSTS[:hints]) - SLIP_COST * slips), 6)
 
 
 @dataclass(frozen=True, slots=True)

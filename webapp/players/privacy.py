@@ -67,6 +67,7 @@ def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
         "of": puzzle.max_placed,
         "moves": attempt.moves,
         "hints": attempt.hints,
+        "slips": attempt.slips,
         "timed_seconds": attempt.time_limit,
         "started": _moment(attempt.started),
         "finished": _moment(attempt.finished),

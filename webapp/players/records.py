@@ -33,11 +33,12 @@ def daily_plays(session: Session, player: str) -> list[DailyPlay]:
             models.PlayerAttempt.hints,
             models.PlayerAttempt.started,
             models.PlayerAttempt.finished,
+            models.PlayerAttempt.slips,
         ).where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.number.is_not(None))
     )
     return [
-        DailyPlay(number, status, hints, started, finished)
-        for number, status, hints, started, finished in rows
+        DailyPlay(number, status, hints, started, finished, slips)
+        for number, status, hints, started, finished, slips in rows
         if number is not None
     ]
 
@@ -67,7 +68,9 @@ class Stats:
     no longer be: begun while open and now closed, or a timed turn past its time."""
     solved: int
     clean: int
-    """Solved without a hint."""
+    """Solved without a hint or a slip."""
+    slips: int
+    """Slips in the daily puzzles finished: moves that took the table off track or to a dead end."""
     streak: Streak
     moves: list[Bar]
     calendar: list[CalendarCell]
@@ -118,7 +121,8 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
     return Stats(
         played=len(daily) + left,
         solved=len(solved),
-        clean=sum(1 for attempt in solved if attempt.hints == 0),
+        clean=sum(1 for attempt in solved if attempt.hints == 0 and attempt.slips == 0),
+        slips=sum(attempt.slips for attempt in daily),
         streak=streak(record),
         moves=moves_histogram([attempt.moves for attempt in solved]),
         calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
@@ -220,8 +224,8 @@ def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[floa
 
 
 def score(attempt: models.PlayerAttempt) -> float:
-    """The player's result in the attempt's rating game: a solve less its hints' cost, else 0."""
-    return solve_score(attempt.hints) if attempt.status == Status.SOLVED else 0.0
+    """The player's result in the attempt's rating game: a solve less its hints' and slips' cost, else 0."""
+    return solve_score(attempt.hints, attempt.slips) if attempt.status == Status.SOLVED else 0.0
 
 
 def rate(session: Session, attempt_id: int) -> float | None:

@@ -25,9 +25,9 @@ class DayMark(enum.Enum):
     """What one daily puzzle is in a player's record."""
 
     CLEAN = "clean"
-    """Solved while open, without hints."""
+    """Solved while open, without a hint or a slip."""
     SOLVED = "solved"
-    """Solved while open, with hints."""
+    """Solved while open, with hints or slips."""
     MISSED = "missed"
     """Played while open but not solved in time: missed, given up, timed out, left, or solved later."""
     UNPLAYED = "unplayed"
@@ -49,6 +49,7 @@ class DailyPlay:
     hints: int
     started: datetime
     finished: datetime | None
+    slips: int = 0
 
 
 def day_mark(number: int, play: DailyPlay | None, dates: Calendar, now: datetime) -> DayMark:
@@ -59,7 +60,7 @@ def day_mark(number: int, play: DailyPlay | None, dates: Calendar, now: datetime
         and play.finished is not None
         and play.finished < closes
     ):
-        return DayMark.CLEAN if play.hints == 0 else DayMark.SOLVED
+        return DayMark.CLEAN if play.hints == 0 and play.slips == 0 else DayMark.SOLVED
     played_in_time = play is not None and play.started < closes
     if played_in_time and play is not None and play.status != Status.PLAYING:
         return DayMark.MISSED  # over without a solve in time: it can no longer count

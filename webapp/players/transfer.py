@@ -16,8 +16,8 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from puzzles import Words, words
 from webapp import models
-from webapp.words import Words, words
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """No 0, O, 1 or I: nobody has to guess which one they read."""

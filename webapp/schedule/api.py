@@ -72,7 +72,7 @@ def check(number: int) -> Response:
     except MeldError:  # a meld is not valid (play_problems says which): the table is no play
         play = None
     # a freed joker cancels a card placed (german-jokers), but the card was laid all the same
-    if play is not None and not play.placed and not problems:
+    if play is not None and not play.laid and not problems:
         problems.append(Problem(ProblemCode.NOTHING_LAID))
     placed = max(play.count, 0) if play is not None else 0
     valid = not problems

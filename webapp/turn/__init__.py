@@ -1,8 +1,9 @@
-"""A turn at a puzzle: the board and its moves, the step check, hints, timed turns and the result.
+"""A turn at a puzzle as the site keeps it: requests, the stored attempt, timed turns and the result.
 
-A player's turn lives in the database as an attempt; this package owns everything that reads or
-changes one: the board (`board`, pure: card ids, moves, meld states), the step check's verdict
-(`progress`), the hint ladder (`hints`), what an action does to an attempt (`attempts`), a request's
+What a turn does to the cards (the board, its moves and meld states, the step check's verdict, the
+hint ladder) is the engine's (`puzzles.Board`, `puzzles.progress`, `puzzles.hint`). A player's turn
+lives in the database as an attempt; this package owns everything that reads or changes one: what
+an action does to an attempt (`attempts`), a request's
 action answered as a `Turn` (`actions`) and how it is stored with compare and swap (`store`), the
 page a turn is played on (`pages`, `rendering`, `view`) and the one turn blueprint (`views`) that
 `create_app` registers three times, for the daily puzzle, the archive and practice, as `Mode` says;

@@ -14,19 +14,16 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from puzzles import Card
+from puzzles import HINT_RUNGS, Board, Card, Progress, hint, progress, words
 from webapp import db, solver_gate
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
-from webapp.turn import attempts, hints, store
+from webapp.turn import attempts, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
-from webapp.turn.board import Board
 from webapp.turn.pages import PuzzlePage
-from webapp.turn.progress import Progress, progress
 from webapp.turn.view import TurnView, turn_view
-from webapp.words import words
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
@@ -66,18 +63,31 @@ def look(page: PuzzlePage) -> Turn:
     return turn_of(page.puzzle, attempt)
 
 
+def verdict_of(puzzle: PoolPuzzle) -> attempts.Verdict:
+    """The step check on the puzzle, under the site's time limit (kept per cards laid, so the move's
+    slip check and the board it draws ask the solver once)."""
+    limit = float(current_app.config["STEP_TIME_LIMIT"])
+    position = puzzle.position()
+
+    def step_check(laid: tuple[Card, ...]) -> Progress:
+        return progress(position, laid, puzzle.max_placed, limit)
+
+    return step_check
+
+
+def move(page: PuzzlePage, card: str, target: str, seen_at: str | None) -> Turn:
+    """Move a card on the player's board, counting a slip when the step check says it left the track."""
+    verdict = verdict_of(page.puzzle)
+    return act(page, lambda attempt: attempts.move(attempt, card, target, seen_at, verdict))
+
+
 def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> Turn:
     """The turn as the board shows it, the attempt's or the untouched table's, with the step check
     under the site's time limit; `board` when the action has just built the attempt's board."""
-    limit = float(current_app.config["STEP_TIME_LIMIT"])
-
-    def step_check(laid: tuple[Card, ...]) -> Progress:
-        return progress(puzzle.position(), laid, puzzle.max_placed, limit)
-
     view = turn_view(
         board or attempts.board_of(puzzle, attempt),
         puzzle.max_placed,
-        step_check,
+        verdict_of(puzzle),
         can_undo=attempt is not None and bool(attempt.history),
         over=attempt is not None and attempt.done,
         hint=attempts.latest_hint(attempt),
@@ -95,12 +105,12 @@ def ask_hint(page: PuzzlePage) -> Turn:
     if attempt is not None and attempt.overdue(now()):
         return act(page, attempts.nothing)
     used = attempt.hints if attempt else 0
-    if used >= hints.RUNGS:
-        raise TurnError(words("no hints left: %(most)s is the most", most=hints.RUNGS))
+    if used >= HINT_RUNGS:
+        raise TurnError(words("no hints left: %(most)s is the most", most=HINT_RUNGS))
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     solution = page.puzzle.solution_cards()
-    advice = solver_gate.run(lambda: hints.hint(board, used + 1, solution, limit))
+    advice = solver_gate.run(lambda: hint(board, used + 1, solution, limit))
 
     def give(attempt: PlayerAttempt) -> Board:
         if attempt.hints != used or attempt.melds != board.to_json():

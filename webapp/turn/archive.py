@@ -13,10 +13,10 @@ from datetime import date, datetime
 from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
+from puzzles import Words, words
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
 from webapp.players.crowd import FINISHED, solved_shares
 from webapp.schedule.days import Calendar
-from webapp.words import Words, words
 
 PER_PAGE = 60
 
@@ -37,6 +37,8 @@ class Entry:
     is_open: bool
     solved_share: int | None = None
     """How many of the players who finished it solved it (in %): shown once this player has finished."""
+    slips: int = 0
+    """The player's slips on it: moves that took the table off track or to a dead end."""
 
     @property
     def words(self) -> Words:
@@ -57,13 +59,13 @@ MARK_WORDS = {
 }
 
 
-def mark(attempt: tuple[Status, int] | None, is_open: bool, number: int, today: int) -> str:
-    """The mark of puzzle `number` from the player's attempt at it (status, hints), if any; `today`
-    is the number of the player's own day."""
+def mark(attempt: tuple[Status, int, int] | None, is_open: bool, number: int, today: int) -> str:
+    """The mark of puzzle `number` from the player's attempt at it (status, hints and slips), if any;
+    `today` is the number of the player's own day. A clean solve has no hint and no slip."""
     if attempt is not None:
-        status, hints = attempt
+        status, hints, slips = attempt
         if status == Status.SOLVED:
-            return "clean" if hints == 0 else "solved"
+            return "clean" if hints == 0 and slips == 0 else "solved"
         return str(status)
     if not is_open:
         return "unplayed"
@@ -95,6 +97,7 @@ def entries(
             mark(attempts.get(row.id), opened, row.number, today),
             opened,
             shares.get(row.id),
+            attempts[row.id][2] if row.id in attempts else 0,
         )
         for row in rows[:PER_PAGE]
         for opened in [dates.is_open(row.number, now)]
@@ -119,13 +122,15 @@ def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int]
     ).all()
 
 
-def _attempts(session: Session, player: str | None, puzzle_ids: list[int]) -> dict[int, tuple[Status, int]]:
-    """The player's attempts at these puzzles: status and hints, by puzzle id."""
+def _attempts(
+    session: Session, player: str | None, puzzle_ids: list[int]
+) -> dict[int, tuple[Status, int, int]]:
+    """The player's attempts at these puzzles: status, hints and slips, by puzzle id."""
     if player is None or not puzzle_ids:
         return {}
     found = session.execute(
-        select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints).where(
+        select(PlayerAttempt.puzzle_id, PlayerAttempt.status, PlayerAttempt.hints, PlayerAttempt.slips).where(
             PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id.in_(puzzle_ids)
         )
     )
-    return {puzzle_id: (status, hints) for puzzle_id, status, hints in found}
+    return {puzzle_id: (status, hints, slips) for puzzle_id, status, hints, slips in found}

@@ -7,15 +7,14 @@ engine's and the board's. No Flask, no database session.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
 
+from puzzles import Board, Card, Hint, MeldState, MoveError, Progress, Track, Words, words, words_n
 from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
-from webapp.turn.board import Board, MeldState, MoveError
-from webapp.turn.hints import Hint
-from webapp.words import Words, words, words_n
 
 
 class TurnError(Refusal):
@@ -34,6 +33,8 @@ class TurnRace(TurnError):
     status = 409
 
 
+Verdict = Callable[[tuple[Card, ...]], Progress]
+"""The step check on the puzzle's position: what it says of these hand cards laid."""
 Action = Callable[[PlayerAttempt], Board | None]
 """Something a request does to an attempt, in memory; it returns the board it leaves when it built one,
 so that the page draws that board rather than build it again."""
@@ -80,7 +81,15 @@ def _save(attempt: PlayerAttempt, before: Board, after: Board, mark: str = "") -
     attempt.melds = after.to_json()
 
 
-def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None) -> Board:
+def move(
+    attempt: PlayerAttempt,
+    card_id: str,
+    target: str,
+    seen_at: str | None,
+    verdict: Verdict | None = None,
+) -> Board:
+    """Move a card; with `verdict` (the step check), count the move as a slip if it takes the table
+    off track or to a dead end."""
     board = _playing(attempt)
     try:
         moved = board.move(card_id, target, seen_at)
@@ -88,7 +97,20 @@ def move(attempt: PlayerAttempt, card_id: str, target: str, seen_at: str | None)
         raise TurnError(error.words) from None
     _save(attempt, board, moved)
     attempt.moves += 1
+    if verdict is not None and is_slip(verdict, board.laid(), moved.laid()):
+        attempt.slips += 1
     return moved
+
+
+def is_slip(verdict: Verdict, before: tuple[Card, ...], after: tuple[Card, ...]) -> bool:
+    """Whether a move from `before` to `after` cards laid is a slip: the step check said the maximum
+    was reachable before it and says off track or dead end after it. A card moved between melds lays
+    nothing new and is never one; an undo takes no slip back, as a wrong move stays wrong."""
+    if Counter(before) == Counter(after):
+        return False
+    if verdict(after).track not in (Track.OFF, Track.DEAD_END):
+        return False
+    return verdict(before).track is Track.ON
 
 
 def undo(attempt: PlayerAttempt) -> None:
@@ -212,9 +234,9 @@ SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳
 
 
 def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> tuple[str | Words, ...]:
-    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · 🔥12 · ⏱1:37`, in parts to join with ` · ` once said:
-    spoiler-free. The streak comes with a daily puzzle (when there is one to show), the time with a
-    timed turn."""
+    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · ❗2 · 🔥12 · ⏱1:37`, in parts to join with ` · ` once said:
+    spoiler-free; the slips (❗) only when there were some. The streak comes with a daily puzzle (when
+    there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
     mark = SHARE_MARKS.get(attempt.status, "")
     parts: list[str | Words] = [
@@ -222,6 +244,8 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
         words_n("%(num)d move", "%(num)d moves", attempt.moves),
         f"💡{attempt.hints}",
     ]
+    if attempt.slips:
+        parts.append(f"❗{attempt.slips}")
     if streak:
         parts.append(f"🔥{streak}")
     if attempt.time_limit and attempt.finished:

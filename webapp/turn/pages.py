@@ -16,13 +16,13 @@ from typing import Any
 from flask import request, url_for
 from sqlalchemy import select
 
+from puzzles import words
 from webapp import db
 from webapp.errors import Moved, Refusal
 from webapp.models import PoolPuzzle
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.wording import gettext, tier_name
-from webapp.words import words
 
 
 class Mode(StrEnum):

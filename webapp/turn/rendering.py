@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app, render_template, request, url_for
 from flask_wtf.csrf import generate_csrf
 
-from puzzles import Card, Meld, Position, Step, plan_steps, play_of
+from puzzles import HINT_RUNGS, Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
 from webapp.caching import AppCache
 from webapp.client_input import small_number
@@ -28,14 +28,12 @@ from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.templating import deck
+from webapp.templating import deck, verdict_shown
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
-from webapp.turn.hints import RUNGS, Hint
 from webapp.turn.pages import Mode, PuzzlePage
 from webapp.turn.view import NumberedMeld, TurnView, numbered
 from webapp.wording import say
-from webapp.words import Words
 
 CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
@@ -176,7 +174,8 @@ def _context(
             attempts.clock_face(ends - moment) if ends else None,
             int(current_app.config["TURN_SECONDS"]),
         ),
-        "hints_left": RUNGS - (attempt.hints if attempt else 0),
+        "hints_left": HINT_RUNGS - (attempt.hints if attempt else 0),
+        "verdict_shown": verdict_shown(),
         "beat": _beat(),
         "tz_name": tz_name,
         "still_open": behind,

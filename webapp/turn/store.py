@@ -3,6 +3,14 @@
 A move never holds a transaction while Python works: `read` takes the row outside any transaction,
 the action changes a copy in memory (`turn.attempts`), and `write` stores it with one guarded UPDATE
 that fails if another request changed the row meanwhile. `turn.actions` redoes the action then.
+
+Why not SQLAlchemy's `version_id_col`: a version column guards only against writers that bump it,
+and the attempt has writers outside the ORM's unit of work: the rating's guarded Core UPDATE of
+`rating_after` (`players.records.rate`), the player's erasure, a restore. Each would have to
+remember the version, and one that forgot would let a move overwrite it unseen. This guard compares
+every column the move read, so any change by any writer fails the swap; it needs no column of its
+own, and the read is one SELECT of the attempt's columns, with no session, identity map or joined
+puzzle row. Its one cost is building the UPDATE, kept per changed-column shape (`_swap`).
 """
 
 from __future__ import annotations
@@ -14,10 +22,10 @@ from typing import Any
 from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
 from sqlalchemy.orm import Session
 
+from puzzles import Board
 from webapp.caching import memoised
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
-from webapp.turn.board import Board
 
 
 def find(session: Session, player: str | None, puzzle: PoolPuzzle) -> PlayerAttempt | None:
@@ -120,6 +128,7 @@ def start(session: Session, player: str, puzzle: PoolPuzzle, number: int | None)
         moves=0,
         hints=0,
         hint_log=[],
+        slips=0,
         status=Status.PLAYING,
         placed=0,
         started=now(),

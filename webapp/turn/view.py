@@ -13,13 +13,22 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from puzzles import Card, Meld, Position, Problem, Step, apply_steps
-from webapp.turn.board import Board, MeldState, MeldView
-from webapp.turn.hints import Hint
-from webapp.turn.progress import Progress
+from puzzles import (
+    Board,
+    Card,
+    Hint,
+    Meld,
+    MeldState,
+    MeldView,
+    Position,
+    Problem,
+    Progress,
+    Step,
+    apply_steps,
+)
 
 StepCheck = Callable[[tuple[Card, ...]], Progress]
-"""What the step check says of these hand cards laid: `progress.progress` with the position bound."""
+"""What the step check says of these hand cards laid: `puzzles.progress` with the position bound."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,8 @@ def move() -> Answer:
         )
     if any(len(request.form.getlist(field)) > 1 for field in ("card", "to", "from")):
         abort(400, description=gettext("a move takes one card to one place: the form sent a field twice"))
-    return step(lambda attempt: attempts.move(attempt, card, target, seen_at))
+    page = this_page()
+    return answer(page, actions.move(page, card, target, seen_at))
 
 
 @bp.post("/undo")

@@ -138,7 +138,7 @@ def test_the_api_answers_the_same_puzzle_once_its_day_has_closed(
     body = json.dumps(known_puzzle.position().to_json())
     answered = client.post("/api/solve", data=body, content_type="application/json")
     assert answered.status_code == 200
-    assert answered.get_json()["max_played"] == known_puzzle.max_placed
+    assert answered.get_json()["max_placed"] == known_puzzle.max_placed
 
 
 def test_the_page_and_the_play_view_refuse_until_the_player_gives_up(

@@ -72,11 +72,11 @@ def test_the_answer_is_the_clis(
 
 def test_the_worked_examples_answers(client: FlaskClient) -> None:
     first, second, third = (solve(client, position).get_json() for position in EXAMPLES[:3])
-    assert (first["max_played"], first["depth"], first["unique"]) == (1, 3, True)
-    assert (second["max_played"], second["depth"]) == (3, 3)
-    assert sorted(second["played"]) == ["9S", "QD", "QS"]
+    assert (first["max_placed"], first["depth"], first["unique"]) == (1, 3, True)
+    assert (second["max_placed"], second["depth"]) == (3, 3)
+    assert sorted(second["laid"]) == ["9S", "QD", "QS"]
     assert third["id"] == "example 3"
-    assert (third["max_played"], third["depth"], third["broken"]) == (2, 1, [0])
+    assert (third["max_placed"], third["depth"], third["broken"]) == (2, 1, [0])
     assert third["steps"][1]["text"] == "move 6♣ from meld 1 to a new meld 2"
 
 
@@ -88,7 +88,7 @@ def test_the_objective_and_the_time_limit_are_query_options(
     assert cards["objective"] == "cards" and cards["unique"] is False and cards["witness"]
     points = solve(client, position, "?objective=points&time_limit=30").get_json()
     assert points["objective"] == "points"
-    assert (points["played"], points["points_left"], points["unique"]) == (["7H", "7D"], 8, True)
+    assert (points["laid"], points["points_left"], points["unique"]) == (["7H", "7D"], 8, True)
     assert without_time(points) == without_time(cli_answer(capsys, position, "--objective", "points"))
 
 
@@ -194,7 +194,7 @@ def chunked(client: FlaskClient, path: str, body: bytes, content_type: str, **he
 def test_a_chunked_body_over_the_limit_is_a_413_and_one_under_it_is_read_whole(client: FlaskClient) -> None:
     position = {"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}
     answered = chunked(client, "/api/solve", json.dumps(position).encode(), "application/json")
-    assert answered.status_code == 200 and answered.get_json()["max_played"] == 1
+    assert answered.status_code == 200 and answered.get_json()["max_placed"] == 1
     huge = json.dumps({**position, "id": "x" * 40_000}).encode()
     refused = chunked(client, "/api/solve", huge, "application/json")
     assert refused.status_code == 413, refused.get_data(as_text=True)

@@ -94,10 +94,17 @@ def test_an_attempt_is_rated_once(app: Flask, player: Player, published: int) ->
 
 
 @pytest.mark.parametrize(
-    ("status", "hints", "expected"), [("solved", 0, 1.0), ("solved", 3, 0.4), ("missed", 0, 0.0)]
+    ("status", "hints", "slips", "expected"),
+    [
+        ("solved", 0, 0, 1.0),
+        ("solved", 3, 0, 0.4),
+        ("solved", 0, 1, 0.9),
+        ("solved", 1, 2, 0.7),
+        ("missed", 0, 0, 0.0),
+    ],
 )
-def test_the_score_of_an_attempt(status: str, hints: int, expected: float) -> None:
-    attempt = models.PlayerAttempt(status=status, hints=hints)
+def test_the_score_of_an_attempt(status: str, hints: int, slips: int, expected: float) -> None:
+    attempt = models.PlayerAttempt(status=status, hints=hints, slips=slips)
     assert records.score(attempt) == pytest.approx(expected)
 
 

@@ -31,7 +31,7 @@ def test_daily_gives_the_puzzle_without_its_solution(
     assert answer["hand"] == list(known_puzzle.hand)
     assert answer["opens"] == "2026-11-28T10:00:00+00:00"
     assert answer["closes"] == "2026-11-30T12:00:00+00:00"
-    assert "solution" not in answer and "played" not in answer
+    assert "solution" not in answer and "laid" not in answer and "played" not in answer
     assert client.get("/api/puzzles/7").get_json() == answer
 
 

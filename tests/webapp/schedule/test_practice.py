@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 import generator
-from puzzles import Position
+from puzzles import Board, Position
 from tests.webapp.conftest import DECOY_PAIRS, TODAY, Player, attempts, store, variant
 from tests.webapp.playing import solve
 from webapp import models
@@ -20,7 +20,6 @@ from webapp.db import database
 from webapp.schedule import practice
 from webapp.schedule.pool import make_exact
 from webapp.schedule.scheduler import practice_job, scheduler
-from webapp.turn.board import Board
 
 
 def practise(app: Flask, puzzle: generator.Puzzle, rating: float | None = None) -> int:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from flask import Flask
 from sqlalchemy import update
 
-from puzzles import Card, Position
+from puzzles import Board, Card, Position, Track, progress
 from tests.webapp.conftest import TODAY, Player, attempts
 from webapp import models
 from webapp.db import database
 from webapp.turn.attempts import undo_entry, undone_table
-from webapp.turn.board import Board
-from webapp.turn.progress import Track, progress
 
 
 def test_undo_entries_are_text_that_gives_the_table_back() -> None:

@@ -1,6 +1,6 @@
 """A position as a player types it on the analyser page: every problem found, each naming its token.
 
-Pure, like the engine: no Flask. The engine's own readers stop at the first problem; a person fixing
+The engine's own readers stop at the first problem; a person fixing
 a typed table wants them all at once, and the melds that did read, to see them drawn.
 """
 
@@ -9,24 +9,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
-from puzzles import (
-    DEFAULT_RULES,
-    PRESETS,
-    Card,
-    CardError,
-    Meld,
-    MeldError,
-    Objective,
-    Position,
-    PositionError,
-    ProblemCode,
-    Rules,
-    RulesError,
-)
-from puzzles import Problem as MeldProblem
-from webapp.words import Words, words, words_n
+from puzzles._cards import Card, CardError
+from puzzles._melds import Meld, MeldError
+from puzzles._model import Objective
+from puzzles._position import Position, PositionError
+from puzzles._problems import Problem as MeldProblem
+from puzzles._problems import ProblemCode
+from puzzles._rules import DEFAULT_RULES, PRESETS, Rules, RulesError
+from puzzles._words import Words, words, words_n
 
 MAX_TABLE_TEXT = 1200
 MAX_HAND_TEXT = 400
@@ -38,7 +29,7 @@ _TOKEN_BREAK = re.compile(r"[\s,;]+")
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class EntryProblem:
     """One thing wrong with the typed position: which field, where in it, and why."""
 
     field: str
@@ -66,7 +57,7 @@ class Entry:
     objective_name: str
     melds: tuple[TypedMeld, ...]
     hand: tuple[Card, ...]
-    problems: tuple[Problem, ...]
+    problems: tuple[EntryProblem, ...]
     position: Position | None
     """The position, when there is no problem."""
     objective: Objective
@@ -76,7 +67,7 @@ class Entry:
         """Nothing typed yet: a fresh page, with no problems to show."""
         return not self.table_text.strip() and not self.hand_text.strip()
 
-    def problems_of(self, field: str) -> list[Problem]:
+    def problems_of(self, field: str) -> list[EntryProblem]:
         return [problem for problem in self.problems if problem.field == field]
 
     @property
@@ -91,13 +82,13 @@ def read_entry(
 
     `letters` are the jack, queen, king and ace of the player's deck (`BDKA` on a German one): a
     token's rank may be written with them as well as with J Q K A."""
-    problems: list[Problem] = []
+    problems: list[EntryProblem] = []
     try:
         rules = Rules.named(rules_name)
         rules_name = rules.name
     except RulesError:
         problems.append(
-            Problem(
+            EntryProblem(
                 "rules",
                 words(
                     "unknown rules %(rules)s: one of %(known)s",
@@ -111,7 +102,7 @@ def read_entry(
         objective = Objective(objective_name)
     except ValueError:
         problems.append(
-            Problem(
+            EntryProblem(
                 "objective",
                 words("%(name)s is not an objective: cards or points", name=repr(objective_name[:20])),
             )
@@ -119,11 +110,15 @@ def read_entry(
         objective = Objective.CARDS
     if len(table_text) > MAX_TABLE_TEXT:
         problems.append(
-            Problem("table", words("the table is too long: at most %(most)s characters", most=MAX_TABLE_TEXT))
+            EntryProblem(
+                "table", words("the table is too long: at most %(most)s characters", most=MAX_TABLE_TEXT)
+            )
         )
     if len(hand_text) > MAX_HAND_TEXT:
         problems.append(
-            Problem("hand", words("the hand is too long: at most %(most)s characters", most=MAX_HAND_TEXT))
+            EntryProblem(
+                "hand", words("the hand is too long: at most %(most)s characters", most=MAX_HAND_TEXT)
+            )
         )
     melds: list[TypedMeld] = []
     hand: list[Card] = []
@@ -132,7 +127,7 @@ def read_entry(
         melds = _read_table(table_text, rules, problems, letters)
         hand = _read_hand(hand_text, problems, letters)
     if not problems and not hand:
-        problems.append(Problem("hand", words("the hand is empty: type the cards you held")))
+        problems.append(EntryProblem("hand", words("the hand is empty: type the cards you held")))
     if readable:  # every problem at once: too many copies among the cards that did read, too
         problems += _copies(rules, melds, hand)
     position = None
@@ -140,7 +135,7 @@ def read_entry(
         try:
             position = Position(rules, tuple(Meld.of(meld.cards, rules) for meld in melds), tuple(hand))
         except (PositionError, MeldError) as error:  # pragma: no cover - every case is caught above
-            problems.append(Problem("position", words(str(error))))
+            problems.append(EntryProblem("position", words(str(error))))
     return Entry(
         rules_name=rules_name,
         table_text=table_text,
@@ -154,7 +149,7 @@ def read_entry(
     )
 
 
-def _read_table(text: str, rules: Rules, problems: list[Problem], letters: str) -> list[TypedMeld]:
+def _read_table(text: str, rules: Rules, problems: list[EntryProblem], letters: str) -> list[TypedMeld]:
     melds = []
     texts = [part.strip() for part in _MELD_BREAK.split(text)]
     for number, meld_text in enumerate((part for part in texts if part), start=1):
@@ -165,7 +160,7 @@ def _read_table(text: str, rules: Rules, problems: list[Problem], letters: str) 
                 cards.append(read_card(token, letters))
             except CardError:
                 problems.append(
-                    Problem(
+                    EntryProblem(
                         "table",
                         words("meld %(number)s: %(problem)s", number=number, problem=_not_a_card(token)),
                     )
@@ -178,19 +173,19 @@ def _read_table(text: str, rules: Rules, problems: list[Problem], letters: str) 
                 assert error.problem is not None  # cards, not tokens: every error is a Problem
                 problem = error.problem
                 problems.append(
-                    Problem("table", MeldProblem(ProblemCode.MELD, tuple(cards), number, inner=problem))
+                    EntryProblem("table", MeldProblem(ProblemCode.MELD, tuple(cards), number, inner=problem))
                 )
         melds.append(TypedMeld(number, meld_text, tuple(cards), problem))
     return melds
 
 
-def _read_hand(text: str, problems: list[Problem], letters: str) -> list[Card]:
+def _read_hand(text: str, problems: list[EntryProblem], letters: str) -> list[Card]:
     hand = []
     for token in _tokens(text):
         try:
             hand.append(read_card(token, letters))
         except CardError:
-            problems.append(Problem("hand", _not_a_card(token)))
+            problems.append(EntryProblem("hand", _not_a_card(token)))
     return hand
 
 
@@ -225,7 +220,7 @@ def _tokens(text: str) -> list[str]:
     return [token for token in _TOKEN_BREAK.split(text) if token]
 
 
-def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Problem]:
+def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[EntryProblem]:
     """More copies of a card than the preset's decks hold (or more jokers than it has)."""
     counts = Counter(hand)
     for meld in melds:
@@ -261,17 +256,5 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Prob
                 rules=rules.name,
                 allowed=allowed,
             )
-        problems.append(Problem("position", said))
+        problems.append(EntryProblem("position", said))
     return problems
-
-
-def position_args(entry: Entry) -> dict[str, Any]:
-    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
-    position = entry.position
-    if position is None:
-        return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
-    return {
-        "rules": position.rules.name,
-        "table": " / ".join(str(meld) for meld in position.table),
-        "hand": " ".join(str(card) for card in position.hand),
-    }

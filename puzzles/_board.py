@@ -1,6 +1,6 @@
 """A turn in progress: the table as the player has rearranged it so far, and the moves that change it.
 
-Pure, like the engine: no Flask, no database. Every card on the board has an id that stays with it
+Every card on the board has an id that stays with it
 for the whole turn, `t0`, `t1`, ... for the table's cards and `h0`, `h1`, ... for the hand's, because a
 two-deck game holds two of each card and the page must say which one moves.
 
@@ -15,23 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles import (
-    Card,
-    FreedJoker,
-    Meld,
-    MeldError,
-    Play,
-    Position,
-    Problem,
-    ProblemCode,
-    Rules,
-    meld_problem,
-    play_of,
-    play_problems,
-)
-from webapp.caching import memoised
-from webapp.client_input import small_number
-from webapp.words import Words, words
+from puzzles._cards import Card
+from puzzles._melds import Meld, MeldError, meld_problem
+from puzzles._plays import Play, play_of, play_problems
+from puzzles._position import Position
+from puzzles._problems import Problem, ProblemCode
+from puzzles._rules import FreedJoker, Rules
+from puzzles._words import Words, words
 
 NEW_MELD = "new"
 HAND = "hand"
@@ -237,11 +227,6 @@ def judge(cards: Sequence[Card], rules: Rules) -> tuple[MeldState, Problem | Non
     return MeldState.INVALID, short
 
 
-@memoised(
-    4096,
-    serves="every board drawn: Board.views() takes 0.05 ms, 0.1 ms judging and ordering each meld "
-    "again (a page shows every meld after every move, and most have not changed since the last one)",
-)
 def _judged(cards: tuple[Card, ...], rules: Rules) -> tuple[MeldState, Problem | None, Meld | None]:
     """The meld's state, why, and the meld itself when it is valid."""
     try:
@@ -278,7 +263,8 @@ def _in_order(ids: tuple[str, ...], cards: dict[str, Card], arranged: tuple[Card
 
 
 def _meld_index(target: str, count: int) -> int:
-    index = small_number(target, 4)
+    # ASCII digits only: `int("١")` reads an Arabic-Indic 1 that no page writes
+    index = int(target) if target.isascii() and target.isdigit() and len(target) <= 4 else None
     if index is None:
         raise MoveError(
             words(

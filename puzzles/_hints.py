@@ -1,6 +1,6 @@
 """The hint ladder: three hints, each giving more away and costing more, adapted to the player's table.
 
-Pure, like the board: no Flask, no database. A hint starts from a best final table that keeps as
+A hint starts from a best final table that keeps as
 much of the player's table as it can: the engine's chain-depth solve on a position whose table is
 the player's valid melds and whose hand is every card still to be laid or rehoused. The engine's
 `steps_between` then says how to get there from where the table stands now:
@@ -14,37 +14,26 @@ A card the player laid that no best play places comes first, whatever the rung: 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from puzzles import (
-    Best,
-    Card,
-    Meld,
-    MeldError,
-    Objective,
-    Play,
-    Position,
-    PositionError,
-    Rules,
-    Step,
-    StepKind,
-    apply_steps,
-    chain_depth,
-    meld_problem,
-    play_of,
-    sorted_cards,
-    steps_between,
-)
-from webapp.caching import memoised
-from webapp.players.glicko import HINT_COSTS
-from webapp.turn.board import Board, MeldState
-from webapp.words import Words, words
+from puzzles._board import Board, MeldState
+from puzzles._cards import Card, sorted_cards
+from puzzles._melds import Meld, MeldError, meld_problem
+from puzzles._model import Objective
+from puzzles._plays import Play, play_of
+from puzzles._position import Position, PositionError
+from puzzles._rules import Rules
+from puzzles._solver import Best, chain_depth
+from puzzles._steps import Step, StepKind, apply_steps, steps_between
+from puzzles._words import Words, words
 
-RUNGS = len(HINT_COSTS)
+HINT_RUNGS = 3
+"""The ladder's rungs; the site's rating has a cost for each."""
 
 
 class HintError(ValueError):
@@ -80,12 +69,12 @@ Melds = tuple[tuple[Card, ...], ...]
 
 def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float) -> Hint:
     """Hint number `rung` (1 to 3) for the board as it stands, towards a best play like `solution`."""
-    if not 1 <= rung <= RUNGS:
-        raise HintError(f"there are {RUNGS} hints, not {rung}")
+    if not 1 <= rung <= HINT_RUNGS:
+        raise HintError(f"there are {HINT_RUNGS} hints, not {rung}")
     cards = board.cards()
     rules = board.position.rules
     best = play_of(board.position, [Meld.of(meld, rules) for meld in solution])
-    stray = Counter(board.laid()) - Counter(best.placed)
+    stray = Counter(board.laid()) - Counter(best.laid)
     if stray:
         card = sorted_cards(stray)[0]
         card_id = next(i for meld in board.melds for i in meld if i.startswith("h") and cards[i] == card)
@@ -116,11 +105,10 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     )
 
 
-@memoised(
-    512,
-    serves="a hint on a table asked before (another rung, another player): 13.9 ms, 16.9 ms solving "
-    "the known puzzle's chain depth again; a harder puzzle's solve takes up to HINT_TIME_LIMIT",
-)
+# Kept for a hint on a table asked before (another rung, another player): bench/caches.py measured
+# 23.4 ms saved (0.15 ms warm, 23.6 ms solving the known puzzle's chain depth again); a harder
+# puzzle's solve takes up to the site's HINT_TIME_LIMIT.
+@functools.lru_cache(maxsize=512)
 def _final_table(position: Position, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
     rules = position.rules
     final = Counter(card for meld in solution for card in meld)

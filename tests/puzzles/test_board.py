@@ -1,7 +1,6 @@
 import pytest
 
-from puzzles import Card, Position
-from webapp.turn.board import Board, MeldState, MoveError, judge
+from puzzles import Board, Card, MeldState, MoveError, Position, judge
 
 POSITION = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
 RULES = POSITION.rules
@@ -175,4 +174,4 @@ def test_a_board_makes_a_play_only_once_every_meld_is_valid() -> None:
     board = Board.start(POSITION).move("h0", "new")
     assert board.play() is None  # 6♠ alone is no meld yet
     play = board.move("h0", "0").play()
-    assert play is not None and play.count == 1 and play.placed == (Card.parse("6S"),)
+    assert play is not None and play.count == 1 and play.laid == (Card.parse("6S"),)

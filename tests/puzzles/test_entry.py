@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from puzzles import JOKER, Objective, Position, parse_cards
-from webapp.analyser.entry import read_entry
+from puzzles import JOKER, Objective, Position, parse_cards, read_entry
 
 
 def test_melds_split_on_slashes_and_new_lines_cards_on_spaces_and_commas() -> None:

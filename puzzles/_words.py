@@ -1,8 +1,8 @@
 """A sentence for a player, kept as its English message and its values until a page renders it.
 
-Pure: the modules that must not import Flask (the board, the step check, hints, the analyser's
-entry) say what they mean with `words(...)` and `words_n(...)`; `wording.say` renders it in the
-player's language, with the cards in their deck's letters. `pybabel extract` finds both names
+The board, the step check's verdict, hints and the typed position's reader say what they mean
+with `words(...)` and `words_n(...)`; the site (`webapp.wording.say`) renders it in the player's
+language, with the cards in their deck's letters. `pybabel extract` finds both names
 (babel.cfg), so their messages are in the catalogs. `str()` gives the English, for logs and tests.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles import Card
+from puzzles._cards import Card
 
 Gettext = Callable[..., str]
 """`gettext(message, **values)`, as Flask-Babel's."""

@@ -1,0 +1,168 @@
+"""The hint ladder on boards as players leave them: untouched, half rearranged, with a stray card."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from puzzles import (
+    HINT_RUNGS,
+    Board,
+    Card,
+    Hint,
+    HintError,
+    MeldState,
+    Position,
+    analyse,
+    final_table,
+    hint,
+    maximum,
+    meld_problem,
+    words,
+)
+
+TIME_LIMIT = 60.0
+"""Far more than these small positions need: a loaded machine must not change a hint."""
+
+
+KNOWN = Position.parse("classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D")
+"""Five cards to place (9♠ Q♦ Q♠ 8♣ K♥), the 2♦ never; three sets must become runs (depth 3)."""
+MAX_PLACED = 5
+
+
+@pytest.fixture(scope="module")
+def known_solution() -> list[list[Card]]:
+    best = maximum(KNOWN, time_limit=TIME_LIMIT)
+    assert best.play is not None and best.value == MAX_PLACED
+    return [list(meld.cards) for meld in best.play.table]
+
+
+def board_of() -> Board:
+    return Board.start(KNOWN)
+
+
+def follow(board: Board, solution: list[list[Card]], limit: int = 40) -> tuple[Board, list[Hint]]:
+    """Do what the second hint says until it says the table is done."""
+    given = []
+    for _ in range(limit):
+        advice = hint(board, 2, solution, TIME_LIMIT)
+        given.append(advice)
+        if not advice.card_ids:
+            return board, given
+        board = board.move(advice.card_ids[0], "new" if advice.meld is None else str(advice.meld))
+    raise AssertionError(f"the hints went round in circles: {[h.words for h in given[-6:]]}")
+
+
+def cards_at(board: Board, name: str) -> list[str]:
+    cards = board.cards()
+    return [card_id for card_id, card in cards.items() if str(card) == name]
+
+
+def test_the_first_hint_names_a_meld_that_must_break(known_solution: list[list[Card]]) -> None:
+    board = board_of()
+    first = hint(board, 1, known_solution, TIME_LIMIT)
+    # the three sets must all become runs; the clubs run stays whole
+    assert first.meld in (0, 1, 2)
+    assert first.card_ids == board.melds[first.meld]
+    assert str(first.words).startswith("Break the meld ") and "cannot keep it whole" in str(first.words)
+
+
+def test_the_second_hint_is_one_card_and_where_it_goes(known_solution: list[list[Card]]) -> None:
+    board = board_of()
+    second = hint(board, 2, known_solution, TIME_LIMIT)
+    assert len(second.card_ids) == 1 and str(second.words).startswith("Move ")
+    moved = board.move(second.card_ids[0], "new" if second.meld is None else str(second.meld))
+    assert moved != board
+
+
+def test_the_third_hint_is_a_whole_meld_of_a_best_table(known_solution: list[list[Card]]) -> None:
+    board = board_of()
+    third = hint(board, 3, known_solution, TIME_LIMIT)
+    cards = [board.cards()[card_id] for card_id in third.card_ids]
+    assert len(cards) >= 3 and meld_problem(cards, board.position.rules) is None
+    final = Counter(card for meld in known_solution for card in meld)
+    assert not Counter(cards) - final
+    assert len(set(third.card_ids)) == len(third.card_ids)  # each copy pointed at once
+
+
+def test_following_the_hints_solves_the_puzzle(known_solution: list[list[Card]]) -> None:
+    board, given = follow(board_of(), known_solution)
+    assert board.problems() == []
+    assert len(board.laid()) == MAX_PLACED
+    assert str(given[-1].words) == "Every card is where it belongs: end your turn."
+    assert len(given) <= 16
+
+
+def test_hints_keep_what_the_player_has_built(known_solution: list[list[Card]]) -> None:
+    # the player has built 10♥ J♥ Q♥ from three sets, their own way
+    board = board_of()
+    ten, jack, queen = cards_at(board, "10H")[0], cards_at(board, "JH")[0], cards_at(board, "QH")[0]
+    board = board.move(ten, "new")
+    board = board.move(jack, "4").move(queen, "4")
+    built = board.views()[4]
+    assert built.state is MeldState.VALID and set(built.card_ids) == {ten, jack, queen}
+    final = final_table(board, known_solution, TIME_LIMIT)
+    assert any(Counter(built.cards) <= Counter(meld) for meld in final)
+    solved, given = follow(board, known_solution)
+    assert solved.problems() == [] and len(solved.laid()) == MAX_PLACED
+    # no hint ever took a card out of the player's run
+    assert not {ten, jack, queen} & {advice.card_ids[0] for advice in given if advice.card_ids}
+
+
+def test_the_first_hint_after_moves_names_a_meld_still_whole(known_solution: list[list[Card]]) -> None:
+    board = board_of()
+    first = hint(board, 1, known_solution, TIME_LIMIT)
+    assert first.meld is not None
+    # the player breaks that meld as told: the next first hint names another one
+    board = board.move(first.card_ids[0], "new")
+    again = hint(board, 1, known_solution, TIME_LIMIT)
+    assert again.meld is not None and again.meld != first.meld
+    assert board.views()[again.meld].state is MeldState.VALID
+
+
+def test_a_stray_card_must_go_back_whatever_the_rung(known_solution: list[list[Card]]) -> None:
+    board = board_of()
+    two = cards_at(board, "2D")[0]
+    board = board.move(two, "new")
+    for rung in range(1, HINT_RUNGS + 1):
+        advice = hint(board, rung, known_solution, TIME_LIMIT)
+        assert advice.card_ids == (two,)
+        assert str(advice.words) == "Take 2♦ back into your hand: no best play places it."
+
+
+def test_runs_the_player_keeps_apart_are_not_joined() -> None:
+    position = Position.parse("classic | 5H 6H 7H 8H 9H 10H / 4S 4D 4C | 4H JH")
+    solution = [list(meld.cards) for meld in analyse(position, time_limit=5).depth.play.table]
+    assert any(len(meld) >= 7 for meld in solution)  # the engine lays 5♥ to J♥ in one run
+    board = Board.start(position).move("t3", "new").move("t4", "2").move("t5", "2")
+    assert [view.state for view in board.views()] == [MeldState.VALID] * 3
+    board, given = follow(board, solution)
+    # 4♥ onto the set and J♥ onto 8♥ 9♥ 10♥: the two runs stay apart
+    assert len(given) == 3 and len(board.melds) == 3
+    assert board.problems() == []
+
+
+def test_the_ladder_has_three_rungs(known_solution: list[list[Card]]) -> None:
+    with pytest.raises(HintError, match="there are 3 hints"):
+        hint(board_of(), 4, known_solution, TIME_LIMIT)
+
+
+def test_hints_round_trip_through_json() -> None:
+    said = words("Move %(card)s from your hand to a new meld.", card=(Card.parse("9S"),))
+    advice = Hint(2, said, ("h0",), None)
+    assert Hint.from_json(advice.to_json()) == advice
+    assert str(Hint.from_json(advice.to_json()).words) == "Move 9♠ from your hand to a new meld."
+
+
+def test_a_joker_the_best_play_takes_back_is_sent_to_the_hand_at_every_rung_past_the_first() -> None:
+    position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
+    solution = [[Card.parse(token) for token in ("6H", "6S", "6D", "6C")]]
+    board = Board.start(position).move("h0", "0").move("h1", "0")
+    for rung in (2, 3):
+        given = hint(board, rung, solution, 2.0)
+        assert (str(given.words), given.card_ids, given.meld) == (
+            "Move 🃏 from 6♠ 6♥ 🃏 6♦ 6♣ into your hand.",
+            ("t2",),
+            None,
+        )
