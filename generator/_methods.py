@@ -307,15 +307,40 @@ METHODS |= {
     "o": METHODS["s"],
 }
 
+
+def family(bases: Sequence[str]) -> Method:
+    """A method that draws one of these letters' methods from the attempt's random state, and runs it."""
+
+    def method(rules: Rules, rng: random.Random) -> Candidate | None:
+        return METHODS[rng.choice(bases)](rules, rng)
+
+    return method
+
+
+# Tiers read decisions as well as chain length (issue 21): a sweep the forcing player follows card by
+# card is not Expert or Master however long. These letters add traps while the count is short
+# (generator._make._trapped): live decoys that are the obvious move. Each letter is a family, so
+# that few letters serve every table.
+METHODS |= {
+    # a long ladder, staircase or wall: master
+    "g": family(("u", "c", "f")),
+    # a ladder, staircase or wall of 3-5 ranks: expert
+    "i": family(("t", "a", "e")),
+    # random mid-game tables and blocks, as "n" and "o"
+    "p": family(("n", "o")),
+}
+TRAPPING = frozenset("gip")
+"""The letters whose attempts add traps until the decisions reach what the chain length allows."""
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("n", "o", "a", "n", "o", "e", "n", "o", "t", "n", "o", "c", "n", "o", "f"),
+    None: ("n", "o", "a", "n", "o", "e", "n", "o", "t", "n", "o", "g", "n", "o", "i", "p"),
     "easy": ("n",),
     "medium": ("n", "o"),
     "hard": (*("a", "n", "o", "e", "n", "o", "a", "n", "t", "o") * 2, "e", "n", "o", "o"),
-    "expert": ("a", "o", "e", "n", "o", "t", "e", "n", "o", "e", "n", "o"),
-    "master": ("c", *("u",) * 6, "f", *("u",) * 5, "c", *("u",) * 6, "f", "u", "u", "f", "u", "u"),
+    "expert": ("i", "p", "i", "i", "p", "i"),
+    "master": ("g", "g", "g", "p"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
-gets few turns: enough that no figure makes more than two in five of a tier's puzzles, and random
-tables bring the other motifs (see bench/generate.py)."""
+gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
+need decisions as well as a long chain: their letters add traps (`TRAPPING`)."""

@@ -17,6 +17,7 @@ from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_
 from generator._make import (
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
+    _obvious,
     _without_dead_twins,
     attempt,
     attempt_id,
@@ -29,6 +30,7 @@ from puzzles import (
     Position,
     StepKind,
     analyse,
+    forcing_player,
     parse_cards,
     plan_steps,
     play_of,
@@ -51,7 +53,7 @@ def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
     assert str(puzzle.position()) == text
     assert puzzle.laid == tuple(played.split())
     assert puzzle.laid_cards == parse_cards(played)
-    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain))
+    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain, puzzle.decisions))
 
 
 @pytest.mark.parametrize("puzzle_id", sorted(PINNED_POSITIONS))
@@ -64,7 +66,7 @@ def test_the_first_ids_keep_their_positions(puzzle_id: str) -> None:
 @pytest.mark.parametrize("tier", [tier for tier in TIERS if tier != "master"])
 def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> None:
     puzzle = make_puzzle("classic", tier, seed=5, time_limit=LIMIT)
-    assert puzzle.tier == tier == tier_of(puzzle.chain)
+    assert puzzle.tier == tier == tier_of(puzzle.chain, puzzle.decisions)
     assert puzzle_from_id(puzzle.id) == puzzle
     assert make_puzzle("classic", tier, seed=5, time_limit=LIMIT) == puzzle
 
@@ -241,3 +243,21 @@ def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
     assert Counter(position.hand) - Counter(untwinned.position.hand) == Counter(parse_cards("KD 9C"))
     assert untwinned.best.value == analysis.best.value
     assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value
+
+
+def test_a_trapping_letter_lifts_a_sweep_to_master_with_traps() -> None:
+    # a long wall the forcing player follows with one decision, and two obvious moves that lose
+    puzzle = puzzle_from_id("cg2y")
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("master", 6, 3)
+    position = puzzle.position()
+    decoys = Counter(position.hand) - Counter(puzzle.laid_cards)
+    traps = [card for card in decoys if _obvious(card, position)]
+    assert len(traps) >= 2
+    for card in traps:
+        check = step_check(position, [card], time_limit=LIMIT)
+        assert check.reachable is not None and check.reachable < puzzle.max_placed
+    # without its traps the table is a sweep: fewer decisions, and so a lower tier
+    bare = Position(
+        position.rules, position.table, tuple((Counter(position.hand) - Counter(traps)).elements())
+    )
+    assert forcing_player(bare, puzzle.max_placed).decisions < puzzle.decisions
