@@ -27,7 +27,7 @@ from generator._tables import (
     supply,
     to_meld,
 )
-from puzzles import Card, Meld, MeldKind, Position, Rules
+from puzzles import JOKER, Card, Meld, MeldKind, Position, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,26 +308,38 @@ METHODS |= {
 }
 
 
-def family(bases: Sequence[str]) -> Method:
-    """A method that draws one of these letters' methods from the attempt's random state, and runs it."""
+def family(bases: Sequence[str], joker: float = 0.0) -> Method:
+    """A method that draws one of these letters' methods from the attempt's random state, and runs it.
+
+    Under rules with jokers, a position that holds none gets one in the hand `joker` of the time:
+    figures are laid without jokers, and a joker puzzle should hold one (issue 21).
+    """
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
-        return METHODS[rng.choice(bases)](rules, rng)
+        candidate = METHODS[rng.choice(bases)](rules, rng)
+        if candidate is None or not rules.jokers or rng.random() >= joker:
+            return candidate
+        position = candidate.position
+        if JOKER in position.hand or any(meld.jokers for meld in position.table):
+            return candidate
+        return replace(candidate, position=Position(rules, position.table, (*position.hand, JOKER)))
 
     return method
 
 
+FAMILY_JOKER = 0.9
+"""Under rules with jokers, how often a family letter's position without a joker gets one in the hand."""
 # Tiers read decisions as well as chain length (issue 21): a sweep the forcing player follows card by
 # card is not Expert or Master however long. These letters add traps while the count is short
 # (generator._make._trapped): live decoys that are the obvious move. Each letter is a family, so
 # that few letters serve every table.
 METHODS |= {
     # a long ladder, staircase or wall: master
-    "g": family(("u", "c", "f")),
+    "g": family(("u", "c", "f"), joker=FAMILY_JOKER),
     # a ladder, staircase or wall of 3-5 ranks: expert
-    "i": family(("t", "a", "e")),
+    "i": family(("t", "a", "e"), joker=FAMILY_JOKER),
     # random mid-game tables and blocks, as "n" and "o"
-    "p": family(("n", "o")),
+    "p": family(("n", "o"), joker=FAMILY_JOKER),
 }
 TRAPPING = frozenset("gip")
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -23,11 +24,13 @@ from generator._make import (
     attempt_id,
     dead_twins,
 )
-from generator._methods import BEFORE_TWINS, METHODS, RECIPES
+from generator._methods import BEFORE_TWINS, METHODS, RECIPES, TRAPPING
 from puzzles import (
+    JOKER,
     PRESETS,
     Meld,
     Position,
+    Rules,
     StepKind,
     analyse,
     forcing_player,
@@ -261,3 +264,14 @@ def test_a_trapping_letter_lifts_a_sweep_to_master_with_traps() -> None:
         position.rules, position.table, tuple((Counter(position.hand) - Counter(traps)).elements())
     )
     assert forcing_player(bare, puzzle.max_placed).decisions < puzzle.decisions
+
+
+@pytest.mark.parametrize("letter", sorted(TRAPPING))
+def test_family_letters_put_a_joker_in_joker_puzzles(letter: str) -> None:
+    made = [METHODS[letter](Rules.named("jokers"), random.Random(f"j{letter}{n}")) for n in range(40)]
+    positions = [candidate.position for candidate in made if candidate is not None]
+    holding = [p for p in positions if JOKER in p.hand or any(meld.jokers for meld in p.table)]
+    assert len(holding) >= 0.8 * len(positions) > 0
+    # and none where the rules have no jokers
+    classic = [METHODS[letter](Rules.named("classic"), random.Random(f"c{letter}{n}")) for n in range(10)]
+    assert all(JOKER not in c.position.hand for c in classic if c is not None)
