@@ -19,6 +19,7 @@ from generator._tables import (
     ladder_length,
     rank_of,
     sample_final_table,
+    sample_junction,
     sample_ladder,
     sample_staircase,
     sample_wall,
@@ -45,6 +46,7 @@ FIGURES: dict[str, Callable[[Rules, random.Random, list[int], int, int], Figure 
     "ladder": sample_ladder,
     "staircase": sample_staircase,
     "wall": sample_wall,
+    "junction": sample_junction,
 }
 
 
@@ -308,15 +310,17 @@ METHODS |= {
 }
 
 
-def family(bases: Sequence[str], joker: float = 0.0) -> Method:
-    """A method that draws one of these letters' methods from the attempt's random state, and runs it.
+def family(bases: Sequence[str | Method], joker: float = 0.0) -> Method:
+    """A method that draws one of these methods (or letters' methods) from the attempt's random state,
+    and runs it.
 
     Under rules with jokers, a position that holds none gets one in the hand `joker` of the time:
     figures are laid without jokers, and a joker puzzle should hold one (issue 21).
     """
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
-        candidate = METHODS[rng.choice(bases)](rules, rng)
+        base = rng.choice(bases)
+        candidate = (METHODS[base] if isinstance(base, str) else base)(rules, rng)
         if candidate is None or not rules.jokers or rng.random() >= joker:
             return candidate
         position = candidate.position
@@ -327,6 +331,9 @@ def family(bases: Sequence[str], joker: float = 0.0) -> Method:
     return method
 
 
+JUNCTION = backwards(replace(FIGURE, figure="junction", size=(3, 5)))
+"""A wall whose set of one rank needs the end card of a run beside it (`sample_junction`)."""
+LONG_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(6, 8)))
 FAMILY_JOKER = 0.9
 """Under rules with jokers, how often a family letter's position without a joker gets one in the hand."""
 # Tiers read decisions as well as chain length (issue 21): a sweep the forcing player follows card by
@@ -334,10 +341,10 @@ FAMILY_JOKER = 0.9
 # (generator._make._trapped): live decoys that are the obvious move. Each letter is a family, so
 # that few letters serve every table.
 METHODS |= {
-    # a long ladder, staircase or wall: master
-    "g": family(("u", "c", "f"), joker=FAMILY_JOKER),
-    # a ladder, staircase or wall of 3-5 ranks: expert
-    "i": family(("t", "a", "e"), joker=FAMILY_JOKER),
+    # a long ladder, staircase or wall, or a long wall that needs a run's end card: master
+    "g": family(("u", "c", "f", *(LONG_JUNCTION,) * 5), joker=FAMILY_JOKER),
+    # a ladder, staircase or wall of 3-5 ranks, or such a wall that needs a run's end card: expert
+    "i": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER),
     # random mid-game tables and blocks, as "n" and "o"
     "p": family(("n", "o"), joker=FAMILY_JOKER),
 }

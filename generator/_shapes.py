@@ -55,14 +55,21 @@ def _one_each(groups: list[list[set[int]]]) -> list[list[set[int]]]:
 
 
 def broken_kinds(position: Position, solution: Sequence[Sequence[str]]) -> set[MeldKind]:
-    """The kinds of the original melds that this final table breaks (as `plan_steps` plans it,
-    keeping whole as many melds as it can)."""
+    """The kinds of the original melds that this final table breaks: a meld is broken when its cards
+    do not all end in one final meld (as `plan_steps` moves them, each card once, keeping whole as
+    many melds as it can), so a run that gives up its end card is broken too."""
     play = _play(position, solution)
-    return {
-        position.table[step.source].kind
-        for step in plan_steps(position, play)
-        if step.kind is StepKind.BREAK and step.source is not None
-    }
+    # where each original meld's cards go: the meld itself for those that stay
+    targets: list[set[int | None]] = [set() for _ in position.table]
+    moved = [0] * len(position.table)
+    for step in plan_steps(position, play):
+        if step.kind is not StepKind.BREAK and step.source is not None and step.source < len(position.table):
+            targets[step.source].add(step.target)
+            moved[step.source] += len(step.cards)
+    for i, meld in enumerate(position.table):
+        if moved[i] < len(meld.cards):
+            targets[i].add(i)
+    return {meld.kind for meld, ends in zip(position.table, targets, strict=True) if len(ends) >= 2}
 
 
 def mixes(position: Position, solution: Sequence[Sequence[str]]) -> bool:

@@ -14,7 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_from_id, tier_of, verify
+from generator import (
+    TIERS,
+    Puzzle,
+    PuzzleError,
+    PuzzleId,
+    make_puzzle,
+    puzzle_from_id,
+    puzzle_of,
+    tier_of,
+    verify,
+)
 from generator._make import (
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
@@ -248,9 +258,16 @@ def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
     assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value
 
 
-def test_a_trapping_letter_lifts_a_sweep_to_master_with_traps() -> None:
+TRAPPED = (
+    "classic | AS AH AC / QS QH QC / QH QD QC / KS KD KC / KS KD KC / 3S 4S 5S / 6S 7S 8S / 5H 6H 7H / "
+    "8H 9H 10H / 4D 5D 6D / 7D 8D 9D | 2S 6S 10S 3H KH 2D 7D QD AC 3C 4C 6C 7C 9C 10C"
+)
+"""A master of the trapping letter g (made as cg2y while g drew from the figures alone)."""
+
+
+def test_traps_lift_a_sweep_to_master() -> None:
     # a long wall the forcing player follows with one decision, and two obvious moves that lose
-    puzzle = puzzle_from_id("cg2y")
+    puzzle = puzzle_of("cg2y", Position.parse(TRAPPED), time_limit=LIMIT)
     assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("master", 6, 3)
     position = puzzle.position()
     decoys = Counter(position.hand) - Counter(puzzle.laid_cards)

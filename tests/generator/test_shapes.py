@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from generator import puzzle_of
 from generator._shapes import holds_joker, is_figure, mixes, moves_joker
-from puzzles import Position, analyse
+from generator._tables import rank_of, sample_junction, suit_of, supply
+from puzzles import Position, Rules, analyse
 
 
 @pytest.mark.parametrize(
@@ -50,3 +54,30 @@ def test_jokers_held_and_moved() -> None:
     assert holds_joker(position) and moves_joker(position, solution)
     position, solution = solved("classic | 3S 4S 5S | 6S")
     assert not holds_joker(position) and not moves_joker(position, solution)
+
+
+JUNCTION = (
+    "classic | 7S 7H 7D 7C / QS QH QD QC / KS KH KC / 4S 5S 6S / 2H 3H 4H / 5H 6H 7H / 3D 4D 5D / "
+    "10D JD QD / 10C JC QC | 2S AH 4H 9H 2C 3C 6C 7C KC"
+)
+
+
+def test_a_wall_that_needs_a_card_of_a_set_of_four_mixes() -> None:
+    # the wall of runs 2-7 turns into sets, and the set of sevens gives 7♠ to the set 7♠ 7♥ 7♣
+    puzzle = puzzle_of("ci1", Position.parse(JUNCTION), time_limit=60)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("expert", 5, 2)
+    assert {"set-of-four", "runs-to-sets"} <= set(puzzle.themes)
+    assert mixes(puzzle.position(), puzzle.solution)
+    assert not is_figure(puzzle.position().table)
+
+
+def test_sample_junction_lays_one_hand_card_of_a_wall_in_a_set_of_four() -> None:
+    rules = Rules.named("classic")
+    figures = [sample_junction(rules, random.Random(seed), supply(rules), 4, 0) for seed in range(30)]
+    found = [figure for figure in figures if figure is not None]
+    assert found
+    for figure in found:
+        fours = [meld for meld in figure.melds if len(meld) == 4 and len({rank_of(i) for i in meld}) == 1]
+        assert len(fours) == 1 and len({suit_of(i) for i in fours[0]}) == 4
+        # the rest is a wall of runs of three, and the hand keeps at least one card
+        assert all(len(meld) == 3 for meld in figure.melds if meld is not fours[0]) and figure.extras
