@@ -347,15 +347,17 @@ METHODS |= {
     "i": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER),
     # random mid-game tables and blocks, as "n" and "o"
     "p": family(("n", "o"), joker=FAMILY_JOKER),
+    # as "i", but without traps: hard, with no identical dead decoys (the letters a, e and t keep theirs)
+    "q": family(("t", "a", "e", JUNCTION), joker=FAMILY_JOKER),
 }
 TRAPPING = frozenset("gip")
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""
 
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("n", "o", "a", "n", "o", "e", "n", "o", "t", "n", "o", "g", "n", "o", "i", "p"),
+    None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p"),
     "easy": ("n",),
     "medium": ("n", "o"),
-    "hard": (*("a", "n", "o", "e", "n", "o", "a", "n", "t", "o") * 2, "e", "n", "o", "o"),
+    "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
     "expert": ("i", "p", "i", "i", "p", "i"),
     "master": ("g", "g", "g", "p"),
 }

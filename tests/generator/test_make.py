@@ -176,8 +176,8 @@ def test_unknown_arguments_raise_puzzle_errors() -> None:
         make_puzzle("classic", "legendary")
     with pytest.raises(PuzzleError, match="seed -1"):
         make_puzzle("classic", seed=-1)
-    with pytest.raises(PuzzleError, match="unknown method letter 'q'"):
-        puzzle_from_id("cq12")
+    with pytest.raises(PuzzleError, match="unknown method letter 'y'"):
+        puzzle_from_id("cy12")
     with pytest.raises(PuzzleError, match="unknown rules letter"):
         puzzle_from_id("ab12")
 
