@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from generator._shapes import is_figure
 from generator._tables import (
     JOKER_INDEX,
     Figure,
@@ -310,18 +311,24 @@ METHODS |= {
 }
 
 
-def family(bases: Sequence[str | Method], joker: float = 0.0) -> Method:
+def family(bases: Sequence[str | Method], joker: float = 0.0, plain: float = 0.0) -> Method:
     """A method that draws one of these methods (or letters' methods) from the attempt's random state,
     and runs it.
 
-    Under rules with jokers, a position that holds none gets one in the hand `joker` of the time:
-    figures are laid without jokers, and a joker puzzle should hold one (issue 21).
+    A table that is a figure (`generator._shapes.is_figure`: issue 21 wants at most a third of Expert
+    and Master tables to be one) is given up `plain` of the time, before any solver runs. Under rules
+    with jokers, a position that holds none gets one in the hand `joker` of the time: figures are laid
+    without jokers, and a joker puzzle should hold one.
     """
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
         base = rng.choice(bases)
         candidate = (METHODS[base] if isinstance(base, str) else base)(rules, rng)
-        if candidate is None or not rules.jokers or rng.random() >= joker:
+        if candidate is None:
+            return None
+        if rng.random() < plain and is_figure(candidate.position.table, rules.top_position):
+            return None
+        if not rules.jokers or rng.random() >= joker:
             return candidate
         position = candidate.position
         if JOKER in position.hand or any(meld.jokers for meld in position.table):
@@ -335,6 +342,8 @@ JUNCTION = backwards(replace(FIGURE, figure="junction", size=(3, 5)))
 """A wall whose set of one rank needs the end card of a run beside it (`sample_junction`)."""
 LONG_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(6, 8)))
 FAMILY_JOKER = 0.9
+PLAIN = 0.7
+"""How often the Expert and Master letters give up a table that is a figure."""
 """Under rules with jokers, how often a family letter's position without a joker gets one in the hand."""
 # Tiers read decisions as well as chain length (issue 21): a sweep the forcing player follows card by
 # card is not Expert or Master however long. These letters add traps while the count is short
@@ -342,9 +351,9 @@ FAMILY_JOKER = 0.9
 # that few letters serve every table.
 METHODS |= {
     # a long ladder, staircase or wall, or a long wall that needs a run's end card: master
-    "g": family(("u", "c", "f", *(LONG_JUNCTION,) * 5), joker=FAMILY_JOKER),
+    "g": family(("u", "c", "f", *(LONG_JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN),
     # a ladder, staircase or wall of 3-5 ranks, or such a wall that needs a run's end card: expert
-    "i": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER),
+    "i": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN),
     # random mid-game tables and blocks, as "n" and "o"
     "p": family(("n", "o"), joker=FAMILY_JOKER),
     # as "i", but without traps: hard, with no identical dead decoys (the letters a, e and t keep theirs)
