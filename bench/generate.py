@@ -11,7 +11,13 @@
    out), the share that meets the floors (a hand of 4+, a maximum of 2+), and the share of puzzles
    the skill-limited player fails, for each skill k from 1 to 5.
 
-    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--json FILE]
+   Issue 21's figures too: the median of decisions (it must rise Hard < Expert < Master), the
+   share of best plays that break both a set and a run and of tables that are a figure, the share
+   holding a joker and of those whose best play moves one, against their targets.
+
+    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--tiers T,T] [--json FILE]
+
+`--count 0` leaves out parts 1 and 2; `--tiers` runs only these tiers in part 3.
 
 The figures are printed, never asserted: the machine may be shared and loaded. Each rate is given
 per minute of wall clock and per minute of the workers' CPU time, which is what one core gives when
@@ -34,11 +40,23 @@ from itertools import combinations
 from generator import TIERS, Puzzle, motif_of, near_duplicate
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
+from generator._shapes import holds_joker, is_figure, mixes, moves_joker
 from generator._tables import ladder_length
 from puzzles import skill_limited
 
 TARGET_HARD_PER_MINUTE = 60.0
 TARGET_MASTER_PER_MINUTE = 10.0
+TARGET_MASTER_PER_CPU_MINUTE = 5.0
+"""Issue 21: Master puzzles a minute per core, each tier asked for on its own."""
+MIXED_FLOOR = 0.5
+"""Issue 21: at Expert and Master, at least this share of best plays break both a set and a run..."""
+FIGURE_CEILING = 1 / 3
+"""...and at most this share of tables are a figure (`generator._shapes.is_figure`)."""
+JOKER_FLOOR, JOKER_MOVED_FLOOR = 0.8, 0.5
+"""Issue 21: under the joker presets, Expert and Master puzzles that hold a joker, and of those the
+share whose best play moves one."""
+LIVE_FLOOR = {"easy": 0.3, "medium": 0.3, "hard": 0.7, "expert": 0.7, "master": 0.7}
+"""Issue 21: the share of each tier's puzzles with a live decoy."""
 TARGET_SPEEDUP = 1.8
 MOTIF_CEILING = 0.4
 
@@ -109,6 +127,13 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     near = sum(near_duplicate(a.table, b.table) for a, b in combinations(puzzles, 2))
     floors = sum(p.hand_size >= 4 and p.max_placed >= 2 for p in puzzles)
     jokers = sum("JK" in p.hand for p in puzzles)
+    positions = [p.position() for p in puzzles]
+    mixed = sum(mixes(pos, p.solution) for pos, p in zip(positions, puzzles, strict=True))
+    figures = sum(is_figure(pos.table, pos.rules.top_position) for pos in positions)
+    holding = [pos for pos in positions if holds_joker(pos)]
+    moved = sum(
+        moves_joker(pos, p.solution) for pos, p in zip(positions, puzzles, strict=True) if holds_joker(pos)
+    )
     fails = {
         k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_placed for p in puzzles)
         for k in SKILLS
@@ -121,6 +146,21 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
     median = counted[len(counted) // 2] if counted else None
     print(f"    decisions: {dict(sorted(decisions.items()))}, median {median}")
+    deep = tier in ("expert", "master")
+    print(
+        f"    best play breaks a set and a run {share(mixed):.0%}, table is a figure {share(figures):.0%}"
+        + (f" (targets: at least {MIXED_FLOOR:.0%}, at most {FIGURE_CEILING:.0%})" if deep else "")
+    )
+    print(
+        f"    holds a joker {share(len(holding)):.0%}, of those the best play moves one"
+        f" {moved / max(len(holding), 1):.0%}"
+        + (f" (targets under joker presets: {JOKER_FLOOR:.0%}, {JOKER_MOVED_FLOOR:.0%})" if deep else "")
+    )
+    if tier == "master":
+        print(
+            f"    master a CPU minute: {alone.per_cpu_minute():.1f}"
+            f" (target {TARGET_MASTER_PER_CPU_MINUTE:.0f})"
+        )
     print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
     print(
         f"    motifs (target: none over {MOTIF_CEILING:.0%}): "
@@ -129,7 +169,8 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     print(f"    tables with a ladder of sets: {share(ladders):.0%} (target: at most {MOTIF_CEILING:.0%})")
     print(f"    methods: {', '.join(f'{m} {share(n):.0%}' for m, n in methods.most_common())}")
     print(
-        f"    live decoy {share(live):.0%}, floors met {share(floors):.0%}, joker in hand {share(jokers):.0%}"
+        f"    live decoy {share(live):.0%} (target {LIVE_FLOOR[tier]:.0%}), floors met {share(floors):.0%},"
+        f" joker in hand {share(jokers):.0%}"
     )
     print(
         f"    two identical dead decoys {share(twinned):.0%} ({unproven_twins} unproven); near-duplicate"
@@ -145,6 +186,11 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         "attempts": alone.tally.attempts,
         "chains": dict(sorted(chains.items())),
         "decisions": dict(sorted(decisions.items())),
+        "decisions_median": median,
+        "mixed_share": share(mixed),
+        "figure_share": share(figures),
+        "joker_share": share(len(holding)),
+        "joker_moved_share": round(moved / max(len(holding), 1), 3),
         "themes": {t: share(n) for t, n in themes.most_common()},
         "motifs": {m: share(n) for m, n in motifs.most_common()},
         "ladder_table_share": share(ladders),
@@ -172,10 +218,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="classic", help="the preset (default classic)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to this file")
+    parser.add_argument(
+        "--tiers",
+        default=",".join(TIERS),
+        help="the tiers to run on their own, comma-separated (default all)",
+    )
     args = parser.parse_args(argv)
     print(f"generator bench, {args.rules}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
     figures: dict[str, object] = {"rules": args.rules, "load_at_start": os.getloadavg()[0]}
 
+    tiers = [tier for tier in args.tiers.split(",") if tier]
+    unknown = [tier for tier in tiers if tier not in TIERS]
+    if unknown:
+        parser.error(f"unknown tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")
+    if args.count > 0:
+        consecutive(args, figures)
+    print(f"\neach tier on its own, {args.per_tier} puzzles, one worker process:")
+    per_tier: dict[str, object] = {}
+    for tier in tiers:
+        alone = run(args.rules, tier, args.per_tier, args.seed, workers=1)
+        per_tier[tier] = describe(tier, alone)
+    figures["tiers"] = per_tier
+    figures["load_at_end"] = os.getloadavg()[0]
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (the machine is shared: figures vary)")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump(figures, file, indent=2)
+    return 0
+
+
+def consecutive(args: argparse.Namespace, figures: dict[str, object]) -> None:
+    """Consecutive puzzles of the default recipe, with one worker and then two."""
     one = run(args.rules, None, args.count, args.seed, workers=1)
     hard = one.longer(3)
     master = one.longer(6)
@@ -221,19 +294,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         "identical": same,
         "cpu_ratio": round(cpu_ratio, 2),
     }
-
-    print(f"\neach tier on its own, {args.per_tier} puzzles, one worker process:")
-    per_tier: dict[str, object] = {}
-    for tier in TIERS:
-        alone = run(args.rules, tier, args.per_tier, args.seed, workers=1)
-        per_tier[tier] = describe(tier, alone)
-    figures["tiers"] = per_tier
-    figures["load_at_end"] = os.getloadavg()[0]
-    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (the machine is shared: figures vary)")
-    if args.json:
-        with open(args.json, "w") as file:
-            json.dump(figures, file, indent=2)
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """What the site publishes as a puzzle, and how hard it is: one predicate and one grade.
 
-The grade follows the chain length (RULES.md): what a player must hold in their head at once. The
-skill-limited player checks it, as Tatham's puzzles are graded: a puzzle of a tier must defeat the
-player that breaks one meld fewer at a time than the tier's lowest chain length.
+The grade reads two figures (RULES.md): the chain length, what a player must hold in their head at
+once, and the forcing player's decisions, how much of it they must think of. The chain length gives
+the tier; too few decisions bring a deep puzzle down, because a forced sweep of any length is one
+idea. The skill-limited player checks the grade, as Tatham's puzzles are graded: a puzzle of a tier
+must defeat the player that breaks one meld fewer at a time than the tier's lowest chain length.
 """
 
 from __future__ import annotations
 
-from puzzles import Analysis, SkillRun, is_puzzle
+from puzzles import Analysis, Forcing, SkillRun, is_puzzle
 
 TIERS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "master")
 """The named tiers, easiest first."""
@@ -21,14 +23,40 @@ HAND_FLOOR = 4
 MAXIMUM_FLOOR = 2
 
 
-def tier_of(chain: int) -> str | None:
-    """The tier of a chain length: 1 easy, 2 medium, 3 hard, 4-5 expert, 6 and more master.
+LEAST_DECISIONS: dict[str, int] = {"expert": 2, "master": 3}
+"""The fewest decisions of the forcing player each tier needs (none below Expert)."""
+
+
+def tier_of(chain: int, decisions: int | None = None) -> str | None:
+    """The tier of a chain length and a count of decisions.
+
+    The chain length says how high a puzzle may go: 1 easy, 2 medium, 3 hard, 4-5 expert, 6 and
+    more master. Then each tier needs its `LEAST_DECISIONS`: a chain of 6 or more is Master with 3
+    decisions or more, Expert with 2, Hard with fewer; a chain of 4 or 5 is Expert with 2 or more,
+    else Hard. `decisions` None (not counted: a position with jokers, which the forcing player does
+    not model, or a line written before it) leaves the chain length alone to say.
 
     Chain length 0 (new melds and extensions suffice) is no puzzle at all: None.
+
+    >>> tier_of(8, 1), tier_of(8, 2), tier_of(8, 3), tier_of(4, 0), tier_of(3, 0)
+    ('hard', 'expert', 'master', 'hard', 'hard')
     """
     if chain <= 0:
         return None
-    return next(tier for tier in reversed(TIERS) if chain >= LOWEST_CHAIN[tier])
+    tier = next(tier for tier in reversed(TIERS) if chain >= LOWEST_CHAIN[tier])
+    if decisions is not None:
+        while decisions < LEAST_DECISIONS.get(tier, 0):
+            tier = TIERS[TIERS.index(tier) - 1]
+    return tier
+
+
+def graded_decisions(forcing: Forcing | None) -> int | None:
+    """The count of decisions a grade reads: the fewest the forcing player proved, or when its search
+    stopped at its limit, the lower bound it proved (every line of fewer fails), which never grades a
+    puzzle above what it is; None when it did not count (jokers)."""
+    if forcing is None or not forcing.modelled:
+        return None
+    return forcing.decisions if forcing.decisions is not None else forcing.at_least
 
 
 def tier_rank(tier: str) -> int:
@@ -46,8 +74,9 @@ def skill_below(tier: str) -> int | None:
     return skill if skill >= 1 else None
 
 
-def is_publishable(analysis: Analysis, defeated: SkillRun | None) -> bool:
-    """A puzzle the site may publish at the tier of its chain length.
+def is_publishable(analysis: Analysis, defeated: SkillRun | None, forcing: Forcing | None = None) -> bool:
+    """A puzzle the site may publish at the tier of its chain length and decisions (`tier_of`, with
+    `graded_decisions(forcing)`).
 
     A proved, unique maximum of at least one card (the engine's `is_puzzle`) whose proved chain
     length is at least 1; from Hard on, a hand of HAND_FLOOR cards or more and a maximum of
@@ -55,7 +84,9 @@ def is_publishable(analysis: Analysis, defeated: SkillRun | None) -> bool:
     `skill_below`, proved to place fewer cards than the maximum.
     """
     chain = analysis.chain.length
-    if not is_puzzle(analysis) or chain is None or (tier := tier_of(chain)) is None:
+    if not is_puzzle(analysis) or chain is None:
+        return False
+    if (tier := tier_of(chain, graded_decisions(forcing))) is None:
         return False
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
         len(analysis.position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR

@@ -11,19 +11,22 @@ from dataclasses import dataclass, replace
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
+    LEAST_DECISIONS,
     MAXIMUM_FLOOR,
     TIERS,
+    graded_decisions,
     is_publishable,
     skill_below,
     tier_of,
     tier_rank,
 )
-from generator._methods import BEFORE_TWINS, METHODS, OLD_METHODS, RECIPES
+from generator._methods import BEFORE_TWINS, METHODS, OLD_METHODS, RECIPES, TRAPPING
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
     SUITS,
     Analysis,
     Card,
+    Forcing,
     Meld,
     MeldKind,
     Position,
@@ -131,13 +134,13 @@ def _grade(
     done: Callable[..., Attempt],
     tempt: bool = True,
 ) -> Attempt:
-    """Accept a proved unique puzzle at the tier of its chain length, or say why not."""
+    """Accept a proved unique puzzle at the tier of its chain length and decisions, or say why not."""
     chain = analysis.chain.length
-    tier = tier_of(chain or 0)
-    if tier is None:
+    highest = tier_of(chain or 0)
+    if highest is None:
         return done("chain 0", analysis.position)
     if tempt:
-        tempted = _tempted(puzzle_id, analysis, tier, deadline)
+        tempted = _tempted(puzzle_id, analysis, highest, deadline)
         if tempted is None:
             return done("unproven", analysis.position)
         analysis = tempted
@@ -147,20 +150,81 @@ def _grade(
                 return done("unproven", analysis.position)
             analysis = untwinned
     position = analysis.position
-    if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
+    if tier_rank(highest) >= tier_rank(FLOOR_TIER) and (
         len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
     ):
         return done("small hand", position)
+    # decisions are counted with a node limit, not the clock, so a replayed ID counts the same
+    forcing = forcing_player(position, analysis.best.value)
+    if tempt and puzzle_id.method in TRAPPING:
+        trapped = _trapped(puzzle_id, analysis, forcing, highest, deadline)
+        if trapped is None:
+            return done("unproven", position)
+        analysis, forcing = trapped
+        position = analysis.position
+    tier = tier_of(chain or 0, graded_decisions(forcing))
+    assert tier is not None
     defeated = _skill_check(position, tier, deadline)
-    if not is_publishable(analysis, defeated):
+    if not is_publishable(analysis, defeated, forcing):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
     live = live_decoys(position, analysis.best.play.laid, _left(deadline))
     if live is None:
         return done("unproven", position)
-    # decisions are counted, not yet graded: the node limit, not the clock, bounds the search, so
-    # a replayed ID counts the same
-    forcing = forcing_player(position, analysis.best.value)
     return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
+
+
+TRAPS = 2
+"""The most traps an attempt of a TRAPPING letter adds to reach the decisions its chain length allows."""
+TRAP_TRIES = 12
+"""Cards tried as each trap."""
+
+
+def _trapped(
+    puzzle_id: PuzzleId, analysis: Analysis, forcing: Forcing, highest: str, deadline: float
+) -> tuple[Analysis, Forcing] | None:
+    """The analysis with up to TRAPS traps more in the hand, and the forcing player's count of it,
+    while the count is below what the tier of the chain length needs (`LEAST_DECISIONS`).
+
+    A trap is a live decoy that is an obvious move (RULES.md): a card that fits a table meld as it
+    lies, in only one kind of meld, so the forcing player lays it unless it decides not to, and
+    that no maximal play places (the solver proves every play that places it places fewer). It is
+    kept only when it adds a decision. As with `_tempted`, the maximal plays, depth, chain length and
+    uniqueness stand; None when the solver could not prove a check in time.
+    """
+    need = LEAST_DECISIONS.get(highest, 0)
+    rng = random.Random(f"{puzzle_id}/trap")
+    for _ in range(TRAPS):
+        have = graded_decisions(forcing)
+        if have is None or have >= need:
+            break
+        position = analysis.position
+        rules = position.rules
+        held = position.table_counts() + position.hand_counts()
+        candidates = sorted(
+            {
+                card
+                for meld in position.table
+                for card in _extensions(meld, rules.top_position)
+                if held[card] < rules.copies(card) and _obvious(card, position)
+            },
+            key=Card.sort_key,
+        )
+        rng.shuffle(candidates)
+        played = Counter(analysis.best.play.laid)
+        for card in candidates[:TRAP_TRIES]:
+            trapping = Position(rules, position.table, (*position.hand, card))
+            check = step_check(trapping, [card] * (played[card] + 1), _left(deadline))
+            if not check.proven:
+                return None
+            if check.reachable is None or check.reachable >= analysis.best.value:
+                continue
+            counted = forcing_player(trapping, analysis.best.value)
+            if (graded_decisions(counted) or 0) > have:
+                analysis, forcing = replace(analysis, position=trapping), counted
+                break
+        else:
+            break
+    return analysis, forcing
 
 
 TEMPT_SHARE = {"easy": 0.3, "medium": 0.5}
@@ -237,6 +301,13 @@ def _without_dead_twins(analysis: Analysis, deadline: float) -> Analysis | None:
     if twins is None:
         return None
     return replace(analysis, position=position)
+
+
+def _obvious(card: Card, position: Position) -> bool:
+    """Whether the card lengthens melds of the table as it lies of one kind only (sets or runs):
+    the forcing player's obvious move (RULES.md)."""
+    top = position.rules.top_position
+    return len({meld.kind for meld in position.table if card in _extensions(meld, top)}) == 1
 
 
 def _extensions(meld: Meld, top: int) -> list[Card]:
@@ -380,17 +451,20 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
     chain = analysis.chain.length
+    forcing = forcing_player(analysis.position, analysis.best.value)
     if chain != puzzle.chain:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
-    elif tier_of(puzzle.chain) != puzzle.tier:
-        problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain}")
-    if not problems and not is_publishable(analysis, _skill_check(analysis.position, puzzle.tier, deadline)):
+    elif (tier := tier_of(puzzle.chain, graded_decisions(forcing))) != puzzle.tier:
+        problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain} and the decisions ({tier})")
+    if not problems and not is_publishable(
+        analysis, _skill_check(analysis.position, puzzle.tier, deadline), forcing
+    ):
         problems.append(f"the skill-limited player below {puzzle.tier} solves it, or the hand is too small")
     live = live_decoys(analysis.position, puzzle.laid_cards, _left(deadline))
     if live is not None and live != puzzle.live_decoys:
         problems.append(f"live_decoys is {puzzle.live_decoys}, but {live} decoys fit some valid play")
     if puzzle.decisions is not None:
-        decisions = forcing_player(analysis.position, analysis.best.value).decisions
+        decisions = forcing.decisions
         if decisions != puzzle.decisions:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     return problems

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from generator._shapes import is_figure
 from generator._tables import (
     JOKER_INDEX,
     Figure,
@@ -19,6 +20,7 @@ from generator._tables import (
     ladder_length,
     rank_of,
     sample_final_table,
+    sample_junction,
     sample_ladder,
     sample_staircase,
     sample_wall,
@@ -27,7 +29,7 @@ from generator._tables import (
     supply,
     to_meld,
 )
-from puzzles import Card, Meld, MeldKind, Position, Rules
+from puzzles import JOKER, Card, Meld, MeldKind, Position, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,7 @@ FIGURES: dict[str, Callable[[Rules, random.Random, list[int], int, int], Figure 
     "ladder": sample_ladder,
     "staircase": sample_staircase,
     "wall": sample_wall,
+    "junction": sample_junction,
 }
 
 
@@ -307,15 +310,67 @@ METHODS |= {
     "o": METHODS["s"],
 }
 
+
+def family(bases: Sequence[str | Method], joker: float = 0.0, plain: float = 0.0) -> Method:
+    """A method that draws one of these methods (or letters' methods) from the attempt's random state,
+    and runs it.
+
+    A table that is a figure (`generator._shapes.is_figure`: issue 21 wants at most a third of Expert
+    and Master tables to be one) is given up `plain` of the time, before any solver runs. Under rules
+    with jokers, a position that holds none gets one in the hand `joker` of the time: figures are laid
+    without jokers, and a joker puzzle should hold one.
+    """
+
+    def method(rules: Rules, rng: random.Random) -> Candidate | None:
+        base = rng.choice(bases)
+        candidate = (METHODS[base] if isinstance(base, str) else base)(rules, rng)
+        if candidate is None:
+            return None
+        if rng.random() < plain and is_figure(candidate.position.table, rules.top_position):
+            return None
+        if not rules.jokers or rng.random() >= joker:
+            return candidate
+        position = candidate.position
+        if JOKER in position.hand or any(meld.jokers for meld in position.table):
+            return candidate
+        return replace(candidate, position=Position(rules, position.table, (*position.hand, JOKER)))
+
+    return method
+
+
+JUNCTION = backwards(replace(FIGURE, figure="junction", size=(3, 5)))
+"""A wall whose set of one rank needs the end card of a run beside it (`sample_junction`)."""
+LONG_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(6, 8)))
+FAMILY_JOKER = 0.9
+PLAIN = 0.7
+"""How often the Expert and Master letters give up a table that is a figure."""
+"""Under rules with jokers, how often a family letter's position without a joker gets one in the hand."""
+# Tiers read decisions as well as chain length (issue 21): a sweep the forcing player follows card by
+# card is not Expert or Master however long. These letters add traps while the count is short
+# (generator._make._trapped): live decoys that are the obvious move. Each letter is a family, so
+# that few letters serve every table.
+METHODS |= {
+    # a long ladder, staircase or wall, or a long wall that needs a run's end card: master
+    "g": family(("u", "c", "f", *(LONG_JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN),
+    # a ladder, staircase or wall of 3-5 ranks, or such a wall that needs a run's end card: expert
+    "i": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN),
+    # random mid-game tables and blocks, as "n" and "o"
+    "p": family(("n", "o"), joker=FAMILY_JOKER),
+    # as "i", but without traps: hard, with no identical dead decoys (the letters a, e and t keep theirs)
+    "q": family(("t", "a", "e", JUNCTION), joker=FAMILY_JOKER),
+}
+TRAPPING = frozenset("gip")
+"""The letters whose attempts add traps until the decisions reach what the chain length allows."""
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("n", "o", "a", "n", "o", "e", "n", "o", "t", "n", "o", "c", "n", "o", "f"),
+    None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p"),
     "easy": ("n",),
     "medium": ("n", "o"),
-    "hard": (*("a", "n", "o", "e", "n", "o", "a", "n", "t", "o") * 2, "e", "n", "o", "o"),
-    "expert": ("a", "o", "e", "n", "o", "t", "e", "n", "o", "e", "n", "o"),
-    "master": ("c", *("u",) * 6, "f", *("u",) * 5, "c", *("u",) * 6, "f", "u", "u", "f", "u", "u"),
+    "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
+    "expert": ("i", "p", "i", "i", "p", "i"),
+    "master": ("g", "g", "g", "p"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
-gets few turns: enough that no figure makes more than two in five of a tier's puzzles, and random
-tables bring the other motifs (see bench/generate.py)."""
+gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
+need decisions as well as a long chain: their letters add traps (`TRAPPING`)."""

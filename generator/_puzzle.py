@@ -10,7 +10,7 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator._grading import is_publishable, tier_of
+from generator._grading import TIERS, graded_decisions, is_publishable, tier_of
 from generator._themes import THEMES, themes_of
 from puzzles import (
     PRESETS,
@@ -153,8 +153,10 @@ class Puzzle:
     live_decoys: int
     """Decoys that some valid play places (they tempt); the others fit nowhere at all."""
     decisions: int | None = None
-    """The forcing player's fewest decisions to a maximal play (RULES.md); None when not proved
-    (or for a line written before the forcing player, or a position with jokers)."""
+    """The forcing player's fewest decisions to a maximal play (RULES.md), which the tier reads with
+    the chain length (`tier_of`); None when not proved (the tier then read the lower bound the
+    player proved), for a position with jokers (the tier follows the chain length) and for a line
+    written before the forcing player."""
 
     @classmethod
     def from_analysis(
@@ -166,7 +168,7 @@ class Puzzle:
         forcing: Forcing | None = None,
     ) -> Puzzle:
         """The puzzle of a publishable analysis (see `is_publishable`); PuzzleError if it is not one."""
-        if not is_publishable(analysis, defeated):
+        if not is_publishable(analysis, defeated, forcing):
             raise PuzzleError(f"{puzzle_id}: the analysis does not prove a publishable puzzle")
         position = analysis.position
         # the graded play, not the depth play: the solution must show what the tier says, one
@@ -174,7 +176,7 @@ class Puzzle:
         play = analysis.chain.play
         depth, chain = analysis.depth.depth, analysis.chain.length
         assert play is not None and depth is not None and chain is not None, "a publishable analysis"
-        tier = tier_of(chain)
+        tier = tier_of(chain, graded_decisions(forcing))
         assert tier is not None
         # read the placed cards off the final table, as `from_json` does, so the two always agree
         placed = play_of(position, play.table).laid
@@ -330,13 +332,24 @@ def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
         raise PuzzleError("max_placed: a puzzle places at least one card")
     if puzzle.live_decoys > puzzle.decoys:
         raise PuzzleError(f"live_decoys is {puzzle.live_decoys}, but there are {puzzle.decoys} decoys")
-    tier = tier_of(puzzle.chain)
-    if tier is None:
+    highest = tier_of(puzzle.chain)
+    if highest is None:
         raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
     if puzzle.chain > puzzle.depth:
         raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
-    if puzzle.tier != tier:
-        raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({tier})")
+    if puzzle.decisions is not None:
+        tier = tier_of(puzzle.chain, puzzle.decisions)
+        if puzzle.tier != tier:
+            raise PuzzleError(
+                f"tier {puzzle.tier!r} does not match chain {puzzle.chain}"
+                f" and {puzzle.decisions} decisions ({tier})"
+            )
+    # decisions not counted (jokers), or counted only as a lower bound: any tier the chain length
+    # allows with some count of decisions
+    elif (
+        puzzle.tier not in TIERS[TIERS.index(tier_of(puzzle.chain, 0) or highest) : TIERS.index(highest) + 1]
+    ):
+        raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({highest})")
 
 
 def canonical_form(position: Position) -> str:

@@ -256,6 +256,28 @@ def sample_wall(rules: Rules, rng: random.Random, stock: list[int], length: int,
     return _drawn(stock, melds, [card_at(suit, rank) for suit, rank in extras], covered, top)
 
 
+def sample_junction(
+    rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int
+) -> Figure | None:
+    """A wall (see `sample_wall`) one of whose hand cards lies on the table instead, in a set of four
+    of its rank: the wall's set of that rank needs it, so the set of four gives it up while the wall
+    turns into sets. The best play breaks the wall's runs and a set (issue 21 asks for plays that
+    break sets and runs alike), and which card the set gives is the question."""
+    wall = sample_wall(rules, rng, stock, length, ends)
+    if wall is None or len(wall.extras) < 2:
+        return None
+    index = rng.randrange(len(wall.extras))
+    given = wall.extras[index]
+    four = [card_at(suit, rank_of(given)) for suit in range(4)]
+    others = [card for card in four if card != given]
+    if not all(stock[card] for card in others):
+        return None
+    for card in others:
+        stock[card] -= 1
+    extras = wall.extras[:index] + wall.extras[index + 1 :]
+    return Figure([*wall.melds, sorted(four)], extras, wall.near)
+
+
 def _in_a_row(cards: list[tuple[int, int]]) -> bool:
     """Whether three of these (suit, rank) cards make a run of their own."""
     held = set(cards)

@@ -1,6 +1,7 @@
 """Themes: what a puzzle's solution does, named in a player's words, as lichess-puzzler tags its puzzles.
 
-Each theme is one small predicate over the shown play (`Analysis.shown`): the original table, the
+Each theme is one small predicate over the graded play (`Analysis.chain.play`, the stored solution;
+the depth play `Analysis.shown` when no chain length was found): the original table, the
 final table and, from `plan_steps`, which original meld each final card comes from. A predicate reads
 only what the solution does, never how the position was generated, so any position can be tagged.
 """
@@ -153,7 +154,8 @@ class _Solution:
 
     @classmethod
     def read(cls, analysis: Analysis) -> _Solution:
-        position, play = analysis.position, analysis.shown
+        # the graded play, which the stored solution shows and the tier measures, not the depth play
+        position, play = analysis.position, analysis.chain.play or analysis.shown
         # a card without a step stays in the final meld numbered like its original meld, which
         # the plan builds on it; every other card moves once, straight to its final meld
         goes: list[dict[Card, int | None]] = [
@@ -217,7 +219,7 @@ def _theme(name: str) -> Callable[[Callable[[_Solution], bool]], Callable[[_Solu
 
 
 def themes_of(analysis: Analysis) -> tuple[str, ...]:
-    """The names of the themes the shown play exhibits, in the order of `THEMES`."""
+    """The names of the themes the graded play exhibits, in the order of `THEMES`."""
     solution = _Solution.read(analysis)
     return tuple(name for name in THEMES if _PREDICATES[name](solution))
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from generator import TIERS, is_publishable, tier_of
-from generator._grading import skill_below, tier_rank
-from puzzles import Position, analyse, skill_limited
+from generator._grading import graded_decisions, skill_below, tier_rank
+from puzzles import Position, analyse, forcing_player, skill_limited
 
 
 @pytest.mark.parametrize(
@@ -18,6 +18,49 @@ from puzzles import Position, analyse, skill_limited
 )  # fmt: skip
 def test_tier_of_chain_length(chain: int, tier: str | None) -> None:
     assert tier_of(chain) == tier
+
+
+@pytest.mark.parametrize(
+    ("chain", "decisions", "tier"),
+    [(1, 0, "easy"), (2, 0, "medium"), (3, 0, "hard"), (3, 5, "hard"), (4, 1, "hard"), (4, 2, "expert"),
+     (5, 9, "expert"), (6, 0, "hard"), (8, 1, "hard"), (13, 1, "hard"), (6, 2, "expert"), (6, 3, "master"),
+     (9, 4, "master"), (0, 5, None), (8, None, "master")],
+)  # fmt: skip
+def test_a_sweep_of_any_length_is_hard_and_decisions_lift_it(
+    chain: int, decisions: int | None, tier: str
+) -> None:
+    assert tier_of(chain, decisions) == tier
+
+
+SWEEP = (
+    "classic | 4S 4H 4C / 5S 5H 5D / 6S 6H 6D / 7S 7D 7C / 8S 8D 8C / 9S 9H 9C / 10S 10H 10C / JS JH JD | "
+    "4S 10S 5D QD KD AC 2C 3C 9C"
+)
+TRAP = (
+    "classic | 4S 4H 4D / 5S 5H 5D / 6S 6H 6D / 7S 7H 7D / 8S 8H 8D / 10S 10H 10D 10C / KS KD KC / "
+    "JS QS KS / 2C 3C 4C 5C 6C / JC QC KC | 9S 10S 3H 10H 6C"
+)
+
+
+@pytest.mark.slow  # two deep tables analysed in full
+def test_the_issues_sweep_is_hard_and_its_trap_expert() -> None:
+    sweep = analyse(Position.parse(SWEEP), time_limit=60)
+    forcing = forcing_player(sweep.position, sweep.best.value)
+    assert (sweep.chain.length, forcing.decisions) == (8, 1)
+    assert tier_of(8, graded_decisions(forcing)) == "hard"
+    assert is_publishable(sweep, skill_limited(sweep.position, 2, time_limit=60), forcing)
+    trap = analyse(Position.parse(TRAP), time_limit=60)
+    forcing = forcing_player(trap.position, trap.best.value)
+    assert trap.chain.length == 5 and forcing.decisions == 2
+    assert tier_of(5, graded_decisions(forcing)) == "expert"
+
+
+def test_a_count_stopped_at_its_limit_grades_by_what_it_proved() -> None:
+    forcing = forcing_player(Position.parse(SWEEP), 5, node_limit=1)
+    assert not forcing.proven and forcing.decisions is None
+    assert graded_decisions(forcing) == forcing.at_least >= 1
+    jokers = forcing_player(Position.parse("jokers | 5H JK 7H | 3S 4S 6H"), 2)
+    assert graded_decisions(jokers) is None and graded_decisions(None) is None
 
 
 def test_each_tier_must_defeat_the_player_one_skill_below_it() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -13,22 +14,36 @@ from pathlib import Path
 
 import pytest
 
-from generator import TIERS, Puzzle, PuzzleError, PuzzleId, make_puzzle, puzzle_from_id, tier_of, verify
+from generator import (
+    TIERS,
+    Puzzle,
+    PuzzleError,
+    PuzzleId,
+    make_puzzle,
+    puzzle_from_id,
+    puzzle_of,
+    tier_of,
+    verify,
+)
 from generator._make import (
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
+    _obvious,
     _without_dead_twins,
     attempt,
     attempt_id,
     dead_twins,
 )
-from generator._methods import BEFORE_TWINS, METHODS, RECIPES
+from generator._methods import BEFORE_TWINS, METHODS, RECIPES, TRAPPING
 from puzzles import (
+    JOKER,
     PRESETS,
     Meld,
     Position,
+    Rules,
     StepKind,
     analyse,
+    forcing_player,
     parse_cards,
     plan_steps,
     play_of,
@@ -51,7 +66,7 @@ def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
     assert str(puzzle.position()) == text
     assert puzzle.laid == tuple(played.split())
     assert puzzle.laid_cards == parse_cards(played)
-    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain))
+    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain, puzzle.decisions))
 
 
 @pytest.mark.parametrize("puzzle_id", sorted(PINNED_POSITIONS))
@@ -64,7 +79,7 @@ def test_the_first_ids_keep_their_positions(puzzle_id: str) -> None:
 @pytest.mark.parametrize("tier", [tier for tier in TIERS if tier != "master"])
 def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> None:
     puzzle = make_puzzle("classic", tier, seed=5, time_limit=LIMIT)
-    assert puzzle.tier == tier == tier_of(puzzle.chain)
+    assert puzzle.tier == tier == tier_of(puzzle.chain, puzzle.decisions)
     assert puzzle_from_id(puzzle.id) == puzzle
     assert make_puzzle("classic", tier, seed=5, time_limit=LIMIT) == puzzle
 
@@ -161,8 +176,8 @@ def test_unknown_arguments_raise_puzzle_errors() -> None:
         make_puzzle("classic", "legendary")
     with pytest.raises(PuzzleError, match="seed -1"):
         make_puzzle("classic", seed=-1)
-    with pytest.raises(PuzzleError, match="unknown method letter 'q'"):
-        puzzle_from_id("cq12")
+    with pytest.raises(PuzzleError, match="unknown method letter 'y'"):
+        puzzle_from_id("cy12")
     with pytest.raises(PuzzleError, match="unknown rules letter"):
         puzzle_from_id("ab12")
 
@@ -241,3 +256,39 @@ def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
     assert Counter(position.hand) - Counter(untwinned.position.hand) == Counter(parse_cards("KD 9C"))
     assert untwinned.best.value == analysis.best.value
     assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value
+
+
+TRAPPED = (
+    "classic | AS AH AC / QS QH QC / QH QD QC / KS KD KC / KS KD KC / 3S 4S 5S / 6S 7S 8S / 5H 6H 7H / "
+    "8H 9H 10H / 4D 5D 6D / 7D 8D 9D | 2S 6S 10S 3H KH 2D 7D QD AC 3C 4C 6C 7C 9C 10C"
+)
+"""A master of the trapping letter g (made as cg2y while g drew from the figures alone)."""
+
+
+def test_traps_lift_a_sweep_to_master() -> None:
+    # a long wall the forcing player follows with one decision, and two obvious moves that lose
+    puzzle = puzzle_of("cg2y", Position.parse(TRAPPED), time_limit=LIMIT)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("master", 6, 3)
+    position = puzzle.position()
+    decoys = Counter(position.hand) - Counter(puzzle.laid_cards)
+    traps = [card for card in decoys if _obvious(card, position)]
+    assert len(traps) >= 2
+    for card in traps:
+        check = step_check(position, [card], time_limit=LIMIT)
+        assert check.reachable is not None and check.reachable < puzzle.max_placed
+    # without its traps the table is a sweep: fewer decisions, and so a lower tier
+    bare = Position(
+        position.rules, position.table, tuple((Counter(position.hand) - Counter(traps)).elements())
+    )
+    assert forcing_player(bare, puzzle.max_placed).decisions < puzzle.decisions
+
+
+@pytest.mark.parametrize("letter", sorted(TRAPPING))
+def test_family_letters_put_a_joker_in_joker_puzzles(letter: str) -> None:
+    made = [METHODS[letter](Rules.named("jokers"), random.Random(f"j{letter}{n}")) for n in range(40)]
+    positions = [candidate.position for candidate in made if candidate is not None]
+    holding = [p for p in positions if JOKER in p.hand or any(meld.jokers for meld in p.table)]
+    assert len(holding) >= 0.8 * len(positions) > 0
+    # and none where the rules have no jokers
+    classic = [METHODS[letter](Rules.named("classic"), random.Random(f"c{letter}{n}")) for n in range(10)]
+    assert all(JOKER not in c.position.hand for c in classic if c is not None)

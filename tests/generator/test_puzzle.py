@@ -121,7 +121,9 @@ def test_counts_of_a_puzzle(master: Puzzle) -> None:
         ({"max_placed": 2}, "max_placed is 2, but the puzzle gives 6"),
         ({"max_placed": True}, "max_placed must be a whole number"),
         ({"depth": -1}, "depth must be a whole number"),
-        ({"chain": 5}, "tier 'master' does not match chain 5 \\(expert\\)"),
+        ({"chain": 2}, "tier 'expert' does not match chain 2 and 2 decisions \\(medium\\)"),
+        ({"decisions": 1}, "tier 'expert' does not match chain 6 and 1 decisions \\(hard\\)"),
+        ({"decisions": None, "tier": "medium"}, "tier 'medium' does not match chain 6 \\(master\\)"),
         ({"chain": 0, "tier": "easy"}, "chain 0"),
         ({"chain": 6, "depth": 5}, "chain 6 is more than depth 5"),
         ({"themes": ["ladder", "poker-face"]}, "unknown theme 'poker-face'"),
@@ -163,6 +165,15 @@ def test_the_engine_reads_past_every_field_of_a_generator_line() -> None:
     from puzzles._position import ACCEPTED_FIELDS
 
     assert set(FIELDS) <= ACCEPTED_FIELDS
+
+
+@pytest.mark.parametrize("tier", ["hard", "expert", "master"])
+def test_a_line_without_a_count_of_decisions_may_have_any_tier_its_chain_allows(
+    master: Puzzle, tier: str
+) -> None:
+    # jokers, or a count the forcing player only bounded: the tier read a count the line lacks
+    line = {**master.to_json(), "decisions": None, "tier": tier}
+    assert Puzzle.from_json(line).tier == tier
 
 
 def test_a_generated_line_counts_the_forcing_players_decisions(master: Puzzle) -> None:

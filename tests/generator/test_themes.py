@@ -4,6 +4,7 @@ and the worked examples of RULES.md read as a player would describe them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -123,3 +124,18 @@ def test_a_puzzles_motif_is_its_most_telling_trick() -> None:
 def test_a_ladder_turned_into_runs_passes_no_card_on() -> None:
     # each run takes one card of each set: no meld takes a card and gives one of its own away
     assert "cycle" not in tags("italian | JH JD JC / QH QD QC / KH KD KC | AC")
+
+
+def test_themes_read_the_graded_play_not_the_depth_play() -> None:
+    # the depth play breaks four melds at once; the graded play, three at a time, climbs a ladder
+    position = Position.parse(
+        "classic | 2S 2D 2C / 2S 2H 2D / 5H 5D 5C / 6S 6H 6D / 8S 8H 8D / 9S 9H 9D / 10S 10H 10D / "
+        "JS JH JD / QS QH QD / 2H 3H 4H / 3C 4C 5C / 8C 9C 10C JC QC | 6D 7D KD AC AC 2C"
+    )
+    analysis = analyse(position, time_limit=60)
+    assert analysis.chain.play is not None and analysis.chain.play.table != analysis.shown.table
+    graded = themes_of(analysis)
+    assert "ladder" in graded and "runs-to-sets" not in graded
+    assert themes_of(replace(analysis, depth=replace(analysis.depth, play=analysis.chain.play))) == graded
+    # with no graded play, the depth play is read
+    assert "runs-to-sets" in themes_of(replace(analysis, chain=replace(analysis.chain, play=None)))

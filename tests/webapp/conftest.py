@@ -121,6 +121,23 @@ def fake_generator(monkeypatch: pytest.MonkeyPatch, known_puzzle: generator.Puzz
 
 
 @pytest.fixture
+def distinct_generator(
+    fake_generator: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, int]]:
+    """The instant generator, its tables laid six ways no two of which are near-duplicates, for the
+    tests of a pool that leaves near-duplicates out (the practice top-up)."""
+    same_table = pool.make_puzzle
+
+    def make(rules: str, tier: str | None = None, seed: int = 0, time_limit: float = 2.0) -> generator.Puzzle:
+        made = same_table(rules, tier, seed, time_limit)
+        which = seed % (len(OTHER_MELDS) + 1)
+        return made if which == len(OTHER_MELDS) else unlike_known(made, which)
+
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", make)
+    return fake_generator
+
+
+@pytest.fixture
 def clock() -> FrozenClock:
     return FrozenClock(NOON)
 

@@ -126,7 +126,9 @@ def top_up(
 ) -> Counter[tuple[str, str]]:
     """Generate practice puzzles until every preset and tier has its target of unplayed ones, or
     `seconds` have passed on `timer`; returns how many were added per (rules, tier). The tiers take
-    turns, so a short run still gives each a share. Needs an app context."""
+    turns, so a short run still gives each a share. A puzzle whose table nearly repeats one of the
+    pool's of its preset and tier is left out, as `flask puzzles import` leaves it out. Needs an app
+    context."""
     database = db.database()
     deadline = timer() + seconds
     wanting: dict[tuple[str, str], int] = {}
@@ -146,8 +148,11 @@ def top_up(
             if made is None:
                 continue
             with database.write() as session:
-                row, new = pool.add(session, made, now())
+                added_now, _, _ = pool.import_puzzles(session, [made], now())
+                new = bool(added_now)
                 if new:
+                    row = pool.stored(session, made)
+                    assert row is not None
                     row.practice = True
             if new:
                 added[key] += 1

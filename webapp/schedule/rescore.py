@@ -1,8 +1,10 @@
-"""Grade the stored puzzles again by chain length: `flask puzzles rescore`.
+"""Grade the stored puzzles again by chain length and decisions: `flask puzzles rescore`.
 
 Each puzzle is analysed as the generator grades its own (`generator.puzzle_of`, under a time limit),
-outside any transaction, and its row gets the chain length, themes and live decoys, and the tier of
-its chain length. A puzzle the generator would no longer publish keeps no chain length (so it is never
+outside any transaction, and its row gets the chain length, themes and live decoys, the tier of its
+chain length and decisions, and as its solution the graded play (a maximal play whose
+rearrangements each break at most the chain length: the same hand cards, laid the way the tier
+measures). A puzzle the generator would no longer publish keeps no chain length (so it is never
 chosen again), but its themes still count in the players' stats.
 
 Days already open somewhere never change: their puzzle and tier stay, only the new columns are filled.
@@ -33,6 +35,8 @@ class Grade:
     """The tier the generator would publish it at; None when it would not publish it."""
     themes: tuple[str, ...]
     live_decoys: int | None
+    solution: list[list[str]] | None = None
+    """The graded play's final table, when the analysis found one."""
 
 
 def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
@@ -44,8 +48,10 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         analysis = puzzles.analyse(position, time_limit=time_limit)
         if not analysis.proven:
             return Grade(None, None, (), None)
-        return Grade(analysis.chain.length, None, generator.themes_of(analysis), None)
-    return Grade(made.chain, made.tier, made.themes, made.live_decoys)
+        graded = analysis.chain.play
+        solution = None if graded is None else [meld.tokens() for meld in graded.table]
+        return Grade(analysis.chain.length, None, generator.themes_of(analysis), None, solution)
+    return Grade(made.chain, made.tier, made.themes, made.live_decoys, [list(meld) for meld in made.solution])
 
 
 @dataclass
@@ -75,6 +81,9 @@ def rescore(time_limit: float) -> Report:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             row.themes = list(found.themes)
             row.live_decoys = found.live_decoys
+            if found.solution is not None:
+                # the same hand cards laid (the maximal play is unique), so safe on an opened day too
+                row.solution = found.solution
             if opened:
                 row.chain = found.chain  # a day that has opened keeps its puzzle and its tier
             else:

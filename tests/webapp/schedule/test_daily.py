@@ -307,6 +307,7 @@ def test_ensure_publishes_today_and_the_next_days(
     assert "every day is already published" in again.output
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_clock_once_catches_up_and_exits(
     runner: FlaskCliRunner, app: Flask, fake_generator: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -159,6 +159,7 @@ def unplayed(app: Flask) -> dict[tuple[str, str], int]:
         return {(rules, tier): count for rules, tier, count in rows}
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_the_clock_tops_the_pool_up_to_its_targets(
     app: Flask, fake_generator: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -170,6 +171,7 @@ def test_the_clock_tops_the_pool_up_to_its_targets(
     assert practice_job(app) == 0 and len(fake_generator) == calls
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_a_played_puzzle_no_longer_counts_as_unplayed(
     app: Flask, player: Player, fake_generator: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -183,6 +185,7 @@ def test_a_played_puzzle_no_longer_counts_as_unplayed(
     assert unplayed(app)[("classic", "easy")] == 2
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_the_top_up_stops_at_its_deadline_on_its_own_timer(
     app: Flask, fake_generator: list[tuple[str, int]]
 ) -> None:
@@ -198,6 +201,7 @@ def test_the_top_up_stops_at_its_deadline_on_its_own_timer(
     assert len(fake_generator) == 2
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_the_top_up_stops_when_its_time_is_up(
     app: Flask, fake_generator: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -228,9 +232,29 @@ def test_the_clock_runs_the_practice_job(app: Flask) -> None:
     assert job is not None and job.trigger.interval.total_seconds() == 600
 
 
+@pytest.mark.usefixtures("distinct_generator")
 def test_the_fill_command(app: Flask, fake_generator: list[tuple[str, int]]) -> None:
     result = app.test_cli_runner().invoke(args=["practice", "fill", "--target", "1"])
     assert result.exit_code == 0, result.output
     # one for each tier of each preset (the fake generator makes them all classic ones)
     assert "added 25 practice puzzles" in result.output
     assert attempts(app) == [] and TODAY == 7
+
+
+def test_the_top_up_leaves_out_near_duplicates_of_the_pool(
+    app: Flask, known_puzzle: generator.Puzzle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def make(rules: str, tier: str | None = None, seed: int = 0, time_limit: float = 2.0) -> generator.Puzzle:
+        # other hands, so other puzzles, but always the one table
+        calls.append(seed)
+        decoy = " ".join(DECOY_PAIRS[seed % len(DECOY_PAIRS)])
+        return variant(known_puzzle, decoy, tier or "hard", f"cy{seed}")
+
+    monkeypatch.setattr("webapp.schedule.pool.make_puzzle", make)
+    with app.app_context():
+        added = practice.top_up({"classic": 3}, 30.0, 1.0, timer=iter(range(40)).__next__)
+    assert len(calls) > len(generator.TIERS)
+    assert added == {("classic", tier): 1 for tier in generator.TIERS}
+    assert unplayed(app) == {("classic", tier): 1 for tier in generator.TIERS}

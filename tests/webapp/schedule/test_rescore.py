@@ -74,3 +74,18 @@ def test_opened_days_keep_their_puzzle_and_tier_and_future_days_that_fail_are_re
     replacement, tier = day(app, TODAY + 2)
     assert replacement != tuesday and tier == "medium"
     assert row(app, tuesday).tier == "easy"  # back in the pool, at the tier of its chain
+
+
+def test_rescore_rewrites_the_stored_solution_to_the_graded_play(
+    app: Flask, runner: FlaskCliRunner, known_puzzle: generator.Puzzle
+) -> None:
+    puzzle_id = store(app, known_puzzle)
+    # another final table of the same cards, as a puzzle stored with its depth play would hold
+    shuffled = [list(reversed(meld)) if len(meld) == 3 and meld[0][:-1] == meld[1][:-1] else list(meld)
+                for meld in reversed(known_puzzle.solution)]  # fmt: skip
+    with app.app_context(), database().write() as session:
+        session.execute(update(models.PoolPuzzle).values(solution=shuffled))
+    assert row(app, puzzle_id).solution != [list(meld) for meld in known_puzzle.solution]
+    result = runner.invoke(args=["puzzles", "rescore"])
+    assert result.exit_code == 0, result.output
+    assert row(app, puzzle_id).solution == [list(meld) for meld in known_puzzle.solution]
