@@ -5,7 +5,7 @@
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
 | `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
-| `TAVOLO_ENV` | `production`: Secure cookies; SECRET_KEY, TAVOLO_DAILY_SECRET, TAVOLO_BASE_URL required |
+| `TAVOLO_ENV` | `production` (any case): Secure cookies; TAVOLO_BASE_URL and 32-character secrets required |
 | `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
@@ -112,8 +112,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     config: dict[str, Any] = {}
     if environ.get("TAVOLO_ENV"):
-        config["ENV_NAME"] = environ["TAVOLO_ENV"]
-        config["SESSION_COOKIE_SECURE"] = environ["TAVOLO_ENV"] == "production"
+        config["ENV_NAME"] = environment_name(environ["TAVOLO_ENV"])
+        config["SESSION_COOKIE_SECURE"] = config["ENV_NAME"] == "production"
     for variable, key in (
         ("DATABASE_URL", "DATABASE_URL"),
         ("SECRET_KEY", "SECRET_KEY"),
@@ -142,6 +142,29 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
+
+
+ENVIRONMENTS = ("production", "development")
+SECRET_LEAST_LENGTH = 32
+"""Characters a production secret needs at least: a short key can be guessed offline from any one
+signed cookie, and then a cookie forged for a known player id."""
+
+
+def environment_name(text: object) -> str:
+    """`TAVOLO_ENV` in any case (`Production` is production); anything else is refused, since a
+    misspelt production would otherwise start with insecure cookies and no secrets required."""
+    name = str(text).strip().lower()
+    if name not in ENVIRONMENTS:
+        raise SettingsError(f"TAVOLO_ENV {str(text)[:30]!r} is not one of: {', '.join(ENVIRONMENTS)}")
+    return name
+
+
+def check_environment(config: dict[str, Any]) -> None:
+    """The merged settings' environment, whichever source set it (`instance/config.py` too):
+    production always has Secure cookies (and so HSTS)."""
+    config["ENV_NAME"] = environment_name(config.get("ENV_NAME") or "development")
+    if config["ENV_NAME"] == "production":
+        config["SESSION_COOKIE_SECURE"] = True
 
 
 def base_url(config: dict[str, Any]) -> str | None:
@@ -181,9 +204,16 @@ def daily_secret(config: Mapping[str, Any], instance_path: str) -> str:
 
 
 def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> str:
+    production = config.get("ENV_NAME") == "production"
     if config.get(key):
-        return str(config[key])
-    if config.get("ENV_NAME") == "production":
+        value = str(config[key])
+        if production and len(value) < SECRET_LEAST_LENGTH:
+            raise SettingsError(
+                f"{variable} is {len(value)} characters long: production needs at least "
+                f"{SECRET_LEAST_LENGTH} (python3 -c 'import secrets; print(secrets.token_hex(32))')"
+            )
+        return value
+    if production:
         raise SettingsError(f"{variable} is not set: production refuses to start without one")
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -97,8 +97,8 @@ def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[in
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "a long random secret",
-        "TAVOLO_DAILY_SECRET": "another long random secret",
+        "SECRET_KEY": "a long random secret of 32 characters or more",
+        "TAVOLO_DAILY_SECRET": "another long random secret, 32 characters or more",
         "TAVOLO_ENV": "production",
         "TAVOLO_BASE_URL": f"https://{HOST}",
         "TAVOLO_PROXIES": "1",

@@ -125,10 +125,13 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     refused = flask_command(env, "routes")
     assert refused.returncode != 0
     assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
-    refused = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
+    refused = flask_command({**env, "SECRET_KEY": "x"}, "routes")
+    assert refused.returncode != 0
+    assert "SECRET_KEY is 1 characters long: production needs at least 32" in refused.stderr
+    refused = flask_command({**env, "SECRET_KEY": LONG_KEY}, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
-    env |= {"SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}
+    env |= {"SECRET_KEY": LONG_KEY, "TAVOLO_DAILY_SECRET": LONG_DAILY, "TAVOLO_ENV": "Production"}
     refused = flask_command(env, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
@@ -137,10 +140,19 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     assert "/puzzles/<int:number>/move" in started.stdout
 
 
+LONG_KEY = "a production secret key of 32 characters or more"
+LONG_DAILY = "a production daily secret of 32 characters or more"
+
+
 def production_app(database_url: str, clock: FrozenClock) -> Flask:
     from webapp import settings
 
-    environ = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+    environ = {
+        "TAVOLO_ENV": "PRODUCTION",  # read in any case
+        "TAVOLO_BASE_URL": "https://localhost",
+        "SECRET_KEY": LONG_KEY,
+        "TAVOLO_DAILY_SECRET": LONG_DAILY,
+    }
     return make_app(database_url, clock, **settings.from_environment(environ))
 
 
