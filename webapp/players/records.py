@@ -230,7 +230,9 @@ def rate(session: Session, attempt_id: int) -> float | None:
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None:
         return None
-    player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
+    player = session.get(models.Player, attempt.player_id, with_for_update=True)
+    if player is None:  # erased meanwhile
+        return None
     puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
     last = session.scalar(
         select(func.max(models.PlayerAttempt.finished)).where(
