@@ -4,12 +4,17 @@ for a streak or a rating.
 Guarded: every daily puzzle still open somewhere, whatever its preset, until the caller has finished
 it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when its
 table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), and not many more
-cards (`TABLE_SPREAD`), while its table and hand together hold every hand card the puzzle's maximal
-play places: its melds shuffled, rebuilt or partly left out, a few melds or any cards added, any
-preset, any spelling of the cards. One joker in the position stands in for one missing card, in
-each count. A cookie-less caller (a script on
-`/api/solve`) is known to the guard by nothing but the open dailies; the README says what no guard
-can stop.
+cards (`TABLE_SPREAD`), while its cards hold any card of the puzzle's hand beyond that table: its melds
+shuffled, split, rebuilt or partly left out, a few melds or any cards added, hand cards left out (any
+of them, placed or not), any preset, any spelling of the cards. One joker in the position stands in
+for one missing card, in each count.
+
+The guard is no oracle: what it decides follows from the puzzle's table and hand alone, which the
+puzzle's page shows anyone, never from its solution. (It used to ask for every hand card the maximal
+play places, so a refusal told which cards those were, and leaving one of them out was answered.)
+The views validate the whole request before asking it, so a refusal never stands in for an error a
+solve would have given. A cookie-less caller (a script on `/api/solve`) is known to the guard by
+nothing but the open dailies; the README says what no guard can stop.
 """
 
 from __future__ import annotations
@@ -39,17 +44,15 @@ a late game's table of 60 cards holds most of any puzzle's 13, and its player mu
 
 @dataclass(frozen=True, slots=True)
 class Guarded:
-    """A puzzle whose answer the caller must not get: what to call it, its table, its maximal hand cards."""
+    """A puzzle whose answer the caller must not get: what to call it, its table, its hand."""
 
     name: str
     table: Counter[Card]
-    placed: Counter[Card]
+    hand: Counter[Card]
 
     @classmethod
     def of(cls, name: str, puzzle: PoolPuzzle) -> Guarded:
-        table = _cards(card for meld in puzzle.table for card in meld)
-        final = _cards(card for meld in puzzle.solution for card in meld)
-        return cls(name, table, final - table)
+        return cls(name, _cards(card for meld in puzzle.table for card in meld), _cards(puzzle.hand))
 
     def held_by(self, position: Position) -> bool:
         """Whether the position is this puzzle in disguise."""
@@ -62,9 +65,10 @@ class Guarded:
         shared = sum((self.table & table).values()) + spare
         if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
             return False
-        everything = table + Counter(position.hand)
-        missing = sum((self.placed - everything).values())
-        return missing <= (1 if everything[JOKER] > self.placed[JOKER] else 0)
+        # the cards the position has beyond the puzzle's table: one of the puzzle's hand (or a joker
+        # for one) is enough, since each answer with some of the hand tells how those cards go
+        rest = (table - self.table) + Counter(position.hand)
+        return bool(rest & self.hand) or rest[JOKER] > self.hand[JOKER]
 
 
 def _cards(tokens: Iterable[str]) -> Counter[Card]:

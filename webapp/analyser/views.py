@@ -109,7 +109,6 @@ def _play_position() -> tuple[Entry, Position]:
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
         abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
-    refuse_spoilers(entry.position)
     return entry, entry.position
 
 
@@ -127,6 +126,9 @@ def _play_url(entry: Entry, moves: list[str], ending: bool = False) -> str:
 def play() -> tuple[str, int]:
     entry, position = _play_position()
     board, moves = replay(position, request.args.get("moves", ""))
+    # only once the whole request is known good: a refusal must not tell a guarded position from a
+    # bad request that a solve would refuse too (a free oracle)
+    refuse_spoilers(position)
     return _render_play(entry, position, board, moves, ending=request.args.get("end") == "1"), 200
 
 
@@ -148,6 +150,7 @@ def move() -> Response | tuple[str, int]:
         board = board.move(card, target, request.form.get("from") or None)
     except MoveError as error:
         abort(422, description=say(error.words))
+    refuse_spoilers(position)
     moves = [*moves, f"{card}-{target}"]
     if not request.headers.get("HX-Request"):
         return redirect(_play_url(entry, moves), 303)
@@ -201,7 +204,7 @@ def solve_api() -> Response:
         abort(400, description=str(error))
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
-    refuse_spoilers(position)
+    refuse_spoilers(position)  # last: the request is known good
     answer = answer_json(solve(position, objective, time_limit))
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
