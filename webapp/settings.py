@@ -97,6 +97,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # a tab left open overnight must still be able to move a card
         "WTF_CSRF_TIME_LIMIT": None,
         "RATELIMIT_STORAGE_URI": "memory://",
+        # Redis down: count in each process's memory until it is back (security.py), answering at
+        # once rather than waiting on a dead server
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
