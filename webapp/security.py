@@ -88,6 +88,14 @@ def check_rate_limit() -> str:
     return str(current_app.config["CHECK_RATE_LIMIT"])
 
 
+def analyse_rate_limit() -> str:
+    return str(current_app.config["ANALYSE_RATE_LIMIT"])
+
+
+def hint_rate_limit() -> str:
+    return str(current_app.config["HINT_RATE_LIMIT"])
+
+
 def transfer_rate_limit() -> str:
     return str(current_app.config["TRANSFER_RATE_LIMIT"])
 

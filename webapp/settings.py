@@ -104,6 +104,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
+        # per client address, counted whether the answer was kept or solved (a kept /analyse page still
+        # costs its rendering): the analyser page and /api/solve together, and hints. An honest player
+        # asks a few analyses a minute and at most 3 hints a puzzle (bench/honest.py)
+        "ANALYSE_RATE_LIMIT": "30 per minute; 300 per hour",
+        "HINT_RATE_LIMIT": "12 per minute",
         # solver seconds per client address: the analyser page, its play view, /api/solve and hints
         # together; each solve is charged what it took, at least SOLVE_LEAST_CHARGE seconds
         "SOLVE_SECONDS_LIMIT": "20 per minute",

@@ -339,6 +339,36 @@ def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Fl
         assert refused.headers["Retry-After"].isdigit(), kind
 
 
+def test_analyses_kept_or_not_and_hints_are_rate_limited_per_address(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    # the hole found: a kept /analyse answer cost 67 ms of rendering and nothing limited it
+    app = make_app(
+        database_url,
+        clock,
+        RATELIMIT_ENABLED=True,
+        ANALYSE_RATE_LIMIT="3 per minute",
+        HINT_RATE_LIMIT="2 per minute",
+    )
+    store(app, known_puzzle, TODAY)
+    player = Player(app.test_client())
+    client = player.client
+    same = {"table": "3S 4S 5S", "hand": "6S"}  # the same position each time: kept after the first
+    body = {"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}
+    statuses = [client.get("/analyse", query_string=same).status_code for _ in range(2)]
+    statuses.append(client.post("/api/solve", json=body).status_code)  # the page and the API share one
+    refused = client.post("/api/solve", json=body)
+    assert statuses == [200, 200, 200] and refused.status_code == 429
+    assert "3 per 1 minute" in refused.get_json()["error"] and refused.headers["Retry-After"].isdigit()
+    page = client.get("/analyse", query_string=same)
+    assert page.status_code == 429 and "Slow down" in page.get_data(as_text=True)
+    # another address has its own count
+    other = app.test_client().get("/analyse", query_string=same, environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert other.status_code == 200
+    hints = [player.post(f"/puzzles/{TODAY}/hint").status_code for _ in range(3)]
+    assert hints == [200, 200, 429]
+
+
 def test_the_limits_count_per_client_address_behind_one_proxy(
     database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
 ) -> None:

@@ -26,7 +26,7 @@ from webapp.analyser.solving import (
     solve_time_limit,
 )
 from webapp.languages import LETTERS, letters
-from webapp.security import csrf, limiter, step_rate_limit
+from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
 from webapp.turn.board import Board, MoveError
 from webapp.turn.progress import progress
 from webapp.turn.view import turn_view
@@ -50,7 +50,12 @@ def _entry(args: Mapping[str, str]) -> Entry:
     )
 
 
+ANALYSES = limiter.shared_limit(analyse_rate_limit, scope="analyse")
+"""The page and the API share one count per address: each answer, kept or not, costs its rendering."""
+
+
 @bp.get("/analyse")
+@ANALYSES
 def analyse_page() -> Response:
     entry = _entry(request.args)
     answer = None
@@ -188,6 +193,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 
 
 @bp.post("/api/solve")
+@ANALYSES
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
     document = _read_json(request.get_data(cache=False))
