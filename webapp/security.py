@@ -52,11 +52,13 @@ class _FallbackLogged(logging.Filter):
 
 
 def _log_to_stderr() -> None:
-    if not log.handlers:
+    """The site's own lines (`tavolo.*`: Redis lost, ...) to stderr, which gunicorn and systemd keep."""
+    site = logging.getLogger("tavolo")
+    if not site.handlers:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        site.addHandler(handler)
+        site.setLevel(logging.INFO)
         logging.getLogger("flask-limiter").addFilter(_FallbackLogged())
 
 

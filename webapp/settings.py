@@ -9,7 +9,7 @@
 | `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
-| `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
+| `REDIS_URL` | rate-limit counters and kept answers shared by all workers (default: per process) |
 | `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 
@@ -75,6 +75,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # an answer the solver could not prove is kept this long: a repeat costs nothing, and a
         # quieter machine may prove it later
         "UNPROVEN_KEEP_SECONDS": 600.0,
+        # a proven answer in the shared cache (Redis, every worker) this long; in each process's
+        # own cache until evicted
+        "PROVEN_KEEP_SECONDS": 7 * 24 * 3600.0,
+        # Redis for the answers every worker shares (REDIS_URL sets it); None: each process keeps its own
+        "ANSWER_CACHE_URL": None,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
         # where the site is reached, `https://tavolo.example`: every absolute URL (link previews, the
@@ -133,6 +138,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             config[key] = environ[variable]
     if environ.get("REDIS_URL"):
         config["RATELIMIT_STORAGE_URI"] = environ["REDIS_URL"]
+        config["ANSWER_CACHE_URL"] = environ["REDIS_URL"]
     if environ.get("TAVOLO_LAUNCH_DATE"):
         try:
             config["LAUNCH_DATE"] = date.fromisoformat(environ["TAVOLO_LAUNCH_DATE"])

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from puzzles import JOKER, PRESETS, SUITS, Card, Objective, Position, PositionError, answer_json, argtypes
@@ -20,13 +21,10 @@ from webapp import solver_gate
 from webapp.analyser.answer import answer_of
 from webapp.analyser.entry import MAX_PROBLEMS, Entry, position_args, read_entry
 from webapp.analyser.guard import refuse_spoilers
-from webapp.analyser.solving import (
-    best_of,
-    solve,
-    solve_time_limit,
-)
-from webapp.languages import LETTERS, letters
+from webapp.analyser.solving import best_of, rendered, solve_time_limit
+from webapp.languages import LETTERS, letters, page_language
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
+from webapp.templating import deck
 from webapp.turn.board import Board, MoveError
 from webapp.turn.progress import progress
 from webapp.turn.view import turn_view
@@ -58,13 +56,47 @@ ANALYSES = limiter.shared_limit(analyse_rate_limit, scope="analyse")
 @ANALYSES
 def analyse_page() -> Response:
     entry = _entry(request.args)
-    answer = None
+    htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
-        answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
-    htmx = bool(request.headers.get("HX-Request"))
-    status = 422 if entry.problems and not entry.blank else 200
-    page = render_template(
+        # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
+        how = (
+            "page",
+            htmx,
+            entry.rules_name,
+            entry.table_text,
+            entry.hand_text,
+            page_language(),
+            letters(),
+            deck(),
+        )
+        page = rendered(
+            entry.position,
+            entry.objective,
+            solve_time_limit(),
+            how,
+            lambda analysis: _render_analysis(entry, answer_of(analysis), htmx).replace(
+                generate_csrf(), CSRF_SLOT
+            ),
+        ).replace(CSRF_SLOT, generate_csrf())
+        status = 200
+    else:
+        page = _render_analysis(entry, None, htmx)
+        status = 422 if entry.problems and not entry.blank else 200
+    response = current_app.make_response((page, status))
+    if htmx:  # the address bar shows the position in its tidy form: the link to share
+        response.headers["HX-Push-Url"] = url_for(
+            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
+        )
+    return response
+
+
+CSRF_SLOT = "\x00csrf-token\x00"
+"""Where a kept page's CSRF token goes: each request's own is put back in."""
+
+
+def _render_analysis(entry: Entry, answer: Any, htmx: bool) -> str:
+    return render_template(
         "_analyser.html" if htmx else "analyser.html",
         entry=entry,
         answer=answer,
@@ -75,12 +107,6 @@ def analyse_page() -> Response:
         max_problems=MAX_PROBLEMS,
         time_limit=solve_time_limit(),
     )
-    response = current_app.make_response((page, status))
-    if htmx:  # the address bar shows the position in its tidy form: the link to share
-        response.headers["HX-Push-Url"] = url_for(
-            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
-        )
-    return response
 
 
 # -- playing a position, the moves in the URL
@@ -211,7 +237,7 @@ def solve_api() -> Response:
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
     refuse_spoilers(position)  # last: the request is known good
-    answer = answer_json(solve(position, objective, time_limit))
+    answer = rendered(position, objective, time_limit, "api", answer_json)
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
     return jsonify(answer)
