@@ -89,8 +89,8 @@ def refuse_spoilers(position: Position) -> None:
 OPEN_DAILIES: AppCache[tuple[int, ...], tuple[tuple[int, Counter[Card], Counter[Card]], ...]] = AppCache(
     "open dailies",
     8,
-    serves="every analysis, kept or not, asks the guard: a query of the open dailies' puzzles (about a "
-    "millisecond on SQLite, more on a loaded PostgreSQL) saved while the same days are open",
+    serves="every analysis, kept or not, asks the guard: 3.6 ms reading the open dailies' puzzles on "
+    "SQLite, 0.25 ms with them kept (the guard's whole work for a cookie-less caller)",
 )
 
 

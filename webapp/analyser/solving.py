@@ -30,8 +30,8 @@ ANALYSES: AppCache[tuple[str, str, float], Kept] = AppCache(
 )
 SHARED = SharedCache(
     "analyses",
-    serves="the same position asked of another worker: a second solve (1.2 s for a hard one) saved for "
-    "well under a millisecond's read",
+    serves="the same position asked of another worker: a second solve (15 ms for a small position, "
+    "1.2 s for a hard one) saved for one Redis read; each entry expires, so Redis holds it bounded",
 )
 RENDERED: AppCache[Hashable, tuple[float, Any]] = AppCache(
     "rendered answers",
