@@ -114,6 +114,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # asks a few analyses a minute and at most 3 hints a puzzle (bench/honest.py)
         "ANALYSE_RATE_LIMIT": "30 per minute; 300 per hour",
         "HINT_RATE_LIMIT": "12 per minute",
+        # real play: only a player whose record is this many days old, with this many finished
+        # attempts, moves a puzzle's rating and counts in how everyone did (players/crowd.py)
+        "REAL_PLAY_DAYS": 2,
+        "REAL_PLAY_FINISHED": 3,
         # solver seconds per client address: the analyser page, its play view, /api/solve and hints
         # together; each solve is charged what it took, at least SOLVE_LEAST_CHARGE seconds
         "SOLVE_SECONDS_LIMIT": "20 per minute",
