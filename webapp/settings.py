@@ -110,8 +110,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
         # per client address, counted whether the answer was kept or solved (a kept /analyse page still
-        # costs its rendering): the analyser page and /api/solve together, and hints. An honest player
-        # asks a few analyses a minute and at most 3 hints a puzzle (bench/honest.py)
+        # costs its rendering): the analyser page and /api/solve together, and hints. The page asks on
+        # submit only (typing asks nothing), so an honest player asks a few a minute: a position, the
+        # other objective, a typo fixed; and at most 3 hints a puzzle, a puzzle every few minutes
         "ANALYSE_RATE_LIMIT": "30 per minute; 300 per hour",
         "HINT_RATE_LIMIT": "12 per minute",
         # real play: only a player whose record is this many days old, with this many finished
