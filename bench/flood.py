@@ -34,6 +34,9 @@ from typing import Any
 import attack  # bench/attack.py: connections from an address, the page sampler
 import web  # bench/web.py: free ports
 
+import generator
+from puzzles import Position
+
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
 ANALYSE = "/analyse?" + urllib.parse.urlencode({"table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"})
@@ -137,6 +140,21 @@ print(json.dumps({{
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
+"""The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
+
+
+def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> None:
+    """Migrate, put the known puzzle in the pool and publish today's puzzle from it."""
+    puzzle = generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
+    (folder / "pool.jsonl").write_text(json.dumps(puzzle.to_json()) + "\n")
+    for command in (["db", "upgrade"], ["puzzles", "import", str(folder / "pool.jsonl")]):
+        subprocess.run([*flask, *command], env=env, cwd=cwd, check=True, capture_output=True)
+    subprocess.run(
+        [*flask, "puzzles", "ensure", "--days", "0"], env=env, cwd=cwd, check=True, capture_output=True
+    )
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="tavolo-flood-"))
     app_root = args.app_root.resolve()
@@ -150,8 +168,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
-    for command in (["db", "upgrade"], ["puzzles", "ensure", "--days", "0"]):
-        subprocess.run([*flask, *command], env=env, cwd=app_root, check=True, capture_output=True)
+    seed_pool(flask, env, app_root, folder)
     port = web.free_port()
     gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread"]
     gunicorn += ["--workers", str(attack.WORKERS), "--threads", str(attack.THREADS), "--log-level", "error"]

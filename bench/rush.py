@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import flood  # bench/flood.py: the pool's one puzzle
 import web  # bench/web.py: free ports, wrk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -256,8 +257,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
-    for command in (["db", "upgrade"], ["puzzles", "ensure", "--days", "0"]):
-        subprocess.run([*flask, *command], env=env, cwd=ROOT, check=True, capture_output=True)
+    flood.seed_pool(flask, env, ROOT, folder)
     solution = json.loads(
         subprocess.run(
             [*flask, "shell"],
