@@ -144,8 +144,8 @@ KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C
 """The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
 
 
-def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> None:
-    """Migrate, put the known puzzle in the pool and publish today's puzzle from it."""
+def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> generator.Puzzle:
+    """Migrate, put the known puzzle in the pool and publish today's puzzle from it (returned)."""
     puzzle = generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
     (folder / "pool.jsonl").write_text(json.dumps(puzzle.to_json()) + "\n")
     for command in (["db", "upgrade"], ["puzzles", "import", str(folder / "pool.jsonl")]):
@@ -153,6 +153,7 @@ def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) ->
     subprocess.run(
         [*flask, "puzzles", "ensure", "--days", "0"], env=env, cwd=cwd, check=True, capture_output=True
     )
+    return puzzle
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -257,20 +257,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
-    flood.seed_pool(flask, env, ROOT, folder)
-    solution = json.loads(
-        subprocess.run(
-            [*flask, "shell"],
-            input=_solution_script(),
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    # the pool's one puzzle is today's: its solution is the moves every player makes
+    solution = [list(meld) for meld in flood.seed_pool(flask, env, ROOT, folder).solution]
     app_port = web.free_port()
     gunicorn = [
         str(ROOT / ".venv/bin/gunicorn"),
@@ -310,14 +298,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             process.wait(timeout=30)
         shutil.rmtree(folder, ignore_errors=True)
     return results
-
-
-def _solution_script() -> str:
-    return (
-        "import json\nfrom sqlalchemy import select\nfrom webapp import db, models\n"
-        "row = db.session().scalars(select(models.Daily).where(models.Daily.number == 1)).one()\n"
-        "print(json.dumps(row.puzzle.solution))\n"
-    )
 
 
 def main() -> int:
