@@ -277,6 +277,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         offset = 0
         for players in args.players:
             results["rushes"].append(rush(port, players, args.seconds, solution, offset))
+            print(json.dumps(results["rushes"][-1]), file=sys.stderr, flush=True)  # each as it ends
             offset += players
         nginx.terminate()
         nginx.wait(timeout=30)
