@@ -89,6 +89,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(settings.from_environment(os.environ))
     else:
         app.config.from_mapping(test_config)
+    settings.check_environment(app.config)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
     app.config["DAILY_SECRET"] = settings.daily_secret(app.config, app.instance_path)

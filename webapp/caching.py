@@ -1,9 +1,12 @@
 """Bounded caches, one helper for all of them; each says which measured figure it is kept for.
 
-Two kinds. `memoised(size, serves=...)` keeps the answers of a function of hashable arguments for the
+Three kinds. `memoised(size, serves=...)` keeps the answers of a function of hashable arguments for the
 whole process (`functools.lru_cache` underneath). `AppCache(name, size, serves=...)` keeps values for
 one app, in `app.extensions`, for what depends on the app's database or settings: a test's fresh app
 starts with an empty one. Both hold at most `size` entries and forget the least recently used first.
+`SharedCache(name, serves=...)` keeps values in Redis (`ANSWER_CACHE_URL`, set from `REDIS_URL`) for
+every worker, each for a time it is given; without Redis, or while Redis cannot be reached, it keeps
+nothing and says so once in the log, and callers keep their own `AppCache` in front of it.
 `CACHES` lists them all, with their figures. A cache is kept only where it saves 2 ms or more on a
 request. The engine keeps two of its own, with `functools.lru_cache` and their figures beside them
 (`puzzles._progress`, the step check's verdict, and `puzzles._hints`, the hint's final table;
@@ -17,12 +20,15 @@ with it turned off.
 from __future__ import annotations
 
 import functools
+import logging
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+import redis
 from flask import current_app
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -94,3 +100,59 @@ class AppCache(Generic[K, V]):
         if cache is None:
             cache = extensions.setdefault(self.key, BoundedCache[K, V](self.size))
         return cast(BoundedCache[K, V], cache)
+
+
+log = logging.getLogger("tavolo.caching")
+
+
+class SharedCache:
+    """Values pickled in Redis under `tavolo:<name>:`, shared by every worker process.
+
+    Pickled, so only ever read back from the site's own Redis, which holds the rate limits' counts
+    too: whoever can write there can already do worse."""
+
+    def __init__(self, name: str, serves: str) -> None:
+        self.prefix = f"tavolo:{name}:"
+        self.key = f"tavolo.redis.{name}"
+        CACHES.append(CacheInfo(f"{name} (Redis)", 0, serves))
+
+    def _client(self) -> redis.Redis | None:
+        url = current_app.config.get("ANSWER_CACHE_URL")
+        if not url:
+            return None
+        client = current_app.extensions.get(self.key)
+        if client is None:
+            client = current_app.extensions.setdefault(
+                self.key, redis.Redis.from_url(str(url), socket_timeout=0.5, socket_connect_timeout=0.5)
+            )
+        return cast(redis.Redis, client)
+
+    def get(self, key: str) -> Any | None:
+        client = self._client()
+        if client is None:
+            return None
+        try:
+            data = client.get(self.prefix + key)
+        except redis.RedisError as error:
+            _unreachable(error)
+            return None
+        return None if data is None else pickle.loads(cast(bytes, data))  # our own Redis only
+
+    def put(self, key: str, value: Any, seconds: float) -> None:
+        client = self._client()
+        if client is None:
+            return
+        try:
+            client.set(self.prefix + key, pickle.dumps(value), ex=max(int(seconds), 1))
+        except redis.RedisError as error:
+            _unreachable(error)
+
+
+_said: list[bool] = []
+
+
+def _unreachable(error: Exception) -> None:
+    # once per process: a dead Redis would otherwise fill the log with a line per request
+    if not _said:
+        _said.append(True)
+        log.warning("shared cache: Redis unreachable, each process keeps its own (%s)", type(error).__name__)

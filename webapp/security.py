@@ -1,7 +1,19 @@
-"""CSRF, rate limits, security headers and the client address behind proxies."""
+"""CSRF, rate limits, security headers and the client address behind proxies.
+
+Rate limits count in `RATELIMIT_STORAGE_URI`: Redis when `REDIS_URL` is set, shared by every worker.
+When Redis cannot be reached, each process counts in its own memory until it is back (Flask-Limiter's
+in-memory fallback, which this module also gives the solver gate's budget): play goes on, the limits
+hold per process, and the log says so once, `rate limits: Redis unreachable, counting in memory`.
+"""
 
 from __future__ import annotations
 
+import logging
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+import limits.strategies
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -12,6 +24,43 @@ from werkzeug.wrappers import Response
 
 csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+log = logging.getLogger("tavolo.security")
+T = TypeVar("T")
+
+
+def counting(use: Callable[[limits.strategies.RateLimiter], T]) -> T:
+    """`use(counters)` on the rate limits' counters, Flask-Limiter's own: on the in-memory fallback
+    once Redis has failed, and switched to it when Redis fails now (the solver gate counts here)."""
+    try:
+        return use(limiter.limiter)
+    except Exception as error:  # redis-py's errors, and whatever else a storage raises
+        if limiter._storage_dead or not limiter._in_memory_fallback_enabled:
+            raise
+        log.warning("rate limits: Redis unreachable, counting in memory (%s)", type(error).__name__)
+        limiter._storage_dead = True  # the flag Flask-Limiter's own fallback sets
+        return use(limiter.limiter)
+
+
+class _FallbackLogged(logging.Filter):
+    """Flask-Limiter's own line on falling back, said in ours (its logger has no handler)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "falling back to in-memory" in record.getMessage():
+            log.warning("rate limits: Redis unreachable, counting in memory")
+            return False
+        return True
+
+
+def _log_to_stderr() -> None:
+    """The site's own lines (`tavolo.*`: Redis lost, ...) to stderr, which gunicorn and systemd keep."""
+    site = logging.getLogger("tavolo")
+    if not site.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        site.addHandler(handler)
+        site.setLevel(logging.INFO)
+        logging.getLogger("flask-limiter").addFilter(_FallbackLogged())
+
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -39,6 +88,14 @@ def step_rate_limit() -> str:
 
 def check_rate_limit() -> str:
     return str(current_app.config["CHECK_RATE_LIMIT"])
+
+
+def analyse_rate_limit() -> str:
+    return str(current_app.config["ANALYSE_RATE_LIMIT"])
+
+
+def hint_rate_limit() -> str:
+    return str(current_app.config["HINT_RATE_LIMIT"])
 
 
 def transfer_rate_limit() -> str:
@@ -85,7 +142,9 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     # Flask runs after-request functions last registered first: this one sees the limiter's headers
     app.after_request(retry_after_when_waiting)
+    _log_to_stderr()
     limiter.init_app(app)
+    limiter._storage_dead = False  # a new app's storage is believed up until it fails
     app.after_request(add_headers)
     proxies = int(app.config["PROXIES"])
     if proxies:

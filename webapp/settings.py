@@ -5,11 +5,11 @@
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
 | `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
-| `TAVOLO_ENV` | `production`: Secure cookies; SECRET_KEY, TAVOLO_DAILY_SECRET, TAVOLO_BASE_URL required |
+| `TAVOLO_ENV` | `production` (any case): Secure cookies; TAVOLO_BASE_URL and 32-character secrets required |
 | `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
-| `REDIS_URL` | rate-limit counters shared by all workers (default: per process, in memory) |
+| `REDIS_URL` | rate-limit counters and kept answers shared by all workers (default: per process) |
 | `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 
@@ -75,6 +75,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # an answer the solver could not prove is kept this long: a repeat costs nothing, and a
         # quieter machine may prove it later
         "UNPROVEN_KEEP_SECONDS": 600.0,
+        # a proven answer in the shared cache (Redis, every worker) this long; in each process's
+        # own cache until evicted
+        "PROVEN_KEEP_SECONDS": 7 * 24 * 3600.0,
+        # Redis for the answers every worker shares (REDIS_URL sets it); None: each process keeps its own
+        "ANSWER_CACHE_URL": None,
         "NODE_MODULES": str(PROJECT_ROOT / "node_modules"),
         "PROXIES": 0,
         # where the site is reached, `https://tavolo.example`: every absolute URL (link previews, the
@@ -97,9 +102,23 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # a tab left open overnight must still be able to move a card
         "WTF_CSRF_TIME_LIMIT": None,
         "RATELIMIT_STORAGE_URI": "memory://",
+        # Redis down: count in each process's memory until it is back (security.py), answering at
+        # once rather than waiting on a dead server
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",
         "CHECK_RATE_LIMIT": "60 per minute",
+        # per client address, counted whether the answer was kept or solved (a kept /analyse page still
+        # costs its rendering): the analyser page and /api/solve together, and hints. The page asks on
+        # submit only (typing asks nothing), so an honest player asks a few a minute: a position, the
+        # other objective, a typo fixed; and at most 3 hints a puzzle, a puzzle every few minutes
+        "ANALYSE_RATE_LIMIT": "30 per minute; 300 per hour",
+        "HINT_RATE_LIMIT": "12 per minute",
+        # real play: only a player whose record is this many days old, with this many finished
+        # attempts, moves a puzzle's rating and counts in how everyone did (players/crowd.py)
+        "REAL_PLAY_DAYS": 2,
+        "REAL_PLAY_FINISHED": 3,
         # solver seconds per client address: the analyser page, its play view, /api/solve and hints
         # together; each solve is charged what it took, at least SOLVE_LEAST_CHARGE seconds
         "SOLVE_SECONDS_LIMIT": "20 per minute",
@@ -112,8 +131,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     config: dict[str, Any] = {}
     if environ.get("TAVOLO_ENV"):
-        config["ENV_NAME"] = environ["TAVOLO_ENV"]
-        config["SESSION_COOKIE_SECURE"] = environ["TAVOLO_ENV"] == "production"
+        config["ENV_NAME"] = environment_name(environ["TAVOLO_ENV"])
+        config["SESSION_COOKIE_SECURE"] = config["ENV_NAME"] == "production"
     for variable, key in (
         ("DATABASE_URL", "DATABASE_URL"),
         ("SECRET_KEY", "SECRET_KEY"),
@@ -124,6 +143,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             config[key] = environ[variable]
     if environ.get("REDIS_URL"):
         config["RATELIMIT_STORAGE_URI"] = environ["REDIS_URL"]
+        config["ANSWER_CACHE_URL"] = environ["REDIS_URL"]
     if environ.get("TAVOLO_LAUNCH_DATE"):
         try:
             config["LAUNCH_DATE"] = date.fromisoformat(environ["TAVOLO_LAUNCH_DATE"])
@@ -142,6 +162,29 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
+
+
+ENVIRONMENTS = ("production", "development")
+SECRET_LEAST_LENGTH = 32
+"""Characters a production secret needs at least: a short key can be guessed offline from any one
+signed cookie, and then a cookie forged for a known player id."""
+
+
+def environment_name(text: object) -> str:
+    """`TAVOLO_ENV` in any case (`Production` is production); anything else is refused, since a
+    misspelt production would otherwise start with insecure cookies and no secrets required."""
+    name = str(text).strip().lower()
+    if name not in ENVIRONMENTS:
+        raise SettingsError(f"TAVOLO_ENV {str(text)[:30]!r} is not one of: {', '.join(ENVIRONMENTS)}")
+    return name
+
+
+def check_environment(config: dict[str, Any]) -> None:
+    """The merged settings' environment, whichever source set it (`instance/config.py` too):
+    production always has Secure cookies (and so HSTS)."""
+    config["ENV_NAME"] = environment_name(config.get("ENV_NAME") or "development")
+    if config["ENV_NAME"] == "production":
+        config["SESSION_COOKIE_SECURE"] = True
 
 
 def base_url(config: dict[str, Any]) -> str | None:
@@ -181,9 +224,16 @@ def daily_secret(config: Mapping[str, Any], instance_path: str) -> str:
 
 
 def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> str:
+    production = config.get("ENV_NAME") == "production"
     if config.get(key):
-        return str(config[key])
-    if config.get("ENV_NAME") == "production":
+        value = str(config[key])
+        if production and len(value) < SECRET_LEAST_LENGTH:
+            raise SettingsError(
+                f"{variable} is {len(value)} characters long: production needs at least "
+                f"{SECRET_LEAST_LENGTH} (python3 -c 'import secrets; print(secrets.token_hex(32))')"
+            )
+        return value
+    if production:
         raise SettingsError(f"{variable} is not set: production refuses to start without one")
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,7 @@ from flask import Flask, current_app
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
-from webapp.security import limiter
+from webapp.security import counting
 from webapp.wording import gettext
 
 T = TypeVar("T")
@@ -119,7 +119,9 @@ def run(solve: Callable[[], T]) -> T:
         # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
         most = float(config["SOLVE_TIME_LIMIT"]) + 1
         charge = min(max(seconds, float(config["SOLVE_LEAST_CHARGE"])), most)
-        limiter.limiter.hit(budget, "solver-seconds", address, cost=math.ceil(charge * 1000))
+        counting(
+            lambda counters: counters.hit(budget, "solver-seconds", address, cost=math.ceil(charge * 1000))
+        )
     return answer
 
 
@@ -133,9 +135,9 @@ def _budget() -> limits.RateLimitItem | None:
 
 
 def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
-    if limiter.limiter.test(budget, "solver-seconds", address):
+    if counting(lambda counters: counters.test(budget, "solver-seconds", address)):
         return
-    reset = limiter.limiter.get_window_stats(budget, "solver-seconds", address).reset_time
+    reset = counting(lambda counters: counters.get_window_stats(budget, "solver-seconds", address)).reset_time
     wait = max(math.ceil(reset - time.time()), 1)
     spent = str(limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"])))
     raise TooManyRequests(

@@ -17,7 +17,12 @@ from webapp.templating import DECK_COOKIE
 FOUR_COLOURS = '<html lang="en" class="four-colour">'
 TWO_COLOURS = '<html lang="en">'
 
-PRODUCTION = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+PRODUCTION = {
+    "TAVOLO_ENV": "production",
+    "TAVOLO_BASE_URL": "https://localhost",
+    "SECRET_KEY": "a production secret key of 32 characters or more",
+    "TAVOLO_DAILY_SECRET": "a production daily secret of 32 characters or more",
+}
 
 
 def deck_cookies(response: TestResponse) -> list[str]:

@@ -125,10 +125,13 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     refused = flask_command(env, "routes")
     assert refused.returncode != 0
     assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
-    refused = flask_command({**env, "SECRET_KEY": "a real secret"}, "routes")
+    refused = flask_command({**env, "SECRET_KEY": "x"}, "routes")
+    assert refused.returncode != 0
+    assert "SECRET_KEY is 1 characters long: production needs at least 32" in refused.stderr
+    refused = flask_command({**env, "SECRET_KEY": LONG_KEY}, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
-    env |= {"SECRET_KEY": "a real secret", "TAVOLO_DAILY_SECRET": "another secret"}
+    env |= {"SECRET_KEY": LONG_KEY, "TAVOLO_DAILY_SECRET": LONG_DAILY, "TAVOLO_ENV": "Production"}
     refused = flask_command(env, "routes")
     assert refused.returncode != 0
     assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
@@ -137,10 +140,19 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     assert "/puzzles/<int:number>/move" in started.stdout
 
 
+LONG_KEY = "a production secret key of 32 characters or more"
+LONG_DAILY = "a production daily secret of 32 characters or more"
+
+
 def production_app(database_url: str, clock: FrozenClock) -> Flask:
     from webapp import settings
 
-    environ = {"TAVOLO_ENV": "production", "TAVOLO_BASE_URL": "https://localhost"}
+    environ = {
+        "TAVOLO_ENV": "PRODUCTION",  # read in any case
+        "TAVOLO_BASE_URL": "https://localhost",
+        "SECRET_KEY": LONG_KEY,
+        "TAVOLO_DAILY_SECRET": LONG_DAILY,
+    }
     return make_app(database_url, clock, **settings.from_environment(environ))
 
 
@@ -325,6 +337,36 @@ def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Fl
         limit = "3 solver seconds per 1 minute" if kind == "solve" else "3 per 1 minute"
         assert "Too many requests" in message and limit in message, kind
         assert refused.headers["Retry-After"].isdigit(), kind
+
+
+def test_analyses_kept_or_not_and_hints_are_rate_limited_per_address(
+    database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle
+) -> None:
+    # the hole found: a kept /analyse answer cost 67 ms of rendering and nothing limited it
+    app = make_app(
+        database_url,
+        clock,
+        RATELIMIT_ENABLED=True,
+        ANALYSE_RATE_LIMIT="3 per minute",
+        HINT_RATE_LIMIT="2 per minute",
+    )
+    store(app, known_puzzle, TODAY)
+    player = Player(app.test_client())
+    client = player.client
+    same = {"table": "3S 4S 5S", "hand": "6S"}  # the same position each time: kept after the first
+    body = {"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}
+    statuses = [client.get("/analyse", query_string=same).status_code for _ in range(2)]
+    statuses.append(client.post("/api/solve", json=body).status_code)  # the page and the API share one
+    refused = client.post("/api/solve", json=body)
+    assert statuses == [200, 200, 200] and refused.status_code == 429
+    assert "3 per 1 minute" in refused.get_json()["error"] and refused.headers["Retry-After"].isdigit()
+    page = client.get("/analyse", query_string=same)
+    assert page.status_code == 429 and "Slow down" in page.get_data(as_text=True)
+    # another address has its own count
+    other = app.test_client().get("/analyse", query_string=same, environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert other.status_code == 200
+    hints = [player.post(f"/puzzles/{TODAY}/hint").status_code for _ in range(3)]
+    assert hints == [200, 200, 429]
 
 
 def test_the_limits_count_per_client_address_behind_one_proxy(

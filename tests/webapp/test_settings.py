@@ -11,7 +11,14 @@ from flask import Flask
 
 from webapp import create_app
 from webapp.db import engine_url
-from webapp.settings import SettingsError, base_url, daily_secret, from_environment, secret_key
+from webapp.settings import (
+    SettingsError,
+    base_url,
+    check_environment,
+    daily_secret,
+    from_environment,
+    secret_key,
+)
 
 
 def test_the_environment_sets_the_database_the_launch_and_the_proxies() -> None:
@@ -41,6 +48,44 @@ def test_the_environment_sets_the_database_the_launch_and_the_proxies() -> None:
 def test_bad_settings_are_refused_with_a_message(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         from_environment(environ)
+
+
+@pytest.mark.parametrize("name", ["production", "Production", " PRODUCTION "])
+def test_production_is_read_in_any_case(name: str) -> None:
+    config = from_environment({"TAVOLO_ENV": name})
+    assert config["ENV_NAME"] == "production" and config["SESSION_COOKIE_SECURE"] is True
+
+
+@pytest.mark.parametrize("name", ["prod", "produciton", "staging", "live"])
+def test_an_unknown_environment_is_refused(name: str) -> None:
+    with pytest.raises(SettingsError, match=f"TAVOLO_ENV '{name}' is not one of: production, development"):
+        from_environment({"TAVOLO_ENV": name})
+
+
+def test_an_environment_set_in_the_instance_config_is_checked_too(tmp_path: Path) -> None:
+    config: dict[str, Any] = {"ENV_NAME": "Production", "SESSION_COOKIE_SECURE": False}
+    check_environment(config)
+    assert config == {"ENV_NAME": "production", "SESSION_COOKIE_SECURE": True}
+    with pytest.raises(SettingsError, match="TAVOLO_ENV 'prod'"):
+        check_environment({"ENV_NAME": "prod"})
+    with pytest.raises(SettingsError, match="TAVOLO_ENV"):
+        create_app({"ENV_NAME": "Prod", "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
+
+
+@pytest.mark.parametrize(
+    ("key", "variable"), [("SECRET_KEY", "SECRET_KEY"), ("DAILY_SECRET", "TAVOLO_DAILY_SECRET")]
+)
+def test_production_refuses_a_short_secret_naming_it(tmp_path: Path, key: str, variable: str) -> None:
+    long = "s" * 32
+    config = {"ENV_NAME": "production", "SECRET_KEY": long, "DAILY_SECRET": long}
+    for short in ("x", "s" * 31):
+        with pytest.raises(
+            SettingsError, match=f"^{variable} is {len(short)} characters long: .* at least 32"
+        ):
+            (secret_key if key == "SECRET_KEY" else daily_secret)({**config, key: short}, str(tmp_path))
+    assert secret_key(config, str(tmp_path)) == long and daily_secret(config, str(tmp_path)) == long
+    # outside production a short secret is the developer's business
+    assert secret_key({"SECRET_KEY": "x"}, str(tmp_path)) == "x"
 
 
 def test_hosting_urls_use_psycopg_3() -> None:

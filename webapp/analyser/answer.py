@@ -7,8 +7,9 @@ Pure, like the engine: no Flask.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from puzzles import Analysis, Best, Card, Play, Step, StepKind, plan_steps
+from puzzles import Analysis, Best, Card, Entry, Play, Step, StepKind, plan_steps
 from webapp.turn.view import NumberedMeld, numbered
 
 
@@ -66,3 +67,15 @@ def answer_of(analysis: Analysis) -> Answer:
         final=numbered(position, steps),
         witness=analysis.other_play,
     )
+
+
+def position_args(entry: Entry) -> dict[str, Any]:
+    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
+    position = entry.position
+    if position is None:
+        return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
+    return {
+        "rules": position.rules.name,
+        "table": " / ".join(str(meld) for meld in position.table),
+        "hand": " ".join(str(card) for card in position.hand),
+    }

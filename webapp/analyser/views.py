@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from puzzles import (
@@ -33,15 +34,12 @@ from puzzles import (
     read_entry,
 )
 from webapp import solver_gate
-from webapp.analyser.answer import answer_of
+from webapp.analyser.answer import answer_of, position_args
 from webapp.analyser.guard import refuse_spoilers
-from webapp.analyser.solving import (
-    best_of,
-    solve,
-    solve_time_limit,
-)
-from webapp.languages import LETTERS, letters
-from webapp.security import csrf, limiter, step_rate_limit
+from webapp.analyser.solving import best_of, rendered, solve_time_limit
+from webapp.languages import LETTERS, letters, page_language
+from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
+from webapp.templating import deck
 from webapp.turn.view import turn_view
 from webapp.wording import gettext, say
 
@@ -63,16 +61,55 @@ def _entry(args: Mapping[str, str]) -> Entry:
     )
 
 
+ANALYSES = limiter.shared_limit(analyse_rate_limit, scope="analyse")
+"""The page and the API share one count per address: each answer, kept or not, costs its rendering."""
+
+
 @bp.get("/analyse")
+@ANALYSES
 def analyse_page() -> Response:
     entry = _entry(request.args)
-    answer = None
+    htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
-        answer = answer_of(solve(entry.position, entry.objective, solve_time_limit()))
-    htmx = bool(request.headers.get("HX-Request"))
-    status = 422 if entry.problems and not entry.blank else 200
-    page = render_template(
+        # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
+        how = (
+            "page",
+            htmx,
+            entry.rules_name,
+            entry.table_text,
+            entry.hand_text,
+            page_language(),
+            letters(),
+            deck(),
+        )
+        page = rendered(
+            entry.position,
+            entry.objective,
+            solve_time_limit(),
+            how,
+            lambda analysis: _render_analysis(entry, answer_of(analysis), htmx).replace(
+                generate_csrf(), CSRF_SLOT
+            ),
+        ).replace(CSRF_SLOT, generate_csrf())
+        status = 200
+    else:
+        page = _render_analysis(entry, None, htmx)
+        status = 422 if entry.problems and not entry.blank else 200
+    response = current_app.make_response((page, status))
+    if htmx:  # the address bar shows the position in its tidy form: the link to share
+        response.headers["HX-Push-Url"] = url_for(
+            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
+        )
+    return response
+
+
+CSRF_SLOT = "\x00csrf-token\x00"
+"""Where a kept page's CSRF token goes: each request's own is put back in."""
+
+
+def _render_analysis(entry: Entry, answer: Any, htmx: bool) -> str:
+    return render_template(
         "_analyser.html" if htmx else "analyser.html",
         entry=entry,
         answer=answer,
@@ -83,12 +120,6 @@ def analyse_page() -> Response:
         max_problems=MAX_PROBLEMS,
         time_limit=solve_time_limit(),
     )
-    response = current_app.make_response((page, status))
-    if htmx:  # the address bar shows the position in its tidy form: the link to share
-        response.headers["HX-Push-Url"] = url_for(
-            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
-        )
-    return response
 
 
 # -- playing a position, the moves in the URL
@@ -122,7 +153,6 @@ def _play_position() -> tuple[Entry, Position]:
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
         abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
-    refuse_spoilers(entry.position)
     return entry, entry.position
 
 
@@ -140,6 +170,9 @@ def _play_url(entry: Entry, moves: list[str], ending: bool = False) -> str:
 def play() -> tuple[str, int]:
     entry, position = _play_position()
     board, moves = replay(position, request.args.get("moves", ""))
+    # only once the whole request is known good: a refusal must not tell a guarded position from a
+    # bad request that a solve would refuse too (a free oracle)
+    refuse_spoilers(position)
     return _render_play(entry, position, board, moves, ending=request.args.get("end") == "1"), 200
 
 
@@ -161,6 +194,7 @@ def move() -> Response | tuple[str, int]:
         board = board.move(card, target, request.form.get("from") or None)
     except MoveError as error:
         abort(422, description=say(error.words))
+    refuse_spoilers(position)
     moves = [*moves, f"{card}-{target}"]
     if not request.headers.get("HX-Request"):
         return redirect(_play_url(entry, moves), 303)
@@ -198,6 +232,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 
 
 @bp.post("/api/solve")
+@ANALYSES
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
     document = _read_json(request.get_data(cache=False))
@@ -214,8 +249,8 @@ def solve_api() -> Response:
         abort(400, description=str(error))
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
-    refuse_spoilers(position)
-    answer = answer_json(solve(position, objective, time_limit))
+    refuse_spoilers(position)  # last: the request is known good
+    answer = rendered(position, objective, time_limit, "api", answer_json)
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
     return jsonify(answer)
@@ -253,15 +288,3 @@ def _time_limit(text: str | None) -> float:
     if not (math.isfinite(value) and 0 < value <= most):
         abort(400, description=f"time_limit must be more than 0 and at most {most:g} seconds")
     return value
-
-
-def position_args(entry: Entry) -> dict[str, Any]:
-    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
-    position = entry.position
-    if position is None:
-        return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
-    return {
-        "rules": position.rules.name,
-        "table": " / ".join(str(meld) for meld in position.table),
-        "hand": " ".join(str(card) for card in position.hand),
-    }

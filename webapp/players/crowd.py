@@ -2,7 +2,8 @@
 solves, and where one player's solve stands. Shown only once that player has finished the puzzle.
 
 The figures come from the stored attempts, cached per puzzle for a few minutes: a result card is
-drawn far more often than the figures move.
+drawn far more often than the figures move. Only real play counts (`real_players`): a throwaway cookie
+that opens a puzzle and gives up moves no figure, as it moves no puzzle's rating (`records.rate`).
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from statistics import median
 
-from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session
+from flask import current_app
+from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy.orm import Session, aliased
 
 from webapp.caching import AppCache
-from webapp.models import PlayerAttempt, Status
+from webapp.models import Player, PlayerAttempt, Status
 
 FRESH_SECONDS = 300
 """How long a puzzle's figures are kept before they are counted again."""
@@ -92,6 +94,23 @@ CROWDS: AppCache[int, tuple[datetime, Crowd]] = AppCache(
 )
 
 
+def real_players(now: datetime) -> ColumnElement[bool]:
+    """The attempts whose players play for real: a record begun `REAL_PLAY_DAYS` days ago or more,
+    with `REAL_PLAY_FINISHED` finished attempts or more. A cookie made to give up a puzzle is neither:
+    to count, it must come back days later and finish puzzles, for each cookie."""
+    config = current_app.config
+    earlier = aliased(PlayerAttempt)
+    finished = (
+        select(func.count())
+        .where(earlier.player_id == PlayerAttempt.player_id, earlier.status.in_(FINISHED))
+        .scalar_subquery()
+    )
+    old_enough = select(Player.id).where(
+        Player.created <= now - timedelta(days=float(config["REAL_PLAY_DAYS"]))
+    )
+    return PlayerAttempt.player_id.in_(old_enough) & (finished >= int(config["REAL_PLAY_FINISHED"]))
+
+
 def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: datetime) -> Crowd:
     """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: counted at most
     FRESH_SECONDS ago, and never before that player's own attempt was."""
@@ -103,14 +122,14 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
     rows = session.execute(
         select(
             PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished
-        ).where(PlayerAttempt.puzzle_id == puzzle_id, PlayerAttempt.status.in_(FINISHED))
+        ).where(PlayerAttempt.puzzle_id == puzzle_id, PlayerAttempt.status.in_(FINISHED), real_players(now))
     )
     crowd = crowd_of((row.status, row.moves, row.started, row.finished) for row in rows)
     CROWDS().put(puzzle_id, (now, crowd))
     return crowd
 
 
-def solved_shares(session: Session, puzzle_ids: list[int]) -> dict[int, int]:
+def solved_shares(session: Session, puzzle_ids: list[int], now: datetime) -> dict[int, int]:
     """For each puzzle with a finished attempt: the share (in %) of finished attempts that solved it."""
     if not puzzle_ids:
         return {}
@@ -120,7 +139,7 @@ def solved_shares(session: Session, puzzle_ids: list[int]) -> dict[int, int]:
             func.count(),
             func.sum(case((PlayerAttempt.status == Status.SOLVED, 1), else_=0)),
         )
-        .where(PlayerAttempt.puzzle_id.in_(puzzle_ids), PlayerAttempt.status.in_(FINISHED))
+        .where(PlayerAttempt.puzzle_id.in_(puzzle_ids), PlayerAttempt.status.in_(FINISHED), real_players(now))
         .group_by(PlayerAttempt.puzzle_id)
     )
     return {puzzle_id: round(100 * (solved or 0) / count) for puzzle_id, count, solved in rows if count}

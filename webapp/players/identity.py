@@ -20,13 +20,20 @@ def current_player_id() -> str | None:
 
 
 def ensure_player(db_session: Session) -> str:
-    """This request's player, created (row and cookie) on their first move."""
+    """This request's player, created (row and cookie) on their first move, inside the move's write
+    transaction.
+
+    A cookie whose player has no row is an erased player's (or one whose first write never
+    committed): it starts a new player under a new id, never the old one again, so a move in flight
+    or an old cookie kept aside cannot bring an erased record back. The row is locked, and erasing
+    locks it first too (`privacy.forget`): on PostgreSQL a move racing an erasure either lands before
+    it (and is erased with the rest) or sees the row gone."""
     player = current_player_id()
-    if player is None:
-        player = secrets.token_hex(16)
-        session[PLAYER_KEY] = player
-        session.permanent = True
-    if db_session.get(models.Player, player) is None:
-        db_session.add(models.Player(id=player, created=now()))
-        db_session.flush()
+    if player is not None and db_session.get(models.Player, player, with_for_update=True) is not None:
+        return player
+    player = secrets.token_hex(16)
+    session[PLAYER_KEY] = player
+    session.permanent = True
+    db_session.add(models.Player(id=player, created=now()))
+    db_session.flush()
     return player

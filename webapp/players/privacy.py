@@ -80,7 +80,9 @@ def _moment(moment: datetime | None) -> str | None:
 
 
 def forget(session: Session, player: str) -> int:
-    """Erase the player's record; returns how many attempts went with it."""
+    """Erase the player's record; returns how many attempts went with it. The player row is locked
+    first, so a first move racing the erasure waits and then starts a new player (`ensure_player`)."""
+    session.scalar(select(models.Player.id).where(models.Player.id == player).with_for_update())
     attempts = session.execute(delete(models.PlayerAttempt).where(models.PlayerAttempt.player_id == player))
     session.execute(delete(models.TransferCode).where(models.TransferCode.player_id == player))
     # another record's used code remembers this player as the browser that adopted it

@@ -8,14 +8,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
 from webapp.models import Status
 from webapp.players.charts import Bar, Line, moves_histogram, rating_line
+from webapp.players.crowd import FINISHED
 from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play, solve_score
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
 from webapp.schedule.days import Calendar
@@ -228,13 +230,31 @@ def score(attempt: models.PlayerAttempt) -> float:
     return solve_score(attempt.hints, attempt.slips) if attempt.status == Status.SOLVED else 0.0
 
 
+def _real(session: Session, player: models.Player, attempt: models.PlayerAttempt) -> bool:
+    """Whether the player plays for real (`crowd.real_players`, the same test): a record at least
+    `REAL_PLAY_DAYS` old when this attempt finished, with `REAL_PLAY_FINISHED` finished attempts,
+    this one included."""
+    config = current_app.config
+    moment = attempt.finished or attempt.started
+    if player.created > moment - timedelta(days=float(config["REAL_PLAY_DAYS"])):
+        return False
+    finished = session.scalar(
+        select(func.count()).where(
+            models.PlayerAttempt.player_id == player.id, models.PlayerAttempt.status.in_(FINISHED)
+        )
+    )
+    return int(finished or 0) >= int(config["REAL_PLAY_FINISHED"])
+
+
 def rate(session: Session, attempt_id: int) -> float | None:
     """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
     rating, or None when it was rated already (or is not finished)."""
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None:
         return None
-    player = session.get_one(models.Player, attempt.player_id, with_for_update=True)
+    player = session.get(models.Player, attempt.player_id, with_for_update=True)
+    if player is None:  # erased meanwhile
+        return None
     puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
     last = session.scalar(
         select(func.max(models.PlayerAttempt.finished)).where(
@@ -250,6 +270,10 @@ def rate(session: Session, attempt_id: int) -> float | None:
         Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
         score(attempt),
     )
+    if not _real(session, player, attempt):
+        # a throwaway cookie's game moves its own rating, never the puzzle's: 40 fresh cookies giving
+        # up moved a puzzle from 1500 to 2208
+        puzzle_after = Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(
         update(models.PlayerAttempt)

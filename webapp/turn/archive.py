@@ -87,7 +87,7 @@ def entries(
     rows = _page(session, newest if last is None else min(last, newest))
     attempts = _attempts(session, player, [row.id for row in rows])
     finished = [row.id for row in rows[:PER_PAGE] if row.id in attempts and attempts[row.id][0] in FINISHED]
-    shares = solved_shares(session, finished)
+    shares = solved_shares(session, finished, now)
     listed = [
         Entry(
             row.number,

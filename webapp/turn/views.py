@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from generator import THEMES
 from webapp.models import Status
-from webapp.security import limiter, step_rate_limit
+from webapp.security import hint_rate_limit, limiter, step_rate_limit
 from webapp.turn import actions, attempts
 from webapp.turn.actions import Turn
 from webapp.turn.attempts import Action
@@ -111,6 +111,7 @@ def give_up() -> Answer:
 
 @bp.post("/hint")
 @limiter.limit(step_rate_limit)
+@limiter.limit(hint_rate_limit)
 def hint() -> Answer:
     page = this_page()
     return answer(page, actions.ask_hint(page))

@@ -300,3 +300,22 @@ def test_no_typed_position_or_move_list_is_ever_a_500(
     assert client.get("/analyse", query_string=query).status_code in (200, 422)
     played = client.get("/analyse/play", query_string={**query, "moves": ".".join(moves)})
     assert played.status_code in (200, 400), played.get_data(as_text=True)
+
+
+def test_a_kept_page_is_served_with_each_visitors_own_csrf_token(app: Flask) -> None:
+    query = {"table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"}
+    pages, tokens = [], []
+    for _ in range(2):
+        client = app.test_client()
+        page = client.get("/analyse", query_string=query).get_data(as_text=True)
+        token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+        assert token and "The best play places" in page
+        pages.append(page.replace(token.group(1), "TOKEN"))
+        tokens.append(token.group(1))
+        # the token on the kept page is this visitor's own: a form posted with it is taken
+        taken = client.post("/me/forget", data={"csrf_token": token.group(1), "confirm": "no"})
+        assert taken.status_code == 422
+    assert tokens[0] != tokens[1] and pages[0] == pages[1]
+    # another spelling of the same position shows what was typed, not the kept page's words
+    other = app.test_client().get("/analyse", query_string={**query, "hand": "6s 7s kd"})
+    assert 'value="6s 7s kd"' in other.get_data(as_text=True) or "6s 7s kd" in other.get_data(as_text=True)

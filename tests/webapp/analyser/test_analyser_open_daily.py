@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -78,12 +79,78 @@ def test_the_api_answers_a_table_with_less_than_most_of_todays(
     assert solve(client, known_puzzle.rules, table, list(known_puzzle.hand)).status_code == 200
 
 
-def test_the_api_answers_a_position_without_one_of_the_cards_the_answer_places(
+@pytest.mark.parametrize(
+    "near_copy",
+    [
+        "a placed hand card left out",
+        "every hand card but the decoy left out",
+        "every hand card but one placed card left out",
+        "a card added to the table",
+        "a meld split, a card of it in the hand",
+        "a run split in two",
+    ],
+)
+def test_the_api_refuses_near_copies_of_todays_puzzle(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, near_copy: str
+) -> None:
+    # the hole found: today's position with 9S left out was answered with 8 of the solution's 9 melds
+    table, hand = [list(meld) for meld in known_puzzle.table], list(known_puzzle.hand)
+    if near_copy == "a placed hand card left out":
+        hand.remove("9S")
+    elif near_copy == "every hand card but the decoy left out":
+        hand = ["2D"]
+    elif near_copy == "every hand card but one placed card left out":
+        hand = ["KH"]
+    elif near_copy == "a card added to the table":
+        table[-1] = [*table[-1], "8C"]
+        hand.remove("8C")
+    elif near_copy == "a meld split, a card of it in the hand":
+        assert table[-1] == ["4C", "5C", "6C", "7C"]
+        table[-1] = ["4C", "5C", "6C"]
+        hand.append("7C")
+    else:
+        table[-1] = [*table[-1], "8C", "9C", "10C"]
+        table += [table.pop()[:3], ["7C", "8C", "9C", "10C"]]
+        hand.remove("8C")
+        hand.append("9C")
+    refused = solve(client, known_puzzle.rules, table, hand)
+    assert refused.status_code == 403, (near_copy, refused.get_data(as_text=True))
+
+
+def test_which_near_copies_are_refused_tells_nothing_of_the_solution(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle
 ) -> None:
-    hand = [card for card in known_puzzle.hand if card != "9S"]
-    answered = solve(client, known_puzzle.rules, [list(meld) for meld in known_puzzle.table], hand)
-    assert answered.status_code == 200
+    # the guard used to ask for every card the maximal play places: leaving each hand card out in
+    # turn told the placed ones (answered) from the decoy (refused). Now each is refused alike
+    table = [list(meld) for meld in known_puzzle.table]
+    statuses = {
+        card: solve(
+            client, known_puzzle.rules, table, [other for other in known_puzzle.hand if other != card]
+        ).status_code
+        for card in known_puzzle.hand
+    }
+    assert set(statuses.values()) == {403}, statuses
+    # and a hand with none of the puzzle's cards is answered: nothing of the puzzle to give away
+    assert solve(client, known_puzzle.rules, table, ["AS", "AH"]).status_code == 200
+
+
+def test_the_play_view_validates_the_whole_request_before_the_guard(
+    player: Player, published: int, known_puzzle: generator.Puzzle
+) -> None:
+    # the oracle found: `moves=zz-zz` was a 403 for a guarded position and a 400 for any other
+    guarded = query(known_puzzle)
+    unguarded = {**guarded, "hand": "AS AH"}
+    for args in (guarded, unguarded):
+        bad = player.client.get("/analyse/play", query_string={**args, "moves": "zz-zz"})
+        assert bad.status_code == 400, args
+        move = player.post("/analyse/play/move?" + urlencode(args), card="zz", to="new")
+        assert move.status_code == 422, args
+    assert player.client.get("/analyse/play", query_string=guarded).status_code == 403
+    assert player.client.get("/analyse/play", query_string=unguarded).status_code == 200
+    moved = player.post("/analyse/play/move?" + urlencode(guarded), card="h0", to="new")
+    assert moved.status_code == 403
+    bad_objective = player.client.get("/analyse", query_string={**guarded, "objective": "x"})
+    assert bad_objective.status_code == 422 and "not an objective" in bad_objective.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("rules", ["german-jokers", "italian", "jokers", "three-decks"])

@@ -1,0 +1,223 @@
+"""Flood benchmark: kept answers asked again and again while `GET /` is sampled.
+
+    .venv/bin/python bench/flood.py [--seconds 30] [--addresses 2] [--parallel 12] [--app-root DIR]
+
+gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate limits on, SQLite) on
+loopback. Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request
+whose answer the site keeps: first a cached `/analyse` page, then a cached `POST /api/solve`; a
+refusal is sent again at once (a flood, never waiting for `Retry-After`). `GET /` is sampled ten
+times a second from other addresses throughout. Printed: `GET /` p50, p95, p99 and max when quiet and
+under each flood, what the flood got (by status), and what a kept answer costs to serve in one
+process (the Flask test client, limits off: the mean of 200). Figures are printed, never asserted.
+`--app-root DIR` serves another checkout (before/after a change) with this .venv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attack  # bench/attack.py: connections from an address, the page sampler
+import web  # bench/web.py: free ports
+
+import generator
+from puzzles import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+POSITION = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
+ANALYSE = "/analyse?" + urllib.parse.urlencode({"table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"})
+
+
+def ask(link: Any, kind: str) -> int:
+    if kind == "analyse":
+        link.request("GET", ANALYSE)
+    else:
+        link.request("POST", "/api/solve", json.dumps(POSITION), {"Content-Type": "application/json"})
+    response = link.getresponse()
+    response.read()
+    return int(response.status)
+
+
+def flooder(address: str, port: int, parallel: int, kind: str, stop_at: float, out: Any) -> None:
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+
+    def connection() -> None:
+        link = attack._link(port, address)
+        while time.monotonic() < stop_at:
+            try:
+                status = ask(link, kind)
+            except OSError:
+                link.close()
+                link = attack._link(port, address)
+                status = 0
+            with lock:
+                statuses[status] += 1
+
+    threads = [threading.Thread(target=connection) for _ in range(parallel)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    out.put(dict(statuses))
+
+
+def home_figures(found: list[tuple[float, int]]) -> dict[str, Any]:
+    times = sorted(ms for ms, _ in found)
+    figures = attack.figures(found)
+    if times:
+        figures["p95_ms"] = round(times[min(len(times) - 1, int(len(times) * 0.95))], 1)
+    return figures
+
+
+def sample_home(port: int, seconds: float) -> dict[str, Any]:
+    found: list[tuple[float, int]] = []
+    attack.sampler(port, attack.get_home, time.monotonic() + seconds, found)
+    return home_figures(found)
+
+
+def flood(port: int, kind: str, args: argparse.Namespace) -> dict[str, Any]:
+    # the answer is solved (and kept) before the flood begins, from an address of its own
+    link = attack._link(port, "127.0.3.1")
+    ask(link, kind)
+    link.close()
+    stop_at = time.monotonic() + args.seconds
+    out: Any = multiprocessing.Queue()
+    processes = [
+        multiprocessing.Process(
+            target=flooder, args=(f"127.0.0.{2 + n}", port, args.parallel, kind, stop_at, out)
+        )
+        for n in range(args.addresses)
+    ]
+    for process in processes:
+        process.start()
+    home = sample_home(port, args.seconds)
+    statuses: Counter[int] = Counter()
+    for _ in processes:
+        statuses.update(out.get(timeout=120))
+    for process in processes:
+        process.join(timeout=120)
+    return {"get_home": home, "flood_by_status": {str(k): v for k, v in sorted(statuses.items())}}
+
+
+def kept_answer_ms(app_root: Path, database: str) -> dict[str, float]:
+    """A kept answer's cost in one process: the mean of 200 after the first."""
+    code = f"""
+import json, sys, time
+sys.path.insert(0, {str(app_root)!r})
+from webapp import create_app
+app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False}})
+client = app.test_client()
+position = {json.dumps(POSITION)!r}
+def timed(send):
+    send()
+    started = time.perf_counter()
+    for _ in range(200):
+        send()
+    return round((time.perf_counter() - started) / 200 * 1000, 2)
+print(json.dumps({{
+    "analyse_page": timed(lambda: client.get({ANALYSE!r})),
+    "api_solve": timed(lambda: client.post("/api/solve", data=position, content_type="application/json")),
+}}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
+"""The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
+
+
+def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> generator.Puzzle:
+    """Migrate, put the known puzzle in the pool and publish today's puzzle from it (returned)."""
+    puzzle = generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
+    (folder / "pool.jsonl").write_text(json.dumps(puzzle.to_json()) + "\n")
+    for command in (["db", "upgrade"], ["puzzles", "import", str(folder / "pool.jsonl")]):
+        subprocess.run([*flask, *command], env=env, cwd=cwd, check=True, capture_output=True)
+    subprocess.run(
+        [*flask, "puzzles", "ensure", "--days", "0"], env=env, cwd=cwd, check=True, capture_output=True
+    )
+    return puzzle
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-flood-"))
+    app_root = args.app_root.resolve()
+    database = f"sqlite:///{folder / 'flood.sqlite3'}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SECRET_KEY": "bench",
+        "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
+        "PYTHONPATH": str(app_root),
+    }
+    env.pop("TAVOLO_RATE_LIMITS", None)
+    flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
+    seed_pool(flask, env, app_root, folder)
+    port = web.free_port()
+    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread"]
+    gunicorn += ["--workers", str(attack.WORKERS), "--threads", str(attack.THREADS), "--log-level", "error"]
+    server = subprocess.Popen([*gunicorn, "webapp:create_app()"], env=env, cwd=app_root)
+    results: dict[str, Any] = {
+        "app_root": str(app_root),
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+    }
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/help", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        results["kept_answer_ms"] = kept_answer_ms(app_root, database)
+        results["quiet"] = sample_home(port, args.quiet)
+        results["cached_analyse_flood"] = flood(port, "analyse", args)
+        results["cached_solve_flood"] = flood(port, "solve", args)
+        results["load_average_at_end"] = round(os.getloadavg()[0], 2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30, help="each flood (default 30)")
+    parser.add_argument("--quiet", type=float, default=10, help="sampling before them (default 10)")
+    parser.add_argument("--addresses", type=int, default=2, help="flooding addresses (default 2)")
+    parser.add_argument("--parallel", type=int, default=12, help="connections per address (default 12)")
+    parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (default this)")
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.quiet <= 0 or not 1 <= args.addresses <= 200 or args.parallel < 1:
+        parser.error("--seconds and --quiet must be positive, --addresses 1 to 200, --parallel at least 1")
+    if not (args.app_root / "webapp" / "__init__.py").exists():
+        parser.error(f"--app-root {args.app_root} holds no webapp/")
+    try:
+        results = run(args)
+    except (subprocess.CalledProcessError, OSError) as error:
+        print(f"bench/flood.py: error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

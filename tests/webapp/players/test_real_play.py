@@ -1,0 +1,87 @@
+"""Ratings and crowd figures from real play only: throwaway cookies that open today's puzzle and give
+up move neither its rating nor how everyone did; a player with a record of some days does."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+import generator
+from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, make_app, store, variant
+from webapp import models
+from webapp.db import database
+from webapp.players import crowd
+from webapp.schedule import pool
+
+
+@pytest.fixture
+def strict(database_url: str, clock: FrozenClock, known_puzzle: generator.Puzzle) -> Flask:
+    app = make_app(database_url, clock, REAL_PLAY_DAYS=2, REAL_PLAY_FINISHED=3)
+    store(app, known_puzzle, TODAY)
+    return app
+
+
+def puzzle_rating(app: Flask) -> float:
+    with app.app_context(), database().reader() as session:
+        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
+        return float(daily.puzzle.rating)
+
+
+def veteran(app: Flask, known_puzzle: generator.Puzzle, name: str) -> Player:
+    """A browser whose record began 3 days ago, with 2 puzzles finished since."""
+    player_id = name.ljust(32, "0")
+    with app.app_context(), database().write() as session:
+        session.add(models.Player(id=player_id, created=NOON - timedelta(days=3)))
+        for number, decoys in enumerate(("2H 3D", "2H 3H")):
+            row, _ = pool.add(session, variant(known_puzzle, decoys, "hard", f"cv{name}{number}"), NOON)
+            session.add(
+                models.PlayerAttempt(
+                    player_id=player_id,
+                    puzzle_id=row.id,
+                    melds=[],
+                    history=[],
+                    status=models.Status.GAVE_UP,
+                    started=NOON - timedelta(days=2 - number),
+                    finished=NOON - timedelta(days=2 - number),
+                )
+            )
+    client = app.test_client()
+    with client.session_transaction() as cookie:
+        cookie["player"] = player_id
+    return Player(client)
+
+
+def test_forty_throwaway_give_ups_move_a_rating_less_than_fifty_points(strict: Flask) -> None:
+    # the hole found: 40 fresh cookies giving up moved today's rating from 1500 to 2208
+    before = puzzle_rating(strict)
+    for _ in range(40):
+        assert Player(strict.test_client()).post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    assert abs(puzzle_rating(strict) - before) < 50
+    # nor how everyone did: the throwaways are no crowd
+    with strict.app_context(), database().reader() as session:
+        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
+        assert crowd.how_others_did(session, daily.puzzle_id, NOON, NOON).finished == 0
+        assert crowd.solved_shares(session, [daily.puzzle_id], NOON) == {}
+
+
+def test_a_player_with_a_record_of_some_days_moves_the_rating_and_the_figures(
+    strict: Flask, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    before = puzzle_rating(strict)
+    for name in ("a", "b"):
+        player = veteran(strict, known_puzzle, name)
+        assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+        assert puzzle_rating(strict) > before  # a give-up is the puzzle's win
+        before = puzzle_rating(strict)
+    clock.moment = NOON + timedelta(minutes=1)
+    result = Player(strict.test_client()).post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
+    # the throwaway sees the real player's figures, and is not among them
+    assert "0% of the 2 players who finished it solved it." in result
+
+
+def test_the_help_page_says_what_counts_as_real_play(strict: Flask) -> None:
+    page = strict.test_client().get("/help").get_data(as_text=True)
+    assert "both count real play only" in page and "once its record is 2 days old and has 3 finished" in page
