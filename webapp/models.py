@@ -118,6 +118,9 @@ class PoolPuzzle(Base):
     """Decoys that some valid play places (they tempt); None until measured."""
     max_placed: Mapped[int]
     """The most cards a play places: the puzzle's goal."""
+    decisions: Mapped[int | None] = mapped_column(default=None)
+    """The forcing player's fewest decisions to a maximal play (RULES.md), which the tier reads with
+    the chain length; None when not counted (jokers, or stored before it was counted)."""
 
     @property
     def shown_chain(self) -> int:

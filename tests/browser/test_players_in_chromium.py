@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
 )
 
-SHARE = re.compile(r"^Tavolo #7 ⛓3 ✅ 5/5 · \d+ moves · 💡1 · 🔥1$")
+SHARE = re.compile(r"^Tavolo #7 ⛓3 🧭0 ✅ 5/5 · \d+ moves · 💡1 · 🔥1$")
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
     "phone": {

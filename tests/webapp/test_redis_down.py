@@ -102,10 +102,10 @@ def test_every_worker_shares_the_kept_answers_through_redis(
     body = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
     shuffled = {**body, "table": body["table"][::-1]}
     answer = first.test_client().post("/api/solve", json=body).get_json()
-    assert len(solved) == 1 and answer["max_played"] == 2
+    assert len(solved) == 1 and answer["max_placed"] == 2
     again = second.test_client().post("/api/solve", json=shuffled).get_json()
     assert len(solved) == 1, "the other worker solved the same position again"
-    assert again["max_played"] == 2 and again["table"] == answer["table"]
+    assert again["max_placed"] == 2 and again["table"] == answer["table"]
     page = second.test_client().get(
         "/analyse", query_string={"table": "7H 7D 7C / 3S 4S 5S", "hand": "6S 7S KD"}
     )

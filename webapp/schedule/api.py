@@ -34,6 +34,7 @@ def puzzle_json(row: models.Daily) -> dict[str, Any]:
         "tier": puzzle.tier,
         "depth": puzzle.depth,
         "chain": puzzle.shown_chain,
+        "decisions": puzzle.decisions,
         "max": puzzle.max_placed,
         "table": puzzle.table,
         "hand": puzzle.hand,

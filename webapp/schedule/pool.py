@@ -42,6 +42,7 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         themes=list(puzzle.themes),
         live_decoys=puzzle.live_decoys,
         max_placed=puzzle.max_placed,
+        decisions=puzzle.decisions,
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,
         table=[list(meld) for meld in puzzle.table],

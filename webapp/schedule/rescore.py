@@ -37,6 +37,8 @@ class Grade:
     live_decoys: int | None
     solution: list[list[str]] | None = None
     """The graded play's final table, when the analysis found one."""
+    decisions: int | None = None
+    """The forcing player's decisions, when counted."""
 
 
 def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
@@ -51,7 +53,8 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         graded = analysis.chain.play
         solution = None if graded is None else [meld.tokens() for meld in graded.table]
         return Grade(analysis.chain.length, None, generator.themes_of(analysis), None, solution)
-    return Grade(made.chain, made.tier, made.themes, made.live_decoys, [list(meld) for meld in made.solution])
+    solution = [list(meld) for meld in made.solution]
+    return Grade(made.chain, made.tier, made.themes, made.live_decoys, solution, made.decisions)
 
 
 @dataclass
@@ -81,6 +84,7 @@ def rescore(time_limit: float) -> Report:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             row.themes = list(found.themes)
             row.live_decoys = found.live_decoys
+            row.decisions = found.decisions
             if found.solution is not None:
                 # the same hand cards laid (the maximal play is unique), so safe on an opened day too
                 row.solution = found.solution

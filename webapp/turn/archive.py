@@ -39,6 +39,8 @@ class Entry:
     """How many of the players who finished it solved it (in %): shown once this player has finished."""
     slips: int = 0
     """The player's slips on it: moves that took the table off track or to a dead end."""
+    decisions: int | None = None
+    """The forcing player's decisions, when counted."""
 
     @property
     def words(self) -> Words:
@@ -98,6 +100,7 @@ def entries(
             opened,
             shares.get(row.id),
             attempts[row.id][2] if row.id in attempts else 0,
+            row.decisions,
         )
         for row in rows[:PER_PAGE]
         for opened in [dates.is_open(row.number, now)]
@@ -105,7 +108,7 @@ def entries(
     return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None
 
 
-def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int]]:
+def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int, int | None]]:
     """The published days from `last` down, one more than a page holds (to tell there are older)."""
     return session.execute(
         select(
@@ -114,6 +117,7 @@ def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int]
             PoolPuzzle.tier,
             func.coalesce(PoolPuzzle.chain, PoolPuzzle.depth).label("chain"),
             PoolPuzzle.id,
+            PoolPuzzle.decisions,
         )
         .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
         .where(Daily.number <= last)

@@ -233,14 +233,21 @@ def on_time(action: Action) -> Action:
 SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳️", Status.TIMED_OUT: "⌛"}
 
 
+def decided(decisions: int | None) -> str:
+    """The decisions a puzzle needs as the share text and chips write them (` 🧭2`), or nothing when
+    they were not counted."""
+    return "" if decisions is None else f" 🧭{decisions}"
+
+
 def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> tuple[str | Words, ...]:
-    """`Tavolo #42 ⛓3 ✅ 5/5 · 9 moves · 💡1 · ❗2 · 🔥12 · ⏱1:37`, in parts to join with ` · ` once said:
+    """`Tavolo #42 ⛓3 🧭2 ✅ 5/5 · 9 moves · 💡1 · ❗2 · 🔥12 · ⏱1:37`, in parts to join with ` · ` once said:
     spoiler-free; the slips (❗) only when there were some. The streak comes with a daily puzzle (when
     there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
     mark = SHARE_MARKS.get(attempt.status, "")
+    grade = f"⛓{puzzle.shown_chain}{decided(puzzle.decisions)}"
     parts: list[str | Words] = [
-        f"{title} ⛓{puzzle.shown_chain} {mark} {attempt.placed}/{puzzle.max_placed}",
+        f"{title} {grade} {mark} {attempt.placed}/{puzzle.max_placed}",
         words_n("%(num)d move", "%(num)d moves", attempt.moves),
         f"💡{attempt.hints}",
     ]

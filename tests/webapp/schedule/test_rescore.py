@@ -17,7 +17,7 @@ def forget_grades(app: Flask) -> None:
     """As the 0004 migration leaves puzzles stored before it."""
     with app.app_context(), database().write() as session:
         session.execute(
-            update(models.PoolPuzzle).values(chain=None, themes=[], live_decoys=None, tier="easy")
+            update(models.PoolPuzzle).values(chain=None, themes=[], live_decoys=None, decisions=None, tier="easy")
         )
 
 
@@ -45,6 +45,7 @@ def test_rescore_fills_chain_themes_and_live_decoys_and_the_tier_of_the_chain(
     assert (graded.chain, graded.tier) == (known_puzzle.chain, known_puzzle.tier)
     assert graded.themes == list(known_puzzle.themes) and graded.themes
     assert graded.live_decoys == known_puzzle.live_decoys
+    assert graded.decisions == known_puzzle.decisions is not None
 
 
 def test_opened_days_keep_their_puzzle_and_tier_and_future_days_that_fail_are_replaced(

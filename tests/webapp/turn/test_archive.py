@@ -74,7 +74,7 @@ def test_an_archive_play_never_touches_the_streak(
         assert "archive" in page and f"Tavolo #{number}" in page
         moves = solve(player, number, known_puzzle, base="/archive")
         result = player.post(f"/archive/{number}/end").get_data(as_text=True)
-        assert f"Tavolo #{number} (archive) ⛓3 ✅ 5/5 · {moves} moves · 💡0</output>" in result
+        assert f"Tavolo #{number} (archive) ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0</output>" in result
         assert "🔥" not in re.search(r'<output id="share-text"[^>]*>([^<]*)<', result).group(1)  # type: ignore[union-attr]
     stats = player.client.get("/stats").get_data(as_text=True)
     assert (tile(stats, "streak"), tile(stats, "best-streak"), tile(stats, "played")) == ("🔥1", "1", "3")

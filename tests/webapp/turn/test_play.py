@@ -18,7 +18,8 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     page = client.get("/").get_data(as_text=True)
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
-    assert re.search(r"Hard ·\s+<svg[^>]+chain length.+?</svg>3</summary>", page)
+    chip = r"Hard ·\s+<svg[^>]+chain length.+?</svg>3 · <span class=\"decisions\"[^>]*>🧭0</span></summary>"
+    assert re.search(chip, page)
     assert "take apart up to 3 melds of the table at once" in page  # the chip explains itself
     assert 'data-src="/tour"' in page  # where the first visit's walkthrough comes from
     assert "Tap a card, then a meld" in page  # no verdict before the first move
@@ -170,7 +171,7 @@ def test_solving_ends_with_the_share_text(
     assert "Themes:" in result and staircase in result
     moves = attempts(app)[0][3]
     # the streak of one: #7 is the first daily puzzle this player solved
-    assert f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1</output>" in result
+    assert f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1</output>" in result
     assert 'class="countdown"' in result and "12 h 00 min" in result
     assert attempts(app)[0][2] == "solved"
     # the turn is over: no more moves

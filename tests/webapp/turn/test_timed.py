@@ -124,7 +124,7 @@ def test_a_timed_solve_shares_its_time(
     assert "Solved!" in result
     share = re.search(r'<output id="share-text" class="share-text">([^<]+)</output>', result)
     assert share is not None
-    assert share.group(1) == f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
+    assert share.group(1) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
 
 
 def test_a_turn_ended_in_the_grace_shares_the_whole_time_and_no_more(

@@ -1,0 +1,39 @@
+"""A puzzle's decisions (the forcing player's, RULES.md) travel with it: the tier chip and its words,
+the archive, the share text and the JSON API say them; a puzzle whose decisions were not counted
+(jokers, or stored before they were) says nothing of them."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+from flask import Flask
+
+import generator
+from tests.webapp.conftest import TODAY, Player, store
+from tests.webapp.playing import solve
+
+
+def test_the_decisions_show_on_the_chip_archive_share_text_and_api(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    store(app, replace(known_puzzle, decisions=2), TODAY)
+    page = html.unescape(player.client.get("/").get_data(as_text=True))
+    assert 'aria-label="2 decisions">🧭2</span>' in page
+    assert "It needs 2 decisions" in page
+    assert 'aria-label="2 decisions">🧭2</span>' in html.unescape(
+        player.client.get("/archive").get_data(as_text=True)
+    )
+    assert player.client.get(f"/api/puzzles/{TODAY}").get_json()["decisions"] == 2
+    solve(player, TODAY, known_puzzle)
+    result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
+    assert "Tavolo #7 ⛓3 🧭2 ✅ 5/5" in result
+
+
+def test_a_puzzle_without_counted_decisions_says_nothing_of_them(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    store(app, replace(known_puzzle, decisions=None), TODAY)
+    page = player.client.get("/").get_data(as_text=True)
+    assert 'class="decisions"' not in page and "It needs" not in page
+    assert player.client.get(f"/api/puzzles/{TODAY}").get_json()["decisions"] is None
