@@ -160,3 +160,5 @@ def test_the_first_visits_walkthrough_draws_the_worked_example(client: FlaskClie
     assert '<dialog class="tutorial" id="tutorial"' in tour and "Welcome to Tavolo" in tour
     # the example's table (9 cards), hand (3), its answer (12), and a set and a run of it (6)
     assert tour.count('class="card ') == 9 + 3 + 12 + 6
+    # the hand is labelled as the hand, not drawn as a fourth meld of the table
+    assert tour.index("The table") < tour.index("Your hand") < tour.index('class="meld-cards hand-cards"')

@@ -17,7 +17,9 @@ def forget_grades(app: Flask) -> None:
     """As the 0004 migration leaves puzzles stored before it."""
     with app.app_context(), database().write() as session:
         session.execute(
-            update(models.PoolPuzzle).values(chain=None, themes=[], live_decoys=None, decisions=None, tier="easy")
+            update(models.PoolPuzzle).values(
+                chain=None, themes=[], live_decoys=None, decisions=None, tier="easy"
+            )
         )
 
 

@@ -222,6 +222,8 @@ def test_give_up_restores_the_table_and_shows_the_solution(
     result = player.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
     assert "You gave up" in result and "The solution" in result
     assert "🏳️ 0/5" in result
+    # a first miss is greeted with what a streak is, not with "Streak 0 · best 0"
+    assert "Your streak starts with your first solved daily puzzle" in result and "Streak 0" not in result
     status = attempts(app)[0]
     assert status[2] == "gave-up"
     assert status[1] == [
