@@ -107,6 +107,11 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
     page.click(".give-up .danger")
     page.wait_for_selector("#result")
     check("result")
+    # the eye lands on the news: the result's heading is in view, not above it
+    assert page.evaluate(
+        "() => { const r = document.querySelector('#result h2').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
     # two puzzles of the archive given up too: their rows show a status and the crowd's share
     for number in (5, 6):
         page.goto(f"{site}/archive/{number}")

@@ -246,7 +246,16 @@
   }
 
   // (a swap that left the shown move on the page put a refusal in the notice: the move goes back)
+  // End turn or Give up answers with the result: the eye goes to its heading, wherever the page was
+  var hadResult = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    hadResult = Boolean(document.getElementById("result"));
+  });
   document.addEventListener("htmx:afterSwap", function () {
+    var result = document.getElementById("result");
+    if (result && !hadResult) {
+      (result.querySelector("h2") || result).scrollIntoView({ block: "start" });
+    }
     lifted = null;
     clearTray();
     putBack();
