@@ -43,7 +43,7 @@ def archive_list() -> str:
     before = small_number(request.args.get("before", ""), 6)
     today = calendar().today(now(), zone(player_zone_name()))
     entries, older = archive.entries(db.session(), current_player_id(), calendar(), now(), today, before)
-    return render_template("archive.html", entries=entries, older=older)
+    return render_template("archive.html", entries=entries, older=older, launch=calendar().launch)
 
 
 @bp.get("/practice")

@@ -60,6 +60,9 @@ def test_a_newcomer_sees_every_past_puzzle_unplayed(
     page = player.client.get("/archive").get_data(as_text=True)
     assert marks(page) == {8: "unplayed", 7: "unplayed", 6: "unplayed", 5: "unplayed", 4: "unplayed"}
     assert 'href="/archive/4"' in page
+    # the list starts at #4, not #1: it says why
+    start = html.unescape(page.split('id="archive-start">')[1].split("</p>")[0])
+    assert "#1 on 23 November 2026" in start and "published on this site is #4" in start
 
 
 def test_an_archive_play_never_touches_the_streak(
