@@ -31,6 +31,8 @@ class Progress:
     reachable: int | None
     """The most cards that can still be placed with these on the table, when the check found it."""
     maximum: int
+    at_fault: tuple[Card, ...] = ()
+    """At a dead end, the laid cards without any one of which a valid table would hold the rest."""
 
     @property
     def words(self) -> Words:
@@ -38,6 +40,10 @@ class Progress:
             return words("on track")
         if self.track is Track.OFF:
             return words("off track: at most %(count)s now", count=self.reachable)
+        if self.track is Track.DEAD_END and len(self.at_fault) == 1:
+            return words("dead end: no valid table holds %(card)s with these cards", card=self.at_fault[0])
+        if self.track is Track.DEAD_END and self.at_fault:
+            return words("dead end: no valid table holds %(cards)s together", cards=self.at_fault)
         if self.track is Track.DEAD_END:
             return words("dead end: no valid table holds these cards")
         return words("no verdict in time: keep going")
@@ -56,7 +62,7 @@ def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limi
 def _progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limit: float) -> Progress:
     check = step_check(position, list(laid), time_limit)
     if check.dead_end:
-        return Progress(Track.DEAD_END, None, maximum)
+        return Progress(Track.DEAD_END, None, maximum, _at_fault(position, laid, time_limit))
     if check.reachable is None:
         return Progress(Track.UNKNOWN, None, maximum)
     if check.reachable >= maximum:
@@ -64,3 +70,17 @@ def _progress(position: Position, laid: tuple[Card, ...], maximum: int, time_lim
     if not check.proven:  # a lower bound only: the maximum may still be reachable
         return Progress(Track.UNKNOWN, check.reachable, maximum)
     return Progress(Track.OFF, check.reachable, maximum)
+
+
+def _at_fault(position: Position, laid: tuple[Card, ...], time_limit: float) -> tuple[Card, ...]:
+    """The laid cards whose taking back (one copy) leaves a table that is no dead end: what the player
+    should look at. Each is one more feasibility check, so they share the time of the first."""
+    distinct = sorted(set(laid), key=Card.sort_key)
+    share = time_limit / (len(distinct) + 1)
+    found = []
+    for card in distinct:
+        rest = list(laid)
+        rest.remove(card)
+        if step_check(position, rest, share).reachable is not None:  # a valid table found: proven
+            found.append(card)
+    return tuple(found)

@@ -49,4 +49,6 @@ def test_the_step_check_words_each_verdict() -> None:
     on = progress(position, (laid["6H"],), 2, 5.0)
     assert (on.track, str(on.words)) == (Track.ON, "on track")
     dead = progress(Position.parse("classic | 3S 4S 5S 6S | 7S 6H KD"), (laid["KD"],), 1, 5.0)
-    assert (dead.track, str(dead.words)) == (Track.DEAD_END, "dead end: no valid table holds these cards")
+    assert dead.track is Track.DEAD_END
+    assert str(dead.words) == "dead end: no valid table holds K♦ with these cards"
+    assert dead.at_fault == (laid["KD"],)

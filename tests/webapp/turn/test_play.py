@@ -123,7 +123,7 @@ def test_the_step_check_sees_off_track_and_dead_ends(player: Player, published: 
     page = player.client.get("/").get_data(as_text=True)
     two = card_id(page, "2♦")
     off = player.move(TODAY, two, "new").get_data(as_text=True)
-    assert "dead end: no valid table holds these cards" in off
+    assert "dead end: no valid table holds 2♦ with these cards" in html.unescape(off)
     assert "track-dead-end" in off
     back = player.move(TODAY, two, "hand").get_data(as_text=True)
     assert "on track" in back
