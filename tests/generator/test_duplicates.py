@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
+import pytest
+
 from generator import SHARED_MELDS, near_duplicate, shared_melds
 from generator._make import REPLAY_TIME_LIMIT, recipe_for
 from generator._runs import Plan, Tally, generate
@@ -31,6 +33,7 @@ def plan(tier: str) -> Plan:
     return Plan("classic", recipe_for(tier), seed=21, tier=tier, time_limit=REPLAY_TIME_LIMIT)
 
 
+@pytest.mark.slow  # generator runs of several puzzles
 def test_a_run_leaves_out_a_puzzle_that_nearly_repeats_one_before_it() -> None:
     (first,) = generate(plan("medium"), 1, 1, lambda: False, set(), Tally())
     # another puzzle of the same tier whose table holds four of the first one's melds
@@ -45,6 +48,7 @@ def test_a_run_leaves_out_a_puzzle_that_nearly_repeats_one_before_it() -> None:
     assert list(again) == [first]
 
 
+@pytest.mark.slow  # generator runs of several puzzles
 def test_no_two_puzzles_of_one_tier_in_a_run_are_near_duplicates() -> None:
     tally = Tally()
     puzzles = list(generate(plan("hard"), 6, 2, lambda: False, set(), tally))

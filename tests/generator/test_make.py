@@ -69,7 +69,11 @@ def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
     assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain, puzzle.decisions))
 
 
-@pytest.mark.parametrize("puzzle_id", sorted(PINNED_POSITIONS))
+# iv7's deep Italian table takes a quarter of a minute: the quick loop keeps the others
+@pytest.mark.parametrize(
+    "puzzle_id",
+    [pytest.param(i, marks=pytest.mark.slow) if i == "iv7" else i for i in sorted(PINNED_POSITIONS)],
+)
 def test_the_first_ids_keep_their_positions(puzzle_id: str) -> None:
     assert str(attempt(PuzzleId.parse(puzzle_id), 60).position) == PINNED_POSITIONS[puzzle_id]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from generator._make import REPLAY_TIME_LIMIT, recipe_for
 from generator._runs import Plan, Tally, attempts, generate
 
@@ -11,6 +13,7 @@ def plan(tier: str | None = None) -> Plan:
     return Plan("classic", recipe_for(tier), seed=11, tier=tier, time_limit=REPLAY_TIME_LIMIT)
 
 
+@pytest.mark.slow  # generator runs of several puzzles
 def test_a_run_keeps_attempt_order_and_counts_everything() -> None:
     tally = Tally()
     puzzles = list(generate(plan(), 5, 1, lambda: False, set(), tally))
@@ -21,6 +24,7 @@ def test_a_run_keeps_attempt_order_and_counts_everything() -> None:
     assert ids == sorted(ids)
 
 
+@pytest.mark.slow  # generator runs of several puzzles
 def test_puzzles_already_seen_are_skipped_as_duplicates() -> None:
     first, second = generate(plan(), 2, 1, lambda: False, set(), Tally())
     tally = Tally()
@@ -31,6 +35,7 @@ def test_puzzles_already_seen_are_skipped_as_duplicates() -> None:
     assert seen == {first.canonical, second.canonical}
 
 
+@pytest.mark.slow  # generator runs of several puzzles
 def test_a_tier_run_keeps_only_that_tier() -> None:
     tally = Tally()
     puzzles = list(generate(plan("medium"), 3, 2, lambda: False, set(), tally))

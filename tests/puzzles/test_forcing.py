@@ -92,7 +92,7 @@ def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.
         ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 0),
         ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 0),
         (str(SWEEP), 1),
-        (str(TRAP), 2),
+        pytest.param(str(TRAP), 2, marks=pytest.mark.slow),  # seconds of search
     ],
     ids=["lonely-queen", "cut-a-run", "sweep", "trap"],
 )
@@ -105,6 +105,7 @@ def test_the_worked_examples_of_the_rules(text: str, decisions: int) -> None:
     assert line_reaches_a_maximal_play(position, most, found.line)
 
 
+@pytest.mark.slow  # the forcing player's search on two deep tables
 def test_the_sweep_is_fewer_decisions_than_the_trap() -> None:
     """A forced sweep of eight breaks is one idea; the trap's two obvious moves must be declined."""
     sweep = forcing_player(SWEEP, solved_maximum(SWEEP))
