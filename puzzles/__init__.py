@@ -17,7 +17,7 @@ from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
-from puzzles._problems import N_, Problem, ProblemCode
+from puzzles._problems import N_, PresetName, Problem, ProblemCode
 from puzzles._progress import Progress, Track, progress
 from puzzles._rules import (
     DEFAULT_RULES,
@@ -84,6 +84,7 @@ __all__ = [
     "Play",
     "Position",
     "PositionError",
+    "PresetName",
     "Problem",
     "ProblemCode",
     "Progress",

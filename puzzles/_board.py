@@ -19,7 +19,7 @@ from puzzles._cards import Card
 from puzzles._melds import Meld, MeldError, meld_problem
 from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position
-from puzzles._problems import Problem, ProblemCode
+from puzzles._problems import PresetName, Problem, ProblemCode
 from puzzles._rules import FreedJoker, Rules
 from puzzles._words import Words, words
 
@@ -171,7 +171,7 @@ class Board:
                             "%(card)s belongs to the table: "
                             "in the %(rules)s rules a freed joker stays on the table",
                             card=card,
-                            rules=self.position.rules.name,
+                            rules=PresetName(self.position.rules.name),
                         )
                     )
                 raise MoveError(

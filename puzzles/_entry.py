@@ -14,8 +14,8 @@ from puzzles._cards import Card, CardError
 from puzzles._melds import Meld, MeldError
 from puzzles._model import Objective
 from puzzles._position import Position, PositionError
+from puzzles._problems import PresetName, ProblemCode
 from puzzles._problems import Problem as MeldProblem
-from puzzles._problems import ProblemCode
 from puzzles._rules import DEFAULT_RULES, PRESETS, Rules, RulesError
 from puzzles._words import Words, words, words_n
 
@@ -235,14 +235,14 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Entr
                 "%(num)d joker on the table and in the hand, but the %(rules)s rules have none",
                 "%(num)d jokers on the table and in the hand, but the %(rules)s rules have none",
                 count,
-                rules=rules.name,
+                rules=PresetName(rules.name),
             )
         elif card.is_joker:
             said = words_n(
                 "%(num)d jokers on the table and in the hand, but the %(rules)s rules have %(allowed)s",
                 "%(num)d jokers on the table and in the hand, but the %(rules)s rules have %(allowed)s",
                 count,
-                rules=rules.name,
+                rules=PresetName(rules.name),
                 allowed=allowed,
             )
         else:
@@ -253,7 +253,7 @@ def _copies(rules: Rules, melds: list[TypedMeld], hand: list[Card]) -> list[Entr
                 "but the %(rules)s rules have %(allowed)s",
                 count,
                 card=(card,),
-                rules=rules.name,
+                rules=PresetName(rules.name),
                 allowed=allowed,
             )
         problems.append(EntryProblem("position", said))

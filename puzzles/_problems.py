@@ -62,6 +62,13 @@ class ProblemCode(enum.Enum):
     NOTHING_LAID = "nothing-laid"
 
 
+class PresetName(str):
+    """A preset's name inside a sentence: the CLI writes it as typed (`classic`), the site writes the
+    preset's title in the player's language (`Klassisch`)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One problem: its code, the cards it is about, and the number or rules name it needs."""
@@ -81,7 +88,8 @@ class Problem:
         """The message in a language: `gettext(message, **values)` and `ngettext(singular, plural,
         count, **values)` translate, `show` writes a card or the cards of a meld."""
         shown = [show(card) for card in self.cards]
-        values: dict[str, Any] = {"number": self.count, "count": self.count, "rules": self.rules}
+        rules = show(PresetName(self.rules))
+        values: dict[str, Any] = {"number": self.count, "count": self.count, "rules": rules}
         values["cards"] = " ".join(shown)
         if shown:
             values.update(card=shown[0], first=shown[0], second=shown[-1])
@@ -93,13 +101,13 @@ class Problem:
         else:
             words = gettext(message, **values)
         if self.ace_low_only:
-            words = gettext(ACE_LOW_ONLY, problem=words, rules=self.rules)
+            words = gettext(ACE_LOW_ONLY, problem=words, rules=rules)
         return words
 
     def __str__(self) -> str:
         if self.code is ProblemCode.JOKERS_IN_MELD and self.count in _COUNT_WORDS:
             return f"{_COUNT_WORDS[self.count]} jokers in one meld"  # the CLI has always said "two"
-        return self.render(_english, _english_n, Card.pretty)
+        return self.render(_english, _english_n, _english_shown)
 
 
 MESSAGES: dict[ProblemCode, str | tuple[str, str]] = {
@@ -125,6 +133,10 @@ MESSAGES: dict[ProblemCode, str | tuple[str, str]] = {
 }
 """Each code's English message, with `%(name)s` places for its values."""
 ACE_LOW_ONLY = N_("%(problem)s (the ace is low only in the %(rules)s rules)")
+
+
+def _english_shown(value: Card | str) -> str:
+    return value.pretty() if isinstance(value, Card) else str(value)
 
 
 def _english(message: str, **values: Any) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzles._cards import Card
+from puzzles._problems import PresetName
 
 Gettext = Callable[..., str]
 """`gettext(message, **values)`, as Flask-Babel's."""
@@ -42,7 +43,11 @@ class Words:
     def to_json(self) -> dict[str, Any]:
         """For the database: cards as their tokens."""
         values = {
-            name: {"cards": [str(card) for card in value]} if _is_cards(value) else value
+            name: {"cards": [str(card) for card in value]}
+            if _is_cards(value)
+            else {"preset": str(value)}
+            if isinstance(value, PresetName)
+            else value
             for name, value in self.values.items()
         }
         return {"message": self.message, "values": values, "plural": self.plural, "count": self.count}
@@ -52,10 +57,7 @@ class Words:
         """What `to_json` wrote, or the plain English text that records held before."""
         if isinstance(data, str):
             return cls(data)
-        values = {
-            name: tuple(Card.parse(token) for token in value["cards"]) if isinstance(value, dict) else value
-            for name, value in data["values"].items()
-        }
+        values = {name: _value_from_json(value) for name, value in data["values"].items()}
         return cls(str(data["message"]), values, data.get("plural"), int(data.get("count", 0)))
 
     def __hash__(self) -> int:
@@ -69,6 +71,14 @@ def words(message: str, **values: Any) -> Words:
 def words_n(singular: str, plural: str, count: int, **values: Any) -> Words:
     """A message with a plural: `%(num)d` is the count, as in Flask-Babel's `ngettext`."""
     return Words(singular, values, plural, count)
+
+
+def _value_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "preset" in value:
+        return PresetName(value["preset"])
+    if isinstance(value, dict):
+        return tuple(Card.parse(token) for token in value["cards"])
+    return value
 
 
 def _is_cards(value: Any) -> bool:

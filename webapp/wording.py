@@ -21,7 +21,7 @@ from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 from markupsafe import Markup, escape
 
-from puzzles import Card, Problem, Rules, RulesError, Suit, Words
+from puzzles import Card, PresetName, Problem, Rules, RulesError, Suit, Words
 from webapp.languages import letters, page_language, rank_text, shown_card
 
 
@@ -43,6 +43,8 @@ def _shown(value: Any) -> str:
         return " ".join(shown_card(card, letters()) for card in value)
     if isinstance(value, date):
         return day_words(value, "long")
+    if isinstance(value, PresetName):
+        return rules_title(value)
     return str(say(value))
 
 

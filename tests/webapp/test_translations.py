@@ -4,6 +4,7 @@ the browser's, else English; with the deck letters of that language and its date
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -15,11 +16,11 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from puzzles import PRESETS, Card, Problem, ProblemCode, Rules, Words, read_card, words
+from puzzles import PRESETS, Card, Problem, ProblemCode, Rules, Words, read_card, read_entry, words
 from tests.webapp.conftest import csrf_token
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
 from webapp.templating import JINJA_OPTIONS
-from webapp.wording import problem_words
+from webapp.wording import problem_words, say
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("it", "de", "pl")
@@ -195,7 +196,9 @@ def test_the_engines_problems_are_values_worded_in_the_players_language(app: Fla
     with app.test_request_context(headers={"Accept-Language": "de"}):
         assert problem_words(left) == "D♥ hat den Tisch verlassen"
         low = Problem(ProblemCode.GAP, gap.cards, rules=Rules.named("classic").name, ace_low_only=True)
-        assert problem_words(low).endswith("(bei den classic-Regeln ist das Ass nur niedrig)")
+        # the preset by its German title: `classic` is the name the CLI and the JSON API read
+        assert problem_words(low).endswith("(bei den Regeln „Klassisch“ ist das Ass nur niedrig)")
+        assert str(low).endswith("(the ace is low only in the classic rules)")
     with app.test_request_context(headers={"Accept-Language": "pl"}):
         assert problem_words(Problem(ProblemCode.TOO_FEW, count=2)) == "tylko 2 karty"
         assert problem_words(Problem(ProblemCode.TOO_FEW, count=1)) == "tylko 1 karta"
@@ -349,3 +352,21 @@ def test_each_menu_label_names_the_page_it_opens(client: FlaskClient, language: 
         heading = re.search(r"<h1[^>]*>(.*?)</h1>", page(client, path, **{"Accept-Language": language}), re.S)
         assert heading, path
         assert label.strip().lower() in re.sub(r"<[^>]+>", "", heading.group(1)).lower(), (path, label)
+
+
+def test_a_preset_inside_a_sentence_is_named_by_its_title(app: Flask) -> None:
+    """Typed positions name their preset by its title in the player's language; the CLI keeps the
+    identifier a player types, and a stored sentence keeps knowing which word is the preset."""
+    (problem,) = read_entry("classic", "3S 4S 5S / 3S 4S 5S", "3S").problems
+    said = problem.message
+    assert isinstance(said, Words)
+    assert "but the classic rules have 2" in str(said)
+    stored = Words.from_json(json.loads(json.dumps(said.to_json())))
+    for language, expected in [
+        ("en", "Classic rules"),
+        ("pl", "zasady „Klasyczne”"),
+        ("it", "regole «Classiche»"),
+    ]:
+        with app.test_request_context(headers={"Accept-Language": language}):
+            assert expected in say(said)
+            assert say(stored) == say(said)
