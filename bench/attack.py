@@ -296,20 +296,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/help", timeout=5).read()
-                break
-            except OSError:
-                time.sleep(0.1)
+        web.wait_for(base + "/help")
         number = json.loads(urllib.request.urlopen(base + "/api/daily").read())["number"]
         player = web.player(base, number)
         results["quiet"] = sample_pages(port, number, player, args.quiet)
         results["under_attack"] = attack(port, number, player, args)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        web.stop(server)
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -330,17 +324,7 @@ def main() -> int:
         parser.error("--seconds and --quiet must be positive, --addresses 1 to 200, --parallel at least 1")
     if not (args.app_root / "webapp" / "__init__.py").exists():
         parser.error(f"--app-root {args.app_root} holds no webapp/")
-    try:
-        results = run(args)
-    except (subprocess.CalledProcessError, OSError) as error:
-        print(f"bench/attack.py: error: {error}", file=sys.stderr)
-        return 2
-    text = json.dumps(results, indent=2)
-    print(text)
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(results) + "\n")
-    return 0
+    return web.report("attack.py", lambda: run(args), args.json)
 
 
 if __name__ == "__main__":

@@ -179,21 +179,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_average_at_start": round(os.getloadavg()[0], 2),
     }
     try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/help", timeout=5).read()
-                break
-            except OSError:
-                time.sleep(0.1)
+        web.wait_for(f"http://127.0.0.1:{port}/help")
         results["kept_answer_ms"] = kept_answer_ms(app_root, database)
         results["quiet"] = sample_home(port, args.quiet)
         results["cached_analyse_flood"] = flood(port, "analyse", args)
         results["cached_solve_flood"] = flood(port, "solve", args)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        web.stop(server)
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -210,13 +203,7 @@ def main() -> int:
         parser.error("--seconds and --quiet must be positive, --addresses 1 to 200, --parallel at least 1")
     if not (args.app_root / "webapp" / "__init__.py").exists():
         parser.error(f"--app-root {args.app_root} holds no webapp/")
-    try:
-        results = run(args)
-    except (subprocess.CalledProcessError, OSError) as error:
-        print(f"bench/flood.py: error: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(results, indent=2))
-    return 0
+    return web.report("flood.py", lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,38 +60,6 @@ http {{
 """
 
 
-class BenchError(RuntimeError):
-    """A benchmark that cannot run here; the message says what is missing."""
-
-
-def wrk(
-    url: str, script: Path, seconds: float, threads: int, connections: int = CONNECTIONS
-) -> dict[str, float]:
-    command = [
-        "wrk",
-        "-t",
-        str(threads),
-        "-c",
-        str(connections),
-        "-d",
-        f"{seconds:.0f}s",
-        "-s",
-        str(script),
-        url,
-    ]
-    output = subprocess.run(command, check=True, capture_output=True, text=True, timeout=seconds + 60).stdout
-    match = re.search(r"BENCH (\d+) (\d+) ([\d.]+) ([\d.]+)", output)
-    if match is None:
-        raise BenchError(f"wrk gave no figures: {output.strip()[:200]}")
-    requests, errors, p99, mean = match.groups()
-    return {
-        "requests_per_s": round(int(requests) / seconds, 1),
-        "non_2xx": int(errors),
-        "p99_ms": float(p99),
-        "mean_ms": float(mean),
-    }
-
-
 def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -107,18 +74,6 @@ def worker_memory(master: int) -> dict[str, int]:
         if match:
             memory[child] = int(match.group(1))
     return memory
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], what: str) -> None:
-    for _ in range(300):
-        if process.poll() is not None:
-            raise BenchError(f"{what} stopped at start (exit status {process.returncode})")
-        try:
-            urllib.request.urlopen(url, timeout=5).read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise BenchError(f"{what} did not answer {url} within 30 s")
 
 
 def static_copy(base: str, folder: Path) -> Path:
@@ -138,18 +93,17 @@ def static_copy(base: str, folder: Path) -> Path:
 def nginx_ceiling(base: str, folder: Path, script: Path, seconds: float) -> dict[str, Any]:
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
-        raise BenchError("nginx is not installed (apt-get install nginx-light)")
+        raise web.BenchError("nginx is not installed (apt-get install nginx-light)")
     static_copy(base, folder)
     port = web.free_port()
     conf = folder / "nginx.conf"
     conf.write_text(NGINX_CONF.format(folder=folder, port=port))
     server = subprocess.Popen([nginx, "-c", str(conf), "-p", str(folder)], stderr=subprocess.DEVNULL)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}/", server, "nginx")
-        return wrk(f"http://127.0.0.1:{port}/", script, seconds, threads=2)
+        web.wait_for(f"http://127.0.0.1:{port}/", process=server)
+        return web.wrk(f"http://127.0.0.1:{port}/", script, seconds, threads=2)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        web.stop(server)
 
 
 def step_script(folder: Path, base: str, number: int, players: int) -> Path:
@@ -183,7 +137,7 @@ def soak(
     for name, output in zip(("get_home", "step_post"), outputs, strict=True):
         match = re.search(r"BENCH (\d+) (\d+) ([\d.]+) ([\d.]+)", output)
         if match is None:
-            raise BenchError(f"wrk gave no figures in the soak: {output.strip()[:200]}")
+            raise web.BenchError(f"wrk gave no figures in the soak: {output.strip()[:200]}")
         requests, errors, p99, _ = match.groups()
         figures[name] = {"requests_per_s": round(int(requests) / seconds, 1), "non_2xx": int(errors)}
         figures[name]["p99_ms"] = float(p99)
@@ -200,7 +154,7 @@ def soak(
 
 def run(database_url: str, seconds: float, minutes: float) -> dict[str, Any]:
     if shutil.which("wrk") is None:
-        raise BenchError("wrk is not installed (apt-get install wrk)")
+        raise web.BenchError("wrk is not installed (apt-get install wrk)")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-load-"))
     env = {
         **os.environ,
@@ -225,14 +179,14 @@ def run(database_url: str, seconds: float, minutes: float) -> dict[str, Any]:
         "load_average_at_start": load_average(),
     }
     try:
-        wait_until_up(base + "/help", server, "gunicorn")
+        web.wait_for(base + "/help", process=server)
         number = json.loads(urllib.request.urlopen(base + "/api/daily").read())["number"]
         results["first_load_bytes"] = web.first_load_bytes(base)
         get_script = folder / "get.lua"
         get_script.write_text(web.GET_LUA)
-        results["get_home"] = wrk(base + "/", get_script, seconds, threads=2)
+        results["get_home"] = web.wrk(base + "/", get_script, seconds, threads=2)
         steps = step_script(folder, base, number, CONNECTIONS)
-        results["step_post"] = wrk(base + "/", steps, seconds, threads=CONNECTIONS)
+        results["step_post"] = web.wrk(base + "/", steps, seconds, threads=CONNECTIONS)
         results["nginx_static_home"] = nginx_ceiling(base, folder, get_script, seconds)
         results["get_home_share_of_nginx"] = round(
             results["get_home"]["requests_per_s"] / results["nginx_static_home"]["requests_per_s"], 3
@@ -241,8 +195,7 @@ def run(database_url: str, seconds: float, minutes: float) -> dict[str, Any]:
             results["soak"] = soak(base, folder, get_script, number, minutes, server.pid)
         results["load_average_at_end"] = load_average()
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        web.stop(server)
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -262,19 +215,10 @@ def main() -> int:
         scratch = Path(tempfile.mkdtemp(prefix="tavolo-load-db-"))
         url = f"sqlite:///{scratch / 'load.sqlite3'}"
     try:
-        results = run(url, args.seconds, args.minutes)
-    except (BenchError, subprocess.CalledProcessError, OSError) as error:
-        print(f"bench/load.py: error: {error}", file=sys.stderr)
-        return 2
+        return web.report("load.py", lambda: run(url, args.seconds, args.minutes), args.json)
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
-    text = json.dumps(results, indent=2)
-    print(text)
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(results) + "\n")
-    return 0
 
 
 if __name__ == "__main__":

@@ -202,16 +202,6 @@ def start_nginx(folder: Path, app_port: int, limits: bool) -> tuple[subprocess.P
     return nginx, port
 
 
-def wait_for(url: str) -> None:
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(urllib.request.Request(url, headers={"Host": HOST}), timeout=5).read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise OSError(f"{url} did not answer")
-
-
 def wrk_rate(url: str, seconds: int) -> dict[str, float]:
     done = subprocess.run(
         ["wrk", "-t2", "-c32", f"-d{seconds}s", "-H", f"Host: {HOST}", "--latency", url],
@@ -272,7 +262,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     nginx, port = start_nginx(folder, app_port, limits=True)
     results: dict[str, Any] = {"cores": os.cpu_count(), "load_average_at_start": round(os.getloadavg()[0], 2)}
     try:
-        wait_for(f"http://127.0.0.1:{port}/help")
+        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
         results["rushes"] = []
         offset = 0
         for players in args.players:
@@ -282,7 +272,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         nginx.terminate()
         nginx.wait(timeout=30)
         nginx, port = start_nginx(folder, app_port, limits=False)
-        wait_for(f"http://127.0.0.1:{port}/help")
+        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
         page = urllib.request.urlopen(
             urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": HOST})
         )
@@ -294,9 +284,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results["ours_share_of_static"] = round(ours["requests_per_s"] / max(static["requests_per_s"], 1), 4)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
-        for process in (nginx, app, redis):
-            process.terminate()
-            process.wait(timeout=30)
+        web.stop(nginx, app, redis)
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -308,13 +296,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.seconds <= 0 or any(not 1 <= players <= 100_000 for players in args.players):
         parser.error("--seconds must be positive and --players 1 to 100000")
-    try:
-        results = run(args)
-    except (subprocess.CalledProcessError, OSError) as error:
-        print(f"bench/rush.py: error: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(results, indent=2))
-    return 0
+    return web.report("rush.py", lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from puzzles import Position, step_check
 
@@ -71,6 +73,10 @@ end
 """
 
 
+class BenchError(RuntimeError):
+    """A benchmark that cannot run here; the message says what is missing."""
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -82,11 +88,16 @@ def flask(env: dict[str, str], *args: str) -> str:
     return subprocess.run(command, env=env, cwd=ROOT, check=True, capture_output=True, text=True).stdout
 
 
-def wrk(url: str, script: Path, seconds: int, threads: int) -> dict[str, float]:
-    command = ["wrk", "-t", str(threads), "-c", str(CONNECTIONS), "-d", f"{seconds}s", "-s", str(script), url]
-    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+def wrk(
+    url: str, script: Path, seconds: float, threads: int, connections: int = CONNECTIONS
+) -> dict[str, float]:
+    """`wrk` with a script that prints `BENCH requests errors p99 mean` (GET_LUA, STEP_LUA)."""
+    command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:.0f}s", "-s", str(script)]
+    done = subprocess.run([*command, url], check=True, capture_output=True, text=True, timeout=seconds + 60)
+    output = done.stdout
     match = re.search(r"BENCH (\d+) (\d+) ([\d.]+) ([\d.]+)", output)
-    assert match, output
+    if match is None:
+        raise BenchError(f"wrk gave no figures: {output.strip()[:200]}")
     requests, errors, p99, mean = match.groups()
     return {
         "requests_per_s": round(int(requests) / seconds, 1),
@@ -94,6 +105,42 @@ def wrk(url: str, script: Path, seconds: int, threads: int) -> dict[str, float]:
         "p99_ms": float(p99),
         "mean_ms": float(mean),
     }
+
+
+def wait_for(
+    url: str, headers: dict[str, str] | None = None, process: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Until the server at `url` answers (a minute at most), or its `process` has stopped."""
+    for _ in range(600):
+        if process is not None and process.poll() is not None:
+            raise BenchError(f"{process.args!r} stopped at start (exit status {process.returncode})")
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=5).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise BenchError(f"{url} did not answer within a minute")
+
+
+def stop(*processes: subprocess.Popen[bytes]) -> None:
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def report(script: str, run: Callable[[], dict[str, Any]], json_path: Path | None = None) -> int:
+    """Print `run()`'s figures as JSON (and append them as one line to `json_path`); a benchmark that
+    cannot run here is exit status 2 with one line on stderr."""
+    try:
+        results = run()
+    except (BenchError, subprocess.CalledProcessError, OSError) as error:
+        print(f"bench/{script}: error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(results, indent=2))
+    if json_path is not None:
+        with json_path.open("a") as out:
+            out.write(json.dumps(results) + "\n")
+    return 0
 
 
 def player(base: str, number: int) -> dict[str, str]:
@@ -172,12 +219,7 @@ def main() -> int:
         [*gunicorn, "webapp:create_app()"], env={**env, "TAVOLO_RATE_LIMITS": "off"}, cwd=ROOT
     )
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/help")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for(base + "/help")
         results: dict[str, object] = {"connections": CONNECTIONS, "workers": args.workers}
         results["threads"] = args.threads
         results["first_load_bytes"] = first_load_bytes(base)
@@ -193,8 +235,7 @@ def main() -> int:
         results["step_check_uncached"] = step_check_ms(base)
         print(json.dumps(results, indent=2))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop(server)
         shutil.rmtree(folder, ignore_errors=True)
     return 0
 
