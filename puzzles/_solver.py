@@ -12,12 +12,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles._candidates import Candidate, Keeping
+from puzzles._candidates import Candidate, Keeping, fits, keepings, pieces
 from puzzles._cards import Card
+from puzzles._groups import Option, TooMany, options
 from puzzles._melds import Meld, join_runs, table_order
-from puzzles._model import LinearExpr, Model, Objective, Solution, Status
+from puzzles._model import LinearExpr, Model, Objective, Solution, Status, connected_groups, cover
 from puzzles._plays import Play, play_of
 from puzzles._position import Position, PositionError
+from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
 DESCEND_FROM = 3
@@ -30,6 +32,12 @@ TOP_SHARE = 0.25
 """The share of the time left that the try just below the bound may take."""
 GREEDY_FROM = 3
 """The least k for which the chain length tries greedy independent steps before the search."""
+GROUPS_MOST = 3000
+FIXED = False
+"""The most groups of melds the chain length's search at one k takes as fixed rearrangements."""
+COLUMNS = True
+OPTIONS_MOST = 20000
+"""The most options (ways a group breaks) the chain length's search at one k takes as columns."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -259,6 +267,21 @@ def chain_length(
     length, play, settled = upper, found.play, True
     k, descended = 1, False
     while k < length:
+        columns = _columns(position, k) if COLUMNS else None
+        if columns is not None:
+            least = grouped_depth.depth if grouped_depth.optimal and grouped_depth.depth is not None else 0
+            within = cover(position, best.objective, columns, best.value, least, _left(deadline))
+        fixed = None if columns is not None or not FIXED else connected_groups(position, k, GROUPS_MOST)
+        if fixed is not None:
+            within = _within(position, best, grouped_depth, fixed, _left(deadline))
+        if columns is not None or fixed is not None:
+            if within.status is Status.INFEASIBLE:
+                k += 1
+                continue
+            settled = within.play is not None
+            if within.play is not None:
+                length, play = k, within.play
+            break
         if k >= DESCEND_FROM and length - 1 > k and not descended:
             descended = True
             top = _smaller(position, best, grouped_depth, length - 1, _left(deadline) * TOP_SHARE)
@@ -291,6 +314,47 @@ def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_li
     model.add(model.objective == best.value)
     if depth.optimal and depth.depth is not None:
         # every best play breaks at least as many melds as the depth: true, and it cuts the search
+        model.add(model.broken >= depth.depth)
+    return model.solve(time_limit, first=True)
+
+
+def _columns(position: Position, largest: int) -> list[Option] | None:
+    """Every way each group of at most `largest` melds can break on its own; None where there are
+    too many, or where a freed joker goes back to the hand (the columns do not model swaps)."""
+    rules = position.rules
+    if rules.freed_joker is FreedJoker.HAND and any(meld.jokers for meld in position.table):
+        return None
+    groups = connected_groups(position, largest, GROUPS_MOST)
+    if groups is None:
+        return None
+    melds = [Counter(card.index for card in meld.cards) for meld in position.table]
+    hand = Counter(card.index for card in position.hand)
+    available = Counter(hand)
+    for cards in melds:
+        available.update(cards)
+    shapes = [piece for piece in pieces(rules) if fits(piece, available)]
+    ways = [
+        way
+        for i in range(len(melds))
+        for way in keepings(position.table, i, rules)
+        if way.extra and fits(way.cards, available)
+    ]
+    found: list[Option] = []
+    try:
+        for group in groups:
+            found += options(group, melds, hand, shapes, ways, OPTIONS_MOST - len(found))
+    except TooMany:
+        return None
+    return found
+
+
+def _within(
+    position: Position, best: Best, depth: Depth, groups: list[tuple[int, ...]], time_limit: float
+) -> Solution:
+    """Any best play whose rearrangements each break one of these groups of melds: the first found."""
+    model = Model(position, best.objective, groups=groups)
+    model.add(model.objective == best.value)
+    if depth.optimal and depth.depth is not None:
         model.add(model.broken >= depth.depth)
     return model.solve(time_limit, first=True)
 
