@@ -31,7 +31,6 @@ from puzzles._candidates import (
     reachable,
 )
 from puzzles._cards import JOKER, Card, sorted_cards
-from puzzles._groups import Option
 from puzzles._melds import Meld, join_runs, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
@@ -44,7 +43,12 @@ on the slowest real-game tables of bench/solver.py: one round without probing or
 detection settles the chain length's solves about a third sooner than full presolve, which took
 most of a big table's time; no presolve at all is slower still."""
 
-GROUPED_LINEARIZATION = 2
+GROUPED_LINEARIZATION = 0
+GROUPED_INPROCESSING = False
+"""The grouped model's search: no LP relaxation and no inprocessing. Measured on the slowest
+real-game tables of bench/solver.py, each variant beside the other in one run: the chain length's
+searches settle in about half the time, and fewer run out of it; the LP (level 2, which the other
+models need) and the clause inprocessing cost more than they prune on these feasibility searches."""
 
 LinearExpr = cp_model.LinearExpr | int
 Constraint = cp_model.BoundedLinearExpression
@@ -120,8 +124,6 @@ class _Slot:
 
     kept_members: bool = False
     """True when a member's variable says that the meld is kept, not broken."""
-    cards: Counter[int] | None = None
-    """The most cards of each type the slot can lay out, when it is known (fixed groups)."""
 
     def may_hold(self, types: frozenset[int]) -> bool:
         """Whether a final meld (or the cards a keeping adds) of these card types may lie here."""
@@ -146,13 +148,12 @@ class Model:
         *,
         keep: bool = False,
         largest: int | None = None,
-        groups: Sequence[tuple[int, ...]] | None = None,
         layout: Counter[Candidate | Keeping] | None = None,
         laid: Counter[Card] | None = None,
     ) -> None:
         self.position = position
         self.objective_kind = objective
-        self.grouped = largest is not None or groups is not None
+        self.grouped = largest is not None
         keep = keep or self.grouped
         self.model = _CpModel()
         self.melds = [Counter(card.index for card in meld.cards) for meld in position.table]
@@ -165,9 +166,8 @@ class Model:
 
         self._hand_cards(laid or Counter())
         shapes, ways = self._shapes_allowed(keep, layout)
-        if groups is not None:
-            slots = self._fixed(groups)
-        elif largest is not None:
+        if self.grouped:
+            assert largest is not None
             slots = self._rearrangements(largest, shapes, ways)
         elif keep:
             slots = [_Slot(list(enumerate(self.kept)), 1, None, None, kept_members=True)]
@@ -251,35 +251,6 @@ class Model:
         slots.append(_Slot([], 0, frozenset(self.hand), None))
         return slots
 
-    def _fixed(self, groups: Sequence[tuple[int, ...]]) -> list[_Slot]:
-        """One slot per group of melds that may break together as one rearrangement, and a last
-        one for the new melds and extensions made of hand cards alone.
-
-        A group's melds are fixed: the slot lays out exactly their cards, so it sees only the
-        candidates their cards and the hand allow, and the search only chooses which groups break.
-        """
-        model = self.model
-        types = [frozenset(cards) for cards in self.melds]
-        hand_types = frozenset(self.hand)
-        slots = []
-        breaking: list[list[cp_model.IntVar]] = [[] for _ in self.melds]
-        for group in groups:
-            lead = model.new_bool_var("")
-            for i in group:
-                breaking[i].append(lead)
-            own = frozenset().union(*(types[i] for i in group))
-            counts: Counter[int] = Counter()
-            for i in group:
-                counts.update(self.melds[i])
-            slots.append(
-                _Slot([(i, lead) for i in group], lead, own | hand_types, own, cards=counts + self.hand)
-            )
-        for i, kept in enumerate(self.kept):
-            # an original meld is kept, or broken by exactly one of the groups
-            model.add(sum(breaking[i]) + kept == 1)
-        slots.append(_Slot([], 0, hand_types, None))
-        return slots
-
     def _candidates(
         self, shapes: list[Candidate], ways: list[Keeping], layout: Counter[Candidate | Keeping] | None
     ) -> None:
@@ -311,10 +282,7 @@ class Model:
                     if types or s == last:
                         self.keepings.append((model.new_bool_var(""), shape, s))
                 else:
-                    within = self.available if slot.cards is None else slot.cards
-                    bound = min(within[i] // k for i, k in shape)
-                    if bound == 0:
-                        continue
+                    bound = min(self.available[i] // k for i, k in shape)
                     self.pieces.append((model.new_int_var(0, bound, ""), shape, s))
         if layout is not None:
             # the final melds are those of the layout, only their slots are open
@@ -480,6 +448,7 @@ class Model:
         if self.grouped:
             solver.parameters.max_presolve_iterations = GROUPED_PRESOLVE_ITERATIONS
             solver.parameters.linearization_level = GROUPED_LINEARIZATION
+            solver.parameters.use_sat_inprocessing = GROUPED_INPROCESSING
         else:
             solver.parameters.cp_model_presolve = False
         solver.parameters.stop_after_first_solution = first
@@ -522,28 +491,6 @@ class Model:
         return Play(tuple(table), sorted_cards(placed), tuple(freed))
 
 
-def connected_groups(position: Position, largest: int, most: int) -> list[tuple[int, ...]] | None:
-    """Every set of at most `largest` original melds that one rearrangement could break: those
-    joined, meld to meld, by candidate melds that could hold cards of both. None when there are more
-    than `most` of them."""
-    rules = position.rules
-    types = [frozenset(card.index for card in meld.cards) for meld in position.table]
-    available: Counter[int] = Counter(card.index for meld in position.table for card in meld.cards)
-    available.update(card.index for card in position.hand)
-    shapes: list[Candidate] = [piece for piece in pieces(rules) if fits(piece, available)]
-    for i in range(len(types)):
-        shapes += [way.extra for way in keepings(position.table, i, rules) if fits(way.cards, available)]
-    near = neighbours(types, shapes)
-    level = {frozenset([i]) for i in range(len(types))}
-    found = set(level)
-    for _ in range(largest - 1):
-        level = {group | {j} for group in level for i in group for j in near[i] if j not in group}
-        found |= level
-        if len(found) > most:
-            return None
-    return sorted((tuple(sorted(group)) for group in found), key=lambda group: (len(group), group))
-
-
 def _lexicographic(terms: Sequence[tuple[LinearExpr, int]]) -> LinearExpr:
     """One expression that orders like the terms, first term first; each term ranges over at most
     `span` values above its least (its weight is the product of the later spans)."""
@@ -553,94 +500,3 @@ def _lexicographic(terms: Sequence[tuple[LinearExpr, int]]) -> LinearExpr:
         total = total + weight * expr
         weight *= span + 1
     return total
-
-
-def cover(
-    position: Position,
-    objective: Objective,
-    options: Sequence[Option],
-    value: int,
-    least_broken: int,
-    time_limit: float,
-) -> Solution:
-    """A play worth `value` made of these options (disjoint groups of broken melds) and of new
-    melds and extensions of hand cards alone; the first found, or proof that there is none.
-
-    Every original meld is broken by one chosen option or kept; a kept meld lies whole in one
-    final meld, which at most one option extends (with the hand's help or not)."""
-    rules = position.rules
-    model = _CpModel()
-    melds = [Counter(card.index for card in meld.cards) for meld in position.table]
-    hand = Counter({card.index: n for card, n in position.hand_counts().items()})
-    available: Counter[int] = Counter(hand)
-    for cards in melds:
-        available.update(cards)
-    hand_types = frozenset(hand)
-    chosen = [model.new_bool_var("") for _ in options]
-    # the hand's own final melds and extensions: candidates of hand cards alone, and each kept
-    # meld's final meld with hand cards added (or none)
-    pool = [
-        (model.new_int_var(0, min(hand[i] // k for i, k in piece), ""), piece)
-        for piece in pieces(rules)
-        if all(i in hand_types for i, _ in piece) and fits(piece, hand)
-    ]
-    ways = [
-        (model.new_bool_var(""), way)
-        for i in range(len(melds))
-        for way in keepings(position.table, i, rules)
-        if all(t in hand_types for t, _ in way.extra) and fits(way.cards, available)
-    ]
-    for i in range(len(melds)):
-        breaking = [var for var, option in zip(chosen, options, strict=True) if i in option.group]
-        keeping = [var for var, way in ways if i in way.melds]
-        keeping += [var for var, option in zip(chosen, options, strict=True) if i in option.claims]
-        # broken by one group, or kept whole in one final meld
-        model.add(sum(breaking) + sum(keeping) == 1)
-    laid: dict[int, list[LinearExpr]] = defaultdict(list)
-    for var, option in zip(chosen, options, strict=True):
-        for index, count in option.hand:
-            laid[index].append(count * var)
-    for var, piece in pool:
-        for index, count in piece:
-            laid[index].append(count * var)
-    for var, way in ways:
-        for index, count in way.extra:
-            laid[index].append(count * var)
-    placed = {index: sum(terms) for index, terms in laid.items()}
-    for index, total in placed.items():
-        model.add(total <= hand[index])
-    if objective is Objective.CARDS:
-        model.add(sum(placed.values()) == value)
-    else:
-        points = {index: rules.points.of(Card.from_index(index)) for index in placed}
-        model.add(sum(points[index] * total for index, total in placed.items()) == value)
-    broken = sum(len(option.group) * var for var, option in zip(chosen, options, strict=True))
-    model.add(broken >= least_broken)
-
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = SEED
-    solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
-    solver.parameters.catch_sigint_signal = False
-    solver.parameters.stop_after_first_solution = True
-    status = _STATUS.get(solver.solve(model), Status.UNKNOWN)
-    if not status.found:
-        return Solution(status, None, (), (), (), Counter())
-    table: list[Meld] = []
-    groups = []
-    for var, option in zip(chosen, options, strict=True):
-        if solver.boolean_value(var):
-            groups.append(option.group)
-            made = [Meld.of(cards_of(_cards(shape)), rules) for shape in option.shapes]
-            # runs are joined within a rearrangement only, so that the table shows them apart
-            table += join_runs(made, rules)
-    alone = [Meld.of(cards_of(piece), rules) for var, piece in pool for _ in range(solver.value(var))]
-    alone += [Meld.of(cards_of(way.cards), rules) for var, way in ways if solver.boolean_value(var)]
-    table += join_runs(alone, rules)
-    laid_cards = [Card.from_index(i) for i, total in placed.items() for _ in range(int(solver.value(total)))]
-    play = Play(tuple(sorted(table, key=table_order)), sorted_cards(laid_cards), ())
-    return Solution(status, play, (), tuple(groups), (), Counter())
-
-
-def _cards(shape: Candidate | Keeping) -> Candidate:
-    return shape.cards if isinstance(shape, Keeping) else shape
