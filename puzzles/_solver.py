@@ -14,22 +14,12 @@ from dataclasses import dataclass, field, replace
 
 from puzzles._candidates import Candidate, Keeping
 from puzzles._cards import Card
-from puzzles._melds import Meld, join_runs, table_order
+from puzzles._melds import Meld, join_runs
 from puzzles._model import LinearExpr, Model, Objective, Solution, Status
-from puzzles._plays import Play, play_of
+from puzzles._plays import Play
 from puzzles._position import Position, PositionError
 
 DEFAULT_TIME_LIMIT = 10.0
-DESCEND_FROM = 3
-"""Once the climb has proved every k below this one impossible, the chain length tries k = its bound
-less one, if that is higher: figures (ladders, walls) have large chains that their bound meets, and
-one proof there saves a proof at every k between. Measured on the slowest real-game tables of
-bench/solver.py: tried first, before k = 1 and 2, it cost seconds where the chain was 1 or 2 far
-below a bound of 4 or 5, and ran out of time as often as it proved anything."""
-TOP_SHARE = 0.25
-"""The share of the time left that the try just below the bound may take."""
-GREEDY_FROM = 3
-"""The least k for which the chain length tries greedy independent steps before the search."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -220,9 +210,8 @@ def chain_length(
     Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
     as finely as it can, which bounds the chain length from above. Then each solve asks for a best
     play (breaking any number of melds, at least the depth) whose rearrangements each break at
-    most k melds: for k = 1, 2, ... below the least found, with one try just below a large bound
-    once k reaches `DESCEND_FROM`; the first k that has one is the chain length. Each is a model
-    of its own, pruned to what rearrangements that small reach.
+    most k melds, for k = 1, 2, ... below the least found: the first k that has one is the chain
+    length. Each is a model of its own, pruned to what rearrangements that small reach.
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -253,29 +242,14 @@ def chain_length(
     groups = found.rearrangements
 
     # any best play (breaking any number of melds) whose rearrangements break at most k melds,
-    # for k = 1, 2, ... below the least found: the first k that has one is it. A large bound is
-    # often the answer, so once the climb reaches DESCEND_FROM, one try just below the bound
-    # comes first, with a share of the time
+    # for k = 1, 2, ... below the least found: the first k that has one is it. Measured on the
+    # slowest real-game tables of bench/solver.py, beside this plain climb: greedy independent
+    # steps first from k = 3 on, and a try just below a bound of 5 or more, cost more time than
+    # they saved once the searches ran without LP and inprocessing (see puzzles._model)
     length, play, settled = upper, found.play, True
-    k, descended = 1, False
-    while k < length:
-        if k >= DESCEND_FROM and length - 1 > k and not descended:
-            descended = True
-            top = _smaller(position, best, grouped_depth, length - 1, _left(deadline) * TOP_SHARE)
-            if top.status is Status.INFEASIBLE:
-                break
-            if top.play is not None:
-                length, play = max(len(group) for group in top.rearrangements), top.play
-            continue
-        # measured on real-game tables: below 3 the search settles k sooner than the greedy
-        # steps fail, and from 3 on the greedy steps often find a play the search takes seconds to
-        greedy = _independent_steps(position, best, k, deadline) if k >= GREEDY_FROM else None
-        if greedy is not None:
-            length, play = k, greedy
-            break
+    for k in range(1, upper):
         better = _smaller(position, best, grouped_depth, k, _left(deadline))
         if better.status is Status.INFEASIBLE:
-            k += 1
             continue
         settled = better.play is not None
         if better.play is not None:
@@ -293,44 +267,6 @@ def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_li
         # every best play breaks at least as many melds as the depth: true, and it cuts the search
         model.add(model.broken >= depth.depth)
     return model.solve(time_limit, first=True)
-
-
-def _independent_steps(position: Position, best: Best, skill: int, deadline: float) -> Play | None:
-    """A best play made of rearrangements of at most `skill` melds each, if a greedy search finds
-    one: each step breaks at most `skill` of the original melds that no step has touched yet and
-    places as much as it can; None when the steps together fall short of the best play.
-
-    Each step leaves the melds it made alone, so the steps are rearrangements of the end table
-    that do not depend on one another. It proves nothing when it fails, and often saves the
-    search for such a play when it succeeds.
-    """
-    untouched = list(position.table)
-    made: list[Meld] = []
-    hand = position.hand
-    value = 0
-    while hand and value < best.value:
-        current = Position(position.rules, tuple(untouched), hand)
-        model = Model(current, best.objective, keep=True)
-        # break at most `skill` of the melds no step has touched
-        model.add(model.broken <= skill)
-        model.maximize((model.objective, model.ceiling), (sum(model.kept), len(untouched)))
-        found = model.solve(_left(deadline), [model.objective])
-        if found.play is None or found.values[0] <= 0:
-            break
-        value += found.values[0]
-        left = Counter(found.play.table)
-        still = []
-        for meld in untouched:
-            if left[meld] > 0:
-                left[meld] -= 1
-                still.append(meld)
-        untouched = still
-        made += left.elements()
-        hand = found.play.hand_after(current)
-    if value < best.value:
-        return None
-    # runs of different steps stay apart: joined, one final meld would hold cards of both
-    return play_of(position, sorted([*made, *untouched], key=table_order))
 
 
 def _largest(model: Model, n: int) -> LinearExpr:

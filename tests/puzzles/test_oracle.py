@@ -7,7 +7,6 @@ default, which keeps this file well under a minute and a half on a busy two-core
 from __future__ import annotations
 
 import os
-import time
 from collections import Counter
 
 import pytest
@@ -31,7 +30,6 @@ from puzzles import (
     step_check,
     uniqueness,
 )
-from puzzles._solver import _independent_steps
 from tests.puzzles import oracle
 from tests.puzzles.strategies import joker_runs, laid_cards, positions, two_spots
 
@@ -374,25 +372,3 @@ def test_chain_length_matches_the_oracle_where_it_is_hard(rules: Rules, case: st
     )
     print(f"position: {found}")  # shown by pytest when the check below fails
     assert_chain_matches_the_oracle(found)
-
-
-@each_preset
-@property_test
-@given(data=st.data())
-def test_independent_steps_make_a_best_play_of_small_rearrangements(
-    rules: Rules, data: st.DataObject
-) -> None:
-    """The chain length's greedy search: when its steps place the maximum, their play is legal and
-    splits into rearrangements of at most the steps' skill."""
-    position = data.draw(st.one_of(two_spots(rules), positions(rules)), label="position")
-    note(f"position: {position}")
-    best = maximum(position, time_limit=TIME_LIMIT)
-    table = [meld.cards for meld in position.table]
-    for skill in (1, 2, 3):
-        play = _independent_steps(position, best, skill, time.perf_counter() + TIME_LIMIT)
-        if play is None:
-            continue
-        assert_legal(position, play)
-        assert play.count == best.value
-        found = oracle.groupings(table, [m.cards for m in play.table], len(play.freed))
-        assert min(oracle.largest(grouping) for grouping in found) <= skill
