@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 import generator
-from tests.webapp.conftest import TODAY, FrozenClock, Player
+from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app
 from tests.webapp.training.runs import dealt, practice_pool, slip, solve_one, start
 from webapp import models
 from webapp.db import database
@@ -169,3 +169,15 @@ def test_the_board_holds_no_solution(app: Flask, player: Player, known_puzzle: g
     assert page.count('class="card ') == 13 + 7  # the table and the hand, nothing more
     skipped = player.post(f"/rush/{run}/skip").get_data(as_text=True)
     assert "The solution" not in skipped and skipped.count('class="card ') == 20
+
+
+def test_starting_runs_is_rate_limited(database_url: str, clock: FrozenClock) -> None:
+    limited = make_app(database_url, clock, RATELIMIT_ENABLED=True, RUN_RATE_LIMIT="2 per minute")
+    starter = Player(limited.test_client())
+    statuses = [starter.post("/rush/start", htmx=False).status_code for _ in range(3)]
+    assert statuses == [503, 503, 429]  # an empty pool, then the limit
+
+
+def test_the_help_page_says_runs_are_unrated(client: FlaskClient) -> None:
+    page = html.unescape(client.get("/help").get_data(as_text=True))
+    assert 'href="/rush">Rush</a> and <a href="/streak">streak</a> runs are unrated' in page
