@@ -15,6 +15,7 @@ from flask import Flask
 
 import generator
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
+from tests.browser.test_languages_in_chromium import spills
 from tests.browser.test_play_in_chromium import Table
 from tests.browser.test_players_in_chromium import lay_out
 from tests.webapp.conftest import FrozenClock, make_app
@@ -161,4 +162,40 @@ def test_a_streak_run_skips_once_and_ends_at_the_first_miss(
     page.goto(served_app + "/stats")
     assert page.inner_text("#streak-run-best").strip() == "1"
     assert found == {}
+    context.close()
+
+
+RUN_WORDS = {
+    "en": ("en-GB", "Time's up!"),
+    "it": ("it-IT", "Tempo scaduto!"),
+    "de": ("de-DE", "Die Zeit ist um!"),
+    "pl": ("pl-PL", "Koniec czasu!"),
+}
+"""Each language's locale, and how its end screen begins."""
+
+
+@pytest.mark.parametrize("language", sorted(RUN_WORDS))
+def test_a_rush_fits_a_phone_in_each_language(
+    browser: object, served_app: str, clock: FrozenClock, language: str
+) -> None:
+    locale, over = RUN_WORDS[language]
+    context = browser.new_context(locale=locale, timezone_id="UTC", **DEVICES["phone"])  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(served_app + "/rush")
+    assert page.get_attribute("html", "lang") == language
+    page.click("#run-start")
+    page.wait_for_selector("#run-clock")
+    table = Table(page)
+    before = table.version()
+    page.click("#skip")
+    table.wait_for_board(before)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"training-{language}-phone-board.png"), full_page=True)
+    assert spills(page) == []
+    clock.moment += timedelta(minutes=4)
+    page.reload()
+    page.wait_for_selector("#result")
+    assert page.inner_text("#result h2") == over
+    page.screenshot(path=str(ARTIFACTS / f"training-{language}-phone-end.png"), full_page=True)
+    assert spills(page) == []
     context.close()
