@@ -143,6 +143,8 @@ def test_a_run_is_its_players_only_and_bad_input_is_a_readable_4xx(
     )
     assert stranger.post(f"/rush/{run}/skip").status_code == 404
     assert player.client.get(f"/streak/{run}").status_code == 404  # a rush is not a streak run
+    assert player.client.get("/rush/99999999999999999999").status_code == 404
+    assert player.post("/rush/99999999999999999999/undo").status_code == 404
     assert player.post(f"/rush/{run}/move", card="h0").status_code == 400
     wrong = player.post(f"/rush/{run}/move", card="h99", to="new")
     assert wrong.status_code == 422
