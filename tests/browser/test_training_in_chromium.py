@@ -153,12 +153,14 @@ def test_a_streak_run_skips_once_and_ends_at_the_first_miss(
     assert "Skipped" in page.inner_text("#run-last")
     assert "Give up" in page.inner_text("#skip")  # the one skip is spent
     look(page, f"{shots}-2-skipped", found)
+    page.click("#skip")  # the give-up asks first
+    look(page, f"{shots}-3-give-up", found)
     before = table.version()
-    page.click("#skip")
+    page.click("#give-up-run")
     table.wait_for_board(before)
     page.wait_for_selector("#result")
     assert page.inner_text("#share-text") == "Tavolo Streak 1 · best 1"
-    look(page, f"{shots}-3-end", found)
+    look(page, f"{shots}-4-end", found)
     page.goto(served_app + "/stats")
     assert page.inner_text("#streak-run-best").strip() == "1"
     assert found == {}
