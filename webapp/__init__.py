@@ -6,8 +6,9 @@ backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
 `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game (`pages`: help and
-settings). The game is in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
-when), `players` (records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
+settings). The game is in five packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
+when), `players` (records, streaks, ratings), `training` (rush and streak runs) and `analyser`.
+docs/ARCHITECTURE.md draws the map.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from webapp import (
 from webapp.analyser import views as analyser_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
+from webapp.training import views as training_views
+from webapp.training.runs import KINDS
 from webapp.turn import choosing, preview
 from webapp.turn import views as turn_views
 from webapp.turn.pages import Mode
@@ -109,6 +112,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     scheduler.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
+    for kind in KINDS:
+        app.register_blueprint(training_views.bp, name=kind, url_prefix=f"/{kind}")
     app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(preview.bp)

@@ -226,6 +226,9 @@ class PlayerAttempt(Base):
     """How many cards the hand was down by when the turn ended (0 when it went back as it was)."""
     started: Mapped[datetime] = mapped_column(UtcDateTime)
     finished: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("run.id"), index=True, default=None)
+    """The rush or streak run this attempt was played in: such an attempt is unrated, and counts
+    neither in the stats of practice nor for the daily streak."""
 
     puzzle: Mapped[PoolPuzzle] = relationship(lazy="joined", innerjoin=True)
 
@@ -257,3 +260,21 @@ class TransferCode(Base):
     used: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
     used_by: Mapped[str | None] = mapped_column(String(32), default=None)
     """The player id the adopting browser had before, if any: it is kept apart, never merged."""
+
+
+class Run(Base):
+    """A rush or a streak: practice puzzles one after another, each attempt pointing back here
+    (`PlayerAttempt.run_id`). Its score and state are read off those attempts (`training.runs`)."""
+
+    __tablename__ = "run"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    """`rush` or `streak`: a name of `training.runs.KINDS`."""
+    rules: Mapped[str] = mapped_column(String(20))
+    started: Mapped[datetime] = mapped_column(UtcDateTime)
+    seconds: Mapped[int | None] = mapped_column(default=None)
+    """A rush's time from `started`, before its penalties; None for a streak, which has no clock."""
+    ended: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
+    """When the run was settled as over (its last puzzle closed); None while it may go on."""

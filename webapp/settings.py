@@ -125,6 +125,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SOLVE_LEAST_CHARGE": 0.1,
         # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
         "TRANSFER_RATE_LIMIT": "10 per minute",
+        # starting a rush or a streak writes a run and deals a puzzle: a run takes minutes, so a
+        # player starts a few an hour; the moves inside a run count against STEP_RATE_LIMIT
+        "RUN_RATE_LIMIT": "10 per minute",
     }
 
 

@@ -115,6 +115,8 @@ PAGES = {
     "archive": "/archive",
     "practice": "/practice",
     "analyser": "/analyse?rules=classic&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD",
+    "rush": "/rush",
+    "streak": "/streak",
 }
 
 

@@ -122,7 +122,12 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
     rows = session.execute(
         select(
             PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished
-        ).where(PlayerAttempt.puzzle_id == puzzle_id, PlayerAttempt.status.in_(FINISHED), real_players(now))
+        ).where(
+            PlayerAttempt.puzzle_id == puzzle_id,
+            PlayerAttempt.status.in_(FINISHED),
+            PlayerAttempt.run_id.is_(None),  # a run's solves race a clock or a streak: another game
+            real_players(now),
+        )
     )
     crowd = crowd_of((row.status, row.moves, row.started, row.finished) for row in rows)
     CROWDS().put(puzzle_id, (now, crowd))

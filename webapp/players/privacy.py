@@ -1,10 +1,10 @@
 """A player's own data: all of it as one JSON document, and erasing it, as players in Italy, Germany
 and Poland are entitled to (GDPR articles 15, 17 and 20).
 
-The record is the player row (rating), their attempts (daily, archive and practice: how each ended,
-its moves, hints and the rating after it) and their transfer codes. Erasing deletes all of those;
-the puzzles' own ratings, which every game moved a little, stay: they are the puzzles', not the
-player's, and name nobody.
+The record is the player row (rating), their attempts (daily, archive, practice and in runs: how each
+ended, its moves, hints and the rating after it), their rush and streak runs and their transfer
+codes. Erasing deletes all of those; the puzzles' own ratings, which every game moved a little, stay:
+they are the puzzles', not the player's, and name nobody.
 """
 
 from __future__ import annotations
@@ -47,6 +47,18 @@ def export(session: Session, player: str, dates: Calendar, now: datetime) -> dic
             for attempt in attempts
             if (rating := attempt.rating_after) is not None
         ],
+        "runs": [
+            {
+                "id": run.id,
+                "kind": run.kind,
+                "rules": run.rules,
+                "started": _moment(run.started),
+                "ended": _moment(run.ended),
+            }
+            for run in session.scalars(
+                select(models.Run).where(models.Run.player_id == player).order_by(models.Run.id)
+            )
+        ],
         "transfer_codes": [
             {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
             for code in codes
@@ -72,6 +84,7 @@ def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
         "started": _moment(attempt.started),
         "finished": _moment(attempt.finished),
         "rating_after": None if attempt.rating_after is None else round(attempt.rating_after, 1),
+        "run": attempt.run_id,
     }
 
 
@@ -84,6 +97,7 @@ def forget(session: Session, player: str) -> int:
     first, so a first move racing the erasure waits and then starts a new player (`ensure_player`)."""
     session.scalar(select(models.Player.id).where(models.Player.id == player).with_for_update())
     attempts = session.execute(delete(models.PlayerAttempt).where(models.PlayerAttempt.player_id == player))
+    session.execute(delete(models.Run).where(models.Run.player_id == player))
     session.execute(delete(models.TransferCode).where(models.TransferCode.player_id == player))
     # another record's used code remembers this player as the browser that adopted it
     session.execute(

@@ -25,6 +25,8 @@ from webapp.schedule.days import Calendar
 CALENDAR_WEEKS = 10
 RATING_HISTORY = 100
 """Points of the rating chart: the latest attempts rated."""
+FINISHED_ALONE = (models.PlayerAttempt.status != Status.PLAYING) & models.PlayerAttempt.run_id.is_(None)
+"""Finished attempts outside rush and streak runs, which keep their own best scores (`players.bests`)."""
 
 
 def daily_plays(session: Session, player: str) -> list[DailyPlay]:
@@ -106,9 +108,7 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         attempts = list(
             session.scalars(
                 select(models.PlayerAttempt)
-                .where(
-                    models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING
-                )
+                .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
                 .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
             )
         )
@@ -157,7 +157,7 @@ def theme_rates(session: Session, player: str | None) -> list[ThemeRate]:
     rows = session.execute(
         select(models.PoolPuzzle.themes, models.PlayerAttempt.status)
         .join(models.PlayerAttempt, models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id)
-        .where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING)
+        .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
     )
     played: Counter[str] = Counter()
     solved: Counter[str] = Counter()
@@ -250,8 +250,8 @@ def rate(session: Session, attempt_id: int) -> float | None:
     """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
     rating, or None when it was rated already (or is not finished)."""
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
-    if attempt is None or not attempt.done or attempt.rating_after is not None:
-        return None
+    if attempt is None or not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
+        return None  # a rush's or streak's attempt is unrated
     player = session.get(models.Player, attempt.player_id, with_for_update=True)
     if player is None:  # erased meanwhile
         return None

@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from generator import THEMES
 from webapp import db, models
-from webapp.players import privacy, records, transfer
+from webapp.players import bests, privacy, records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
@@ -34,6 +34,7 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
         "stats.html",
         stats=stats,
         theme_rates=records.theme_rates(reader, player),
+        run_bests=bests.run_bests(reader, player),
         themes=THEMES,
         code=transfer.shown(code.code) if code else None,
         has_record=transfer.has_record(reader, player),

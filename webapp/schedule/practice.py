@@ -89,6 +89,7 @@ def unfinished(session: Session, player: str | None) -> PoolPuzzle | None:
         .where(
             PlayerAttempt.player_id == player,
             PlayerAttempt.number.is_(None),
+            PlayerAttempt.run_id.is_(None),  # a run deals its own puzzles
             PlayerAttempt.status == Status.PLAYING,
             PoolPuzzle.practice.is_(True),
         )

@@ -137,8 +137,9 @@ def time_up(page: PuzzlePage) -> Turn:
 
 
 def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
-    """Rate an attempt that has just finished: a Glicko-2 game between player and puzzle."""
-    if attempt.done and attempt.rating_after is None:
+    """Rate an attempt that has just finished: a Glicko-2 game between player and puzzle. A rush's or
+    streak's attempt is never rated: a speed run must not move a rating made at leisure."""
+    if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
             rating = records.rate(session, attempt.id)
         if rating is not None:

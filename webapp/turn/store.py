@@ -116,8 +116,11 @@ def write(connection: Connection, stored: Stored) -> bool:
     return connection.execute(_swap(tuple(changes), nulls), parameters).rowcount == 1
 
 
-def start(session: Session, player: str, puzzle: PoolPuzzle, number: int | None) -> PlayerAttempt:
-    """The player's first move on this puzzle starts their attempt."""
+def start(
+    session: Session, player: str, puzzle: PoolPuzzle, number: int | None, run_id: int | None = None
+) -> PlayerAttempt:
+    """The player's first move on this puzzle starts their attempt (a run starts it as it deals the
+    puzzle, with the run's id)."""
     attempt = PlayerAttempt(
         player_id=player,
         puzzle_id=puzzle.id,
@@ -134,6 +137,7 @@ def start(session: Session, player: str, puzzle: PoolPuzzle, number: int | None)
         started=now(),
         time_limit=None,
         rating_after=None,
+        run_id=run_id,
     )
     session.add(attempt)
     session.flush()

@@ -1,0 +1,52 @@
+"""A run's state counted from its attempts: pure, no app."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from webapp.models import Status
+from webapp.training.runs import RUSH, STREAK, Played, next_rating, run_state
+
+START = datetime(2026, 12, 3, 7, 0, tzinfo=UTC)
+
+
+def test_each_slip_short_turn_and_skip_takes_ten_seconds_off_a_rush() -> None:
+    played = [
+        Played(Status.SOLVED, 2),
+        Played(Status.MISSED, 0),
+        Played(Status.GAVE_UP, 1),
+        Played(Status.PLAYING, 0),
+    ]
+    state = run_state(RUSH, START, None, played, START + timedelta(seconds=30))
+    assert state.deadline == START + timedelta(seconds=180 - 10 * 5)
+    assert state.seconds_left(START + timedelta(seconds=30)) == 100
+    assert (state.solved, state.failed, state.skipped, state.slips) == (1, 1, 1, 3)
+    assert state.playing and not state.over and state.skips_left is None
+
+
+@pytest.mark.parametrize(("after", "over"), [(180, False), (183, False), (183.5, True)])
+def test_a_rush_is_over_once_its_time_and_the_grace_for_the_last_request_have_passed(
+    after: float, over: bool
+) -> None:
+    state = run_state(RUSH, START, None, [Played(Status.PLAYING, 0)], START + timedelta(seconds=after))
+    assert state.over is over and state.playing is not over
+    assert state.seconds_left(START + timedelta(seconds=after)) == 0
+
+
+def test_a_streak_has_no_clock_and_ends_at_the_first_failure_or_a_second_give_up() -> None:
+    far = START + timedelta(days=30)
+    going = run_state(STREAK, START, None, [Played(Status.SOLVED, 4), Played(Status.GAVE_UP, 0)], far)
+    assert going.deadline is None and going.seconds_left(far) is None
+    assert not going.over and going.skips_left == 0
+    assert run_state(STREAK, START, None, [Played(Status.MISSED, 0)], START).over
+    assert run_state(STREAK, START, None, [Played(Status.GAVE_UP, 0)] * 2, START).over
+    assert run_state(STREAK, START, START, [], START).over  # settled
+
+
+def test_each_solve_raises_the_next_puzzle_from_easy() -> None:
+    assert next_rating(RUSH, 0) == 1100.0
+    assert [next_rating(RUSH, solved) for solved in (1, 4, 16)] == [1150.0, 1300.0, 1900.0]
+    state = run_state(RUSH, START, None, [Played(Status.SOLVED, 0)] * 3 + [Played(Status.MISSED, 0)], START)
+    assert state.target_rating == 1250.0  # a miss does not raise it

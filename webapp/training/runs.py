@@ -1,0 +1,108 @@
+"""The rules of a run, as data, and a run's state read off its attempts: pure, no Flask, no database.
+
+A run's state is never stored beside its attempts, it is counted from them: the score is the puzzles
+solved; a rush's deadline is its start plus its seconds, less a penalty for every slip, every turn
+ended short of the maximum and every skip; a streak is over at its first failed puzzle (a turn ended
+short, or a give-up once the skip is spent). Counting it again on each request costs one small query
+and leaves nothing to fall out of step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from webapp.models import TIER_RATINGS, TURN_GRACE, Status
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One kind of run: its clock, what a mistake costs, its skips and how fast its puzzles rise."""
+
+    name: str
+    """`rush` or `streak`: also the name its views are registered under, and its URL."""
+    seconds: int | None
+    """The run's time; None: no clock."""
+    penalty: int
+    """Seconds off the clock for a slip, a turn ended short and a skip (a run with a clock)."""
+    skips: int | None
+    """Puzzles a run may skip; None: any number, each costing the penalty."""
+    rise: float
+    """Rating points the next puzzle aims higher for each puzzle solved."""
+
+
+RUSH = Kind("rush", seconds=180, penalty=10, skips=None, rise=50.0)
+STREAK = Kind("streak", seconds=None, penalty=0, skips=1, rise=50.0)
+KINDS = {kind.name: kind for kind in (RUSH, STREAK)}
+RULES = "classic"
+"""Runs deal classic puzzles only, so that every player's best score is of the same game."""
+FIRST_RATING = TIER_RATINGS["easy"]
+"""A run's first puzzle is rated near an Easy puzzle's starting rating."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A run's attempt, as the run's state needs it."""
+
+    status: Status
+    slips: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """Where a run stands at one moment."""
+
+    kind: Kind
+    solved: int
+    """The score: puzzles solved in this run."""
+    failed: int
+    """Turns ended short of the maximum."""
+    skipped: int
+    slips: int
+    deadline: datetime | None
+    """When a rush's time runs out, its penalties taken off; None for a streak."""
+    over: bool
+    playing: bool
+    """A puzzle of the run is being played."""
+
+    @property
+    def skips_left(self) -> int | None:
+        """Skips the run still has; None: any number (each costs the penalty)."""
+        return None if self.kind.skips is None else max(0, self.kind.skips - self.skipped)
+
+    @property
+    def target_rating(self) -> float:
+        """The rating the next puzzle is dealt near: each solve raises it."""
+        return next_rating(self.kind, self.solved)
+
+    def seconds_left(self, moment: datetime) -> int | None:
+        """Whole seconds left on a rush's clock at `moment` (never below 0); None without a clock."""
+        if self.deadline is None:
+            return None
+        return max(0, int((self.deadline - moment).total_seconds() + 0.999))
+
+
+def next_rating(kind: Kind, solved: int) -> float:
+    return FIRST_RATING + kind.rise * solved
+
+
+def run_state(
+    kind: Kind, started: datetime, ended: datetime | None, played: Sequence[Played], moment: datetime
+) -> RunState:
+    """The run's state at `moment`, from its attempts in the order they were dealt."""
+    solved = sum(1 for one in played if one.status is Status.SOLVED)
+    failed = sum(1 for one in played if one.status is Status.MISSED)
+    skipped = sum(1 for one in played if one.status is Status.GAVE_UP)
+    slips = sum(one.slips for one in played)
+    deadline = None
+    over = ended is not None
+    if kind.seconds is not None:
+        lost = kind.penalty * (slips + failed + skipped)
+        deadline = started + timedelta(seconds=kind.seconds - lost)
+        # the last request may travel for a moment after the page's clock reads 0:00
+        over = over or moment > deadline + TURN_GRACE
+    else:
+        over = over or failed > 0 or (kind.skips is not None and skipped > kind.skips)
+    playing = not over and any(one.status is Status.PLAYING for one in played)
+    return RunState(kind, solved, failed, skipped, slips, deadline, over, playing)
