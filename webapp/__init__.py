@@ -6,8 +6,9 @@ backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
 `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game (`pages`: help and
-settings). The game is in four packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
-when), `players` (records, streaks, ratings) and `analyser`. docs/ARCHITECTURE.md draws the map.
+settings). The game is in packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
+when), `players` (records, streaks, ratings), `analyser` and `friends` (friends' tables).
+docs/ARCHITECTURE.md draws the map.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from webapp import (
     wording,
 )
 from webapp.analyser import views as analyser_views
+from webapp.friends import views as friends_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
 from webapp.turn import choosing, preview
@@ -114,6 +116,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(preview.bp)
     app.register_blueprint(players_views.bp)
     app.register_blueprint(analyser_views.bp)
+    app.register_blueprint(friends_views.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(assets.bp)
     return app

@@ -1,4 +1,4 @@
-"""The database tables: the puzzle pool, the daily schedule, players, their attempts and transfer codes.
+"""The database tables: the puzzle pool, the daily schedule, players, attempts, transfer codes, friends.
 
 The classes are named apart from the generator's (`generator.Puzzle` is a puzzle as the generator
 writes it, `PoolPuzzle` one stored in the pool; `PlayerAttempt` is a player's turn at a puzzle).
@@ -257,3 +257,39 @@ class TransferCode(Base):
     used: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
     used_by: Mapped[str | None] = mapped_column(String(32), default=None)
     """The player id the adopting browser had before, if any: it is kept apart, never merged."""
+
+
+class FriendGroup(Base):
+    """A friends' table for the daily puzzle; a link with its token lets a player in. Its keeper is its
+    earliest member (`friends.groups`)."""
+
+    __tablename__ = "friend_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class FriendLink(Base):
+    """A group's invitation link; a revoked one is kept to say so to whoever follows it."""
+
+    __tablename__ = "friend_link"
+
+    token: Mapped[str] = mapped_column(String(43), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("friend_group.id", ondelete="CASCADE"), index=True)
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+    revoked: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
+
+
+class FriendMember(Base):
+    """A player at a friends' table under the name they picked: one per member, none alike in case."""
+
+    __tablename__ = "friend_member"
+    __table_args__ = (UniqueConstraint("group_id", "player_id"), UniqueConstraint("group_id", "name_key"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("friend_group.id", ondelete="CASCADE"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(96))  # the name case-folded
+    joined: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -102,6 +102,10 @@ def transfer_rate_limit() -> str:
     return str(current_app.config["TRANSFER_RATE_LIMIT"])
 
 
+def friends_rate_limit() -> str:
+    return str(current_app.config["FRIENDS_RATE_LIMIT"])
+
+
 def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)

@@ -125,6 +125,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SOLVE_LEAST_CHARGE": 0.1,
         # a code is 8 characters from 32: a guess in 10^12, and few guesses a minute
         "TRANSFER_RATE_LIMIT": "10 per minute",
+        # friends' tables: making, joining, leaving and replacing links, a few a day for an honest player
+        "FRIENDS_RATE_LIMIT": "20 per minute",
+        "FRIENDS_GROUPS_MOST": 20,
+        "FRIENDS_MEMBERS_MOST": 50,
     }
 
 

@@ -24,6 +24,7 @@ MODULES = sorted(
 PURE = {
     "webapp.client_input",
     "webapp.analyser.answer",
+    "webapp.friends.table",
     "webapp.players.charts",
     "webapp.players.glicko",
     "webapp.players.streaks",
@@ -32,7 +33,7 @@ PURE = {
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300
-AREAS = ("schedule", "players", "turn", "analyser")
+AREAS = ("schedule", "players", "turn", "analyser", "friends")
 """The areas from the bottom up: each may import the ones before it, never one after it."""
 
 
@@ -63,7 +64,7 @@ VIEWS = [module for module in MODULES if is_view_module(module)]
 
 
 def test_the_areas_are_packages_that_say_what_they_own() -> None:
-    for area in ("turn", "schedule", "players", "analyser"):
+    for area in AREAS:
         package = importlib.import_module(f"webapp.{area}")
         assert package.__doc__ and len(package.__doc__.split()) > 20, area
 
@@ -86,6 +87,7 @@ def test_the_view_modules_are_the_ones_the_map_names() -> None:
         "webapp.assets",
         "webapp.pages",
         "webapp.analyser.views",
+        "webapp.friends.views",
         "webapp.players.views",
         "webapp.schedule.api",
         "webapp.turn.choosing",
@@ -123,7 +125,9 @@ def test_infrastructure_imports_no_area() -> None:
         "webapp.backup",
     ):
         areas = {
-            name for name in imported(module) if re.match(r"webapp\.(turn|schedule|players|analyser)", name)
+            name
+            for name in imported(module)
+            if re.match(r"webapp\.(turn|schedule|players|analyser|friends)", name)
         }
         assert not areas, module
 

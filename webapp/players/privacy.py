@@ -2,7 +2,9 @@
 and Poland are entitled to (GDPR articles 15, 17 and 20).
 
 The record is the player row (rating), their attempts (daily, archive and practice: how each ended,
-its moves, hints and the rating after it) and their transfer codes. Erasing deletes all of those;
+its moves, hints and the rating after it), their transfer codes and their places at friends' tables
+(the table's name, the name they picked, when they joined). Erasing deletes all of those, and a
+friends' table left with nobody at it;
 the puzzles' own ratings, which every game moved a little, stay: they are the puzzles', not the
 player's, and name nobody.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
@@ -50,6 +52,15 @@ def export(session: Session, player: str, dates: Calendar, now: datetime) -> dic
         "transfer_codes": [
             {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
             for code in codes
+        ],
+        "friends_tables": [
+            {"table": group.name, "name": member.name, "joined": _moment(member.joined)}
+            for group, member in session.execute(
+                select(models.FriendGroup, models.FriendMember)
+                .join(models.FriendMember, models.FriendMember.group_id == models.FriendGroup.id)
+                .where(models.FriendMember.player_id == player)
+                .order_by(models.FriendMember.id)
+            )
         ],
     }
 
@@ -89,5 +100,11 @@ def forget(session: Session, player: str) -> int:
     session.execute(
         update(models.TransferCode).where(models.TransferCode.used_by == player).values(used_by=None)
     )
+    session.execute(delete(models.FriendMember).where(models.FriendMember.player_id == player))
+    empty = select(models.FriendGroup.id).where(
+        ~exists().where(models.FriendMember.group_id == models.FriendGroup.id)
+    )
+    session.execute(delete(models.FriendLink).where(models.FriendLink.group_id.in_(empty)))
+    session.execute(delete(models.FriendGroup).where(models.FriendGroup.id.in_(empty)))
     session.execute(delete(models.Player).where(models.Player.id == player))
     return int(getattr(attempts, "rowcount", 0) or 0)
