@@ -26,7 +26,7 @@ class Mark(StrEnum):
     NONE = "none"
     """Not played."""
     HIDDEN = "hidden"
-    """The viewer has not finished this puzzle: its results stay hidden from them."""
+    """Played, but the viewer has not finished this puzzle: how it went stays hidden from them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +139,11 @@ def table(members: list[Member], today: int, finished: set[int]) -> Table:
     )
     week = []
     for member in members:
+        # whether a member played shows; how it went, only once the viewer has finished it too
         marks = tuple(
-            Mark.HIDDEN
-            if number not in seen
-            else (member.results[number].mark if number in member.results else Mark.NONE)
+            Mark.NONE
+            if number not in member.results
+            else (member.results[number].mark if number in seen else Mark.HIDDEN)
             for number in numbers
         )
         solved = sum(1 for mark in marks if mark in (Mark.CLEAN, Mark.SOLVED))
