@@ -65,6 +65,7 @@ TURN_PLACES = {
     Mode.DAILY: "/puzzles/<int:number>",
     Mode.ARCHIVE: "/archive/<int:number>",
     Mode.PRACTICE: "/practice/<code>",
+    Mode.REVIEW: "/review/<code>",
 }
 """Where the turn blueprint is registered, under each mode's name: `/puzzles/7/end` is `daily.end_turn`."""
 

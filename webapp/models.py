@@ -198,13 +198,15 @@ class PlayerAttempt(Base):
     """One player's turn at one puzzle: the table as they left it, and how it ended."""
 
     __tablename__ = "attempt"
-    __table_args__ = (UniqueConstraint("player_id", "puzzle_id"),)
+    __table_args__ = (UniqueConstraint("player_id", "puzzle_id", "review"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
     puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzle.id"))
     number: Mapped[int | None]
     """The daily number it was played as, if any."""
+    review: Mapped[int] = mapped_column(default=0, server_default="0")
+    """0 for the first turn at the puzzle; 1, 2, ... for its review rounds (`webapp.review`)."""
     melds: Mapped[list[list[str]]] = mapped_column(JSON)
     """The table now, as the board's card ids."""
     history: Mapped[list[str | list[list[str]]]] = mapped_column(JSON)
@@ -260,8 +262,7 @@ class TransferCode(Base):
 
 
 class FriendGroup(Base):
-    """A friends' table for the daily puzzle; a link with its token lets a player in. Its keeper is its
-    earliest member (`friends.groups`)."""
+    """A friends' table for the daily puzzle; its keeper is its earliest member (`friends.groups`)."""
 
     __tablename__ = "friend_group"
 

@@ -1,4 +1,7 @@
-"""Friends' tables: groups, their invitation links and their members
+"""Friends' tables (groups, their invitation links and their members), and review rounds
+
+An attempt gets `review`: 0 for the first turn at a puzzle, 1, 2, ... for the turns at it when it
+comes back for review; one attempt per player, puzzle and round.
 
 Revision ID: 0008_review_friends
 Revises: 0007
@@ -17,6 +20,12 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("attempt", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("review", sa.Integer(), server_default="0", nullable=False))
+        batch_op.drop_constraint("uq_attempt_player_id_puzzle_id", type_="unique")
+        batch_op.create_unique_constraint(
+            "uq_attempt_player_id_puzzle_id_review", ["player_id", "puzzle_id", "review"]
+        )
     op.create_table(
         "friend_group",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -67,3 +76,9 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_friend_link_group_id"), table_name="friend_link")
     op.drop_table("friend_link")
     op.drop_table("friend_group")
+    # the review rounds go: a player keeps their first turn at each puzzle
+    op.execute(sa.text("DELETE FROM attempt WHERE review > 0"))
+    with op.batch_alter_table("attempt", schema=None) as batch_op:
+        batch_op.drop_constraint("uq_attempt_player_id_puzzle_id_review", type_="unique")
+        batch_op.create_unique_constraint("uq_attempt_player_id_puzzle_id", ["player_id", "puzzle_id"])
+        batch_op.drop_column("review")

@@ -179,7 +179,7 @@ def post_rules(app: Flask) -> list[tuple[str, str]]:
     rules = []
     for rule in app.url_map.iter_rules():
         if "POST" in (rule.methods or set()):
-            values = {name: 7 if name == "number" else "x" for name in rule.arguments}
+            values = {name: 7 if name in ("number", "group_id") else "x" for name in rule.arguments}
             rules.append((rule.endpoint, rule.build(values)[1]))  # type: ignore[index]
     return rules
 
@@ -188,9 +188,18 @@ def test_every_post_but_the_stateless_apis_needs_the_csrf_token(app: Flask, publ
     client = app.test_client()
     client.get("/")
     rules = post_rules(app)
-    assert {"daily.move", "daily.end_turn", "archive.move", "practice.move", "players.adopt"} <= {
-        endpoint for endpoint, _ in rules
-    }
+    assert {
+        "daily.move",
+        "daily.end_turn",
+        "archive.move",
+        "practice.move",
+        "review.move",
+        "players.adopt",
+        "friends.make_table",
+        "friends.join",
+        "friends.leave",
+        "friends.revoke",
+    } <= {endpoint for endpoint, _ in rules}
     for endpoint, path in rules:
         if endpoint in STATELESS_POSTS:
             continue

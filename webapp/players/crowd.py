@@ -122,7 +122,12 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
     rows = session.execute(
         select(
             PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished
-        ).where(PlayerAttempt.puzzle_id == puzzle_id, PlayerAttempt.status.in_(FINISHED), real_players(now))
+        ).where(
+            PlayerAttempt.puzzle_id == puzzle_id,
+            PlayerAttempt.status.in_(FINISHED),
+            PlayerAttempt.review == 0,
+            real_players(now),
+        )
     )
     crowd = crowd_of((row.status, row.moves, row.started, row.finished) for row in rows)
     CROWDS().put(puzzle_id, (now, crowd))
@@ -139,7 +144,12 @@ def solved_shares(session: Session, puzzle_ids: list[int], now: datetime) -> dic
             func.count(),
             func.sum(case((PlayerAttempt.status == Status.SOLVED, 1), else_=0)),
         )
-        .where(PlayerAttempt.puzzle_id.in_(puzzle_ids), PlayerAttempt.status.in_(FINISHED), real_players(now))
+        .where(
+            PlayerAttempt.puzzle_id.in_(puzzle_ids),
+            PlayerAttempt.status.in_(FINISHED),
+            PlayerAttempt.review == 0,
+            real_players(now),
+        )
         .group_by(PlayerAttempt.puzzle_id)
     )
     return {puzzle_id: round(100 * (solved or 0) / count) for puzzle_id, count, solved in rows if count}

@@ -70,6 +70,7 @@ def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
     return {
         "puzzle": puzzle.code,
         "daily_number": attempt.number,
+        "review_round": attempt.review,
         "practice": puzzle.practice,
         "rules": puzzle.rules,
         "tier": puzzle.tier,

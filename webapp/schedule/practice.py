@@ -89,6 +89,7 @@ def unfinished(session: Session, player: str | None) -> PoolPuzzle | None:
         .where(
             PlayerAttempt.player_id == player,
             PlayerAttempt.number.is_(None),
+            PlayerAttempt.review == 0,
             PlayerAttempt.status == Status.PLAYING,
             PoolPuzzle.practice.is_(True),
         )
