@@ -4,10 +4,11 @@
 clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
 backup FILE` use it.
 
-Infrastructure sits at the top (`settings`, `db`, `models`, `security`, `errors`, `caching`,
-`solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game (`pages`: help and
-settings). The game is in five packages by area: `turn` (a turn at a puzzle), `schedule` (which puzzle
-when), `players` (records, streaks, ratings), `training` (rush and streak runs) and `analyser`.
+Infrastructure sits at the top (`settings`, `db`, `models` with its `columns`, `security`, `errors`,
+`caching`, `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game
+(`pages`: help and settings). The game is in packages by area: `schedule` (which puzzle when), `review`
+(missed puzzles coming back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle),
+`training` (rush and streak runs), `analyser` and `friends` (friends' tables).
 docs/ARCHITECTURE.md draws the map.
 """
 
@@ -35,6 +36,7 @@ from webapp import (
     wording,
 )
 from webapp.analyser import views as analyser_views
+from webapp.friends import views as friends_views
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
 from webapp.training import views as training_views
@@ -66,6 +68,7 @@ TURN_PLACES = {
     Mode.DAILY: "/puzzles/<int:number>",
     Mode.ARCHIVE: "/archive/<int:number>",
     Mode.PRACTICE: "/practice/<code>",
+    Mode.REVIEW: "/review/<code>",
 }
 """Where the turn blueprint is registered, under each mode's name: `/puzzles/7/end` is `daily.end_turn`."""
 
@@ -119,6 +122,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(preview.bp)
     app.register_blueprint(players_views.bp)
     app.register_blueprint(analyser_views.bp)
+    app.register_blueprint(friends_views.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(assets.bp)
     return app

@@ -1,4 +1,4 @@
-"""The database tables: the puzzle pool, the daily schedule, players, their attempts and transfer codes.
+"""The database tables: the puzzle pool, the daily schedule, players, attempts, transfer codes, friends.
 
 The classes are named apart from the generator's (`generator.Puzzle` is a puzzle as the generator
 writes it, `PoolPuzzle` one stored in the pool; `PlayerAttempt` is a player's turn at a puzzle).
@@ -6,13 +6,12 @@ writes it, `PoolPuzzle` one stored in the pool; `PlayerAttempt` is a player's tu
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
     JSON,
-    DateTime,
     Double,
     ForeignKey,
     Index,
@@ -27,24 +26,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Card, Position
+from webapp.columns import UtcDateTime
 from webapp.players.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """An aware UTC datetime on every database (SQLite keeps no time zone of its own)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            raise ValueError("store aware datetimes only")
-        return value.astimezone(UTC) if value is not None else None
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
 
 
 class Status(StrEnum):
@@ -198,13 +181,15 @@ class PlayerAttempt(Base):
     """One player's turn at one puzzle: the table as they left it, and how it ended."""
 
     __tablename__ = "attempt"
-    __table_args__ = (UniqueConstraint("player_id", "puzzle_id"),)
+    __table_args__ = (UniqueConstraint("player_id", "puzzle_id", "review"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
     puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzle.id"))
     number: Mapped[int | None]
     """The daily number it was played as, if any."""
+    review: Mapped[int] = mapped_column(default=0, server_default="0")
+    """0 for the first turn at the puzzle; 1, 2, ... for its review rounds (`webapp.review`)."""
     melds: Mapped[list[list[str]]] = mapped_column(JSON)
     """The table now, as the board's card ids."""
     history: Mapped[list[str | list[list[str]]]] = mapped_column(JSON)
@@ -278,3 +263,38 @@ class Run(Base):
     """A rush's time from `started`, before its penalties; None for a streak, which has no clock."""
     ended: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
     """When the run was settled as over (its last puzzle closed); None while it may go on."""
+
+
+class FriendGroup(Base):
+    """A friends' table for the daily puzzle; its keeper is its earliest member (`friends.groups`)."""
+
+    __tablename__ = "friend_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class FriendLink(Base):
+    """A group's invitation link; a revoked one is kept to say so to whoever follows it."""
+
+    __tablename__ = "friend_link"
+
+    token: Mapped[str] = mapped_column(String(43), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("friend_group.id", ondelete="CASCADE"), index=True)
+    created: Mapped[datetime] = mapped_column(UtcDateTime)
+    revoked: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
+
+
+class FriendMember(Base):
+    """A player at a friends' table under the name they picked: one per member, none alike in case."""
+
+    __tablename__ = "friend_member"
+    __table_args__ = (UniqueConstraint("group_id", "player_id"), UniqueConstraint("group_id", "name_key"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("friend_group.id", ondelete="CASCADE"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(96))  # the name case-folded
+    joined: Mapped[datetime] = mapped_column(UtcDateTime)

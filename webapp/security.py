@@ -106,6 +106,10 @@ def run_rate_limit() -> str:
     return str(current_app.config["RUN_RATE_LIMIT"])
 
 
+def friends_rate_limit() -> str:
+    return str(current_app.config["FRIENDS_RATE_LIMIT"])
+
+
 def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)

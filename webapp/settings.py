@@ -128,6 +128,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # starting a rush or a streak writes a run and deals a puzzle: a run takes minutes, so a
         # player starts a few an hour; the moves inside a run count against STEP_RATE_LIMIT
         "RUN_RATE_LIMIT": "10 per minute",
+        # friends' tables: making, joining, leaving and replacing links, a few a day for an honest player
+        "FRIENDS_RATE_LIMIT": "20 per minute",
+        "FRIENDS_GROUPS_MOST": 20,
+        "FRIENDS_MEMBERS_MOST": 50,
     }
 
 

@@ -24,16 +24,18 @@ MODULES = sorted(
 PURE = {
     "webapp.client_input",
     "webapp.analyser.answer",
+    "webapp.friends.table",
     "webapp.players.charts",
     "webapp.players.glicko",
     "webapp.players.streaks",
+    "webapp.review.spacing",
     "webapp.schedule.days",
     "webapp.training.runs",
     "webapp.turn.view",
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300
-AREAS = ("schedule", "players", "turn", "training", "analyser")
+AREAS = ("schedule", "review", "players", "turn", "training", "analyser", "friends")
 """The areas from the bottom up: each may import the ones before it, never one after it."""
 
 
@@ -87,6 +89,7 @@ def test_the_view_modules_are_the_ones_the_map_names() -> None:
         "webapp.assets",
         "webapp.pages",
         "webapp.analyser.views",
+        "webapp.friends.views",
         "webapp.players.views",
         "webapp.schedule.api",
         "webapp.training.views",
@@ -123,11 +126,12 @@ def test_infrastructure_imports_no_area() -> None:
         "webapp.caching",
         "webapp.solver_gate",
         "webapp.backup",
+        "webapp.columns",
     ):
         areas = {
             name
             for name in imported(module)
-            if re.match(r"webapp\.(turn|schedule|players|training|analyser)", name)
+            if re.match(r"webapp\.(turn|schedule|review|players|training|analyser|friends)", name)
         }
         assert not areas, module
 

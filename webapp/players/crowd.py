@@ -126,6 +126,7 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
             PlayerAttempt.puzzle_id == puzzle_id,
             PlayerAttempt.status.in_(FINISHED),
             PlayerAttempt.run_id.is_(None),  # a run's solves race a clock or a streak: another game
+            PlayerAttempt.review == 0,
             real_players(now),
         )
     )
@@ -144,7 +145,13 @@ def solved_shares(session: Session, puzzle_ids: list[int], now: datetime) -> dic
             func.count(),
             func.sum(case((PlayerAttempt.status == Status.SOLVED, 1), else_=0)),
         )
-        .where(PlayerAttempt.puzzle_id.in_(puzzle_ids), PlayerAttempt.status.in_(FINISHED), real_players(now))
+        .where(
+            PlayerAttempt.puzzle_id.in_(puzzle_ids),
+            PlayerAttempt.status.in_(FINISHED),
+            PlayerAttempt.run_id.is_(None),
+            PlayerAttempt.review == 0,
+            real_players(now),
+        )
         .group_by(PlayerAttempt.puzzle_id)
     )
     return {puzzle_id: round(100 * (solved or 0) / count) for puzzle_id, count, solved in rows if count}

@@ -1,10 +1,12 @@
 """A player's own data: all of it as one JSON document, and erasing it, as players in Italy, Germany
 and Poland are entitled to (GDPR articles 15, 17 and 20).
 
-The record is the player row (rating), their attempts (daily, archive, practice and in runs: how each
-ended, its moves, hints and the rating after it), their rush and streak runs and their transfer
-codes. Erasing deletes all of those; the puzzles' own ratings, which every game moved a little, stay:
-they are the puzzles', not the player's, and name nobody.
+The record is the player row (rating), their attempts (daily, archive, practice, review rounds and in
+runs: how each ended, its moves, hints and the rating after it), their rush and streak runs, their
+transfer codes and their places at friends' tables (the table's name, the name they picked, when they
+joined). Erasing deletes all of those, and a friends' table left with nobody at it; the puzzles' own
+ratings, which every game moved a little, stay: they are the puzzles', not the player's, and name
+nobody.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
@@ -63,6 +65,15 @@ def export(session: Session, player: str, dates: Calendar, now: datetime) -> dic
             {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
             for code in codes
         ],
+        "friends_tables": [
+            {"table": group.name, "name": member.name, "joined": _moment(member.joined)}
+            for group, member in session.execute(
+                select(models.FriendGroup, models.FriendMember)
+                .join(models.FriendMember, models.FriendMember.group_id == models.FriendGroup.id)
+                .where(models.FriendMember.player_id == player)
+                .order_by(models.FriendMember.id)
+            )
+        ],
     }
 
 
@@ -71,6 +82,7 @@ def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
     return {
         "puzzle": puzzle.code,
         "daily_number": attempt.number,
+        "review_round": attempt.review,
         "practice": puzzle.practice,
         "rules": puzzle.rules,
         "tier": puzzle.tier,
@@ -103,5 +115,11 @@ def forget(session: Session, player: str) -> int:
     session.execute(
         update(models.TransferCode).where(models.TransferCode.used_by == player).values(used_by=None)
     )
+    session.execute(delete(models.FriendMember).where(models.FriendMember.player_id == player))
+    empty = select(models.FriendGroup.id).where(
+        ~exists().where(models.FriendMember.group_id == models.FriendGroup.id)
+    )
+    session.execute(delete(models.FriendLink).where(models.FriendLink.group_id.in_(empty)))
+    session.execute(delete(models.FriendGroup).where(models.FriendGroup.id.in_(empty)))
     session.execute(delete(models.Player).where(models.Player.id == player))
     return int(getattr(attempts, "rowcount", 0) or 0)

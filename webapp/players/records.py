@@ -270,9 +270,9 @@ def rate(session: Session, attempt_id: int) -> float | None:
         Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
         score(attempt),
     )
-    if not _real(session, player, attempt):
+    if attempt.review or not _real(session, player, attempt):
         # a throwaway cookie's game moves its own rating, never the puzzle's: 40 fresh cookies giving
-        # up moved a puzzle from 1500 to 2208
+        # up moved a puzzle from 1500 to 2208; and a review round's player has seen the solution
         puzzle_after = Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(

@@ -10,6 +10,7 @@ from generator import THEMES
 from webapp import db, models
 from webapp.players import bests, privacy, records, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
+from webapp.review import queue
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.security import limiter, transfer_rate_limit
@@ -26,13 +27,15 @@ def stats_page() -> tuple[str, int]:
 def _render(adopt_error: str | None = None, typed: str = "") -> str:
     player = current_player_id()
     moment = now()
-    today = moment.astimezone(zone(player_zone_name())).date()
+    tz = zone(player_zone_name())
+    today = moment.astimezone(tz).date()
     reader = db.session()
     stats = records.stats(reader, player, calendar(), moment, today)
     code = transfer.active(reader, player) if player else None
     return render_template(
         "stats.html",
         stats=stats,
+        review=queue.counts(reader, player, today, tz),
         theme_rates=records.theme_rates(reader, player),
         run_bests=bests.run_bests(reader, player),
         themes=THEMES,

@@ -90,6 +90,7 @@ def unfinished(session: Session, player: str | None) -> PoolPuzzle | None:
             PlayerAttempt.player_id == player,
             PlayerAttempt.number.is_(None),
             PlayerAttempt.run_id.is_(None),  # a run deals its own puzzles
+            PlayerAttempt.review == 0,
             PlayerAttempt.status == Status.PLAYING,
             PoolPuzzle.practice.is_(True),
         )

@@ -55,7 +55,7 @@ def look(page: PuzzlePage) -> Turn:
     """The player's turn as it stands, for a page to show: a timed turn whose clock ran out while
     nobody asked is ended first, as any move would end it."""
     player = current_player_id()
-    attempt = store.find(db.session(), player, page.puzzle) if player else None
+    attempt = store.find(db.session(), player, page.puzzle, page.review) if player else None
     if attempt is not None and player is not None and attempt.overdue(now()):
         settled = _act_on_stored(page, player, attempts.on_time(attempts.nothing))
         if settled is not None:
@@ -99,7 +99,7 @@ def ask_hint(page: PuzzlePage) -> Turn:
     """The next rung of the hint ladder for the table as it stands. The engine works outside any
     transaction; the hint is stored only if the table is still the one it was worked out for."""
     player = current_player_id()
-    attempt = store.find(db.session(), player, page.puzzle) if player else None
+    attempt = store.find(db.session(), player, page.puzzle, page.review) if player else None
     if attempt is not None and attempt.done:
         raise TurnOver(words("this puzzle is finished: no more hints"))
     if attempt is not None and attempt.overdue(now()):
@@ -131,7 +131,7 @@ def time_up(page: PuzzlePage) -> Turn:
     """The page's clock reached zero: end the turn if the server's clock agrees (the turn as it
     stands when the player has no attempt here: nothing to end)."""
     player = current_player_id()
-    if player is None or store.find(db.session(), player, page.puzzle) is None:
+    if player is None or store.find(db.session(), player, page.puzzle, page.review) is None:
         return look(page)
     return act(page, attempts.nothing)
 
@@ -154,7 +154,7 @@ def _act_on_stored(
     transaction is open while Python works, and SQLite's lock is held for one UPDATE only."""
     with db.database().autocommit() as connection:
         for _ in range(RACE_TRIES):
-            stored = store.read(connection, player, page.puzzle)
+            stored = store.read(connection, player, page.puzzle, page.review)
             if stored is None:
                 return None
             board = action(stored.attempt)
@@ -167,10 +167,10 @@ def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
         player = current_player_id()
-        attempt = store.locked(session, player, page.puzzle.id) if player else None
+        attempt = store.locked(session, player, page.puzzle.id, page.review) if player else None
         if attempt is None:
             player = ensure_player(session)
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
-            attempt = store.start(session, player, puzzle, page.number)
+            attempt = store.start(session, player, puzzle, page.number, page.review)
         board = action(attempt)
     return attempt, board

@@ -1,4 +1,5 @@
-"""The pages that pick a puzzle: today's (the home page), the archive list, and practice's chooser.
+"""The pages that pick a puzzle: today's (the home page), the archive list, practice's chooser, and
+the player's review (`/review`: what comes back today and later).
 
 The puzzle itself is then played on the turn blueprint's pages (`webapp.turn.views`); today's page is
 its daily page for the player's own day.
@@ -18,6 +19,7 @@ from webapp.client_input import small_number
 from webapp.models import TIER_RATINGS
 from webapp.players.identity import current_player_id
 from webapp.players.records import player_rating
+from webapp.review import queue
 from webapp.schedule import practice
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
@@ -115,3 +117,20 @@ def next_practice() -> Response | tuple[str, int]:
         )
         return _practice(message, rules), 404
     return redirect(url_for("practice.puzzle", code=found.code), 303)
+
+
+@bp.get("/review")
+def review_page() -> str:
+    tz = zone(player_zone_name())
+    today = now().astimezone(tz).date()
+    return render_template("review.html", review=queue.review(db.session(), current_player_id(), today, tz))
+
+
+@bp.get("/review/next")
+def next_review() -> Response:
+    """The first puzzle due for review, or the review page when none is."""
+    tz = zone(player_zone_name())
+    due = queue.review(db.session(), current_player_id(), now().astimezone(tz).date(), tz).due
+    if not due:
+        return redirect(url_for("choosing.review_page"), 303)
+    return redirect(url_for("review.puzzle", code=due[0][1].code), 303)

@@ -20,8 +20,11 @@ from puzzles import words
 from webapp import db
 from webapp.errors import Moved, Refusal
 from webapp.models import PoolPuzzle
+from webapp.players.identity import current_player_id
+from webapp.review import queue
 from webapp.schedule import daily
-from webapp.schedule.clock import calendar, now
+from webapp.schedule.clock import calendar, now, player_zone_name
+from webapp.schedule.days import zone
 from webapp.wording import gettext, tier_name
 
 
@@ -34,6 +37,8 @@ class Mode(StrEnum):
     """A daily puzzle that has closed, played again: it never touches the streak."""
     PRACTICE = "practice"
     """A puzzle made for practice, never a daily one."""
+    REVIEW = "review"
+    """A puzzle the player got wrong, back for review: counts as practice, never for the streak."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,8 @@ class PuzzlePage:
     """The daily number, for a daily or archive puzzle."""
     day: date | None = None
     is_today: bool = False
+    review: int = 0
+    """The review round played here (`PlayerAttempt.review`); 0 outside review."""
 
     def url(self, view: str, **values: Any) -> str:
         """The URL of one of the turn views (`puzzle`, `move`, `end_turn`, ...) for this puzzle."""
@@ -62,6 +69,8 @@ class PuzzlePage:
             return gettext("Tavolo practice (%(tier)s)", tier=tier_name(self.puzzle.tier))
         if self.mode is Mode.ARCHIVE:
             return gettext("Tavolo #%(number)s (archive)", number=self.number)
+        if self.mode is Mode.REVIEW:
+            return gettext("Tavolo review (%(tier)s)", tier=tier_name(self.puzzle.tier))
         return f"Tavolo #{self.number}"
 
     @property
@@ -70,7 +79,7 @@ class PuzzlePage:
 
     def preview_url(self) -> str:
         """The link preview image of this puzzle."""
-        if self.mode is Mode.PRACTICE:
+        if self.mode in (Mode.PRACTICE, Mode.REVIEW):
             return url_for("preview.practice_image", code=self.puzzle.code, _external=True)
         return url_for("preview.daily_image", number=self.number, _external=True)
 
@@ -112,8 +121,24 @@ def practice_puzzle(code: str) -> PoolPuzzle | None:
     )
 
 
+def review_page(code: str) -> PuzzlePage:
+    """A puzzle back for this player's review, at the round due (or the latest one played); 404 for a
+    puzzle that is not in their review."""
+    row = db.session().scalar(select(PoolPuzzle).where(PoolPuzzle.code == code[:16]))
+    dates_zone = zone(player_zone_name())
+    today = now().astimezone(dates_zone).date()
+    found = (
+        None if row is None else queue.round_of(db.session(), current_player_id(), row.id, today, dates_zone)
+    )
+    if row is None or found is None:
+        raise Refusal(words("Puzzle %(code)s is not waiting for your review.", code=repr(code[:16])), 404)
+    return PuzzlePage(row, Mode.REVIEW, (("code", row.code),), review=found)
+
+
 def find_page(mode: Mode, values: Mapping[str, Any]) -> PuzzlePage:
     """The page a turn view's URL values name, for the mode it is registered as."""
+    if mode is Mode.REVIEW:
+        return review_page(str(values["code"]))
     if mode is Mode.PRACTICE:
         return practice_page(str(values["code"]))
     if mode is Mode.ARCHIVE:

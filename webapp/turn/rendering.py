@@ -198,7 +198,7 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
-        challenge=_challenge(page, attempt) if page.mode is not Mode.DAILY else None,
+        challenge=_challenge(page, attempt) if page.mode in (Mode.ARCHIVE, Mode.PRACTICE) else None,
         next_at=next_at,
         next_in=attempts.duration_words(next_at - moment),
         crowd=_crowd(

@@ -28,19 +28,28 @@ from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.schedule.clock import now
 
 
-def find(session: Session, player: str | None, puzzle: PoolPuzzle) -> PlayerAttempt | None:
+def find(session: Session, player: str | None, puzzle: PoolPuzzle, review: int = 0) -> PlayerAttempt | None:
+    """The player's attempt at the puzzle: their first turn, or review round `review`."""
     if player is None:
         return None
     return session.scalar(
-        select(PlayerAttempt).where(PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id == puzzle.id)
+        select(PlayerAttempt).where(
+            PlayerAttempt.player_id == player,
+            PlayerAttempt.puzzle_id == puzzle.id,
+            PlayerAttempt.review == review,
+        )
     )
 
 
-def locked(session: Session, player: str, puzzle_id: int) -> PlayerAttempt | None:
+def locked(session: Session, player: str, puzzle_id: int, review: int = 0) -> PlayerAttempt | None:
     """The player's attempt, locked until this transaction ends."""
     return session.scalar(
         select(PlayerAttempt)
-        .where(PlayerAttempt.player_id == player, PlayerAttempt.puzzle_id == puzzle_id)
+        .where(
+            PlayerAttempt.player_id == player,
+            PlayerAttempt.puzzle_id == puzzle_id,
+            PlayerAttempt.review == review,
+        )
         .with_for_update(of=PlayerAttempt)
     )
 
@@ -70,6 +79,7 @@ def _value(column: Any, stored: Any) -> Any:
 READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT_COLUMNS)).where(
     PlayerAttempt.player_id == bindparam("player"),
     PlayerAttempt.puzzle_id == bindparam("puzzle"),
+    PlayerAttempt.review == bindparam("review"),
 )
 
 
@@ -89,9 +99,9 @@ def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
     )
 
 
-def read(connection: Connection, player: str, puzzle: PoolPuzzle) -> Stored | None:
-    """The player's attempt at the puzzle, if any, as it is now."""
-    row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id}).first()
+def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 0) -> Stored | None:
+    """The player's attempt at the puzzle (or at its review round `review`), if any, as it is now."""
+    row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id, "review": review}).first()
     if row is None:
         return None
     columns = dict(row._mapping)
@@ -117,15 +127,21 @@ def write(connection: Connection, stored: Stored) -> bool:
 
 
 def start(
-    session: Session, player: str, puzzle: PoolPuzzle, number: int | None, run_id: int | None = None
+    session: Session,
+    player: str,
+    puzzle: PoolPuzzle,
+    number: int | None,
+    review: int = 0,
+    run_id: int | None = None,
 ) -> PlayerAttempt:
-    """The player's first move on this puzzle starts their attempt (a run starts it as it deals the
-    puzzle, with the run's id)."""
+    """The player's first move on this puzzle (or on its review round) starts their attempt; a run
+    starts it as it deals the puzzle, with the run's id."""
     attempt = PlayerAttempt(
         player_id=player,
         puzzle_id=puzzle.id,
         puzzle=puzzle,
         number=number,
+        review=review,
         melds=Board.start(puzzle.position()).to_json(),
         history=[],
         moves=0,

@@ -1,11 +1,11 @@
 """The turn blueprint: a puzzle's page and the POSTs that play it, written once for every mode.
 
-`create_app` registers `bp` three times, under each `Mode`'s name: `daily` at `/puzzles/<number>`,
-`archive` at `/archive/<number>` and `practice` at `/practice/<code>`, so `/puzzles/7/end` is
-`daily.end_turn` and `/practice/cm2/end` is `practice.end_turn`. The URL value preprocessor takes the
-number or code out of the view's arguments; each view asks `this_page()` for the puzzle, which is
-looked up after the CSRF and rate-limit checks. A POST answers htmx with the board, a plain form with
-a redirect to the page.
+`create_app` registers `bp` once under each `Mode`'s name: `daily` at `/puzzles/<number>`,
+`archive` at `/archive/<number>`, `practice` at `/practice/<code>` and `review` at `/review/<code>`,
+so `/puzzles/7/end` is `daily.end_turn` and `/practice/cm2/end` is `practice.end_turn`. The URL
+value preprocessor takes the number or code out of the view's arguments; each view asks
+`this_page()` for the puzzle, which is looked up after the CSRF and rate-limit checks. A POST
+answers htmx with the board, a plain form with a redirect to the page.
 """
 
 from __future__ import annotations

@@ -1,0 +1,67 @@
+"""A player's review, read from their attempts: what waits now and later, and which round a review
+page shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from webapp.models import PlayerAttempt, PoolPuzzle
+from webapp.review.spacing import Turn, Waiting, round_to_show, waiting
+
+
+def turns(session: Session, player: str, puzzle_id: int | None = None) -> list[Turn]:
+    query = select(
+        PlayerAttempt.puzzle_id,
+        PlayerAttempt.review,
+        PlayerAttempt.status,
+        PlayerAttempt.hints,
+        PlayerAttempt.slips,
+        PlayerAttempt.finished,
+    ).where(PlayerAttempt.player_id == player)
+    if puzzle_id is not None:
+        query = query.where(PlayerAttempt.puzzle_id == puzzle_id)
+    return [Turn(*row) for row in session.execute(query)]
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A player's review on a day: the puzzles due (now) and those coming back later."""
+
+    due: list[tuple[Waiting, PoolPuzzle]]
+    later: list[tuple[Waiting, PoolPuzzle]]
+
+
+def review(session: Session, player: str | None, today: date, zone: ZoneInfo) -> Review:
+    if player is None:
+        return Review([], [])
+    items = waiting(turns(session, player), zone)
+    puzzles = {
+        row.id: row
+        for row in session.scalars(
+            select(PoolPuzzle).where(PoolPuzzle.id.in_([item.puzzle_id for item in items]))
+        )
+    }
+    due = [(item, puzzles[item.puzzle_id]) for item in items if item.is_due(today)]
+    later = [(item, puzzles[item.puzzle_id]) for item in items if not item.is_due(today)]
+    return Review(due, later)
+
+
+def counts(session: Session, player: str | None, today: date, zone: ZoneInfo) -> tuple[int, int]:
+    """How many puzzles wait for review now, and how many come back later."""
+    if player is None:
+        return 0, 0
+    items = waiting(turns(session, player), zone)
+    now = sum(1 for item in items if item.is_due(today))
+    return now, len(items) - now
+
+
+def round_of(session: Session, player: str | None, puzzle_id: int, today: date, zone: ZoneInfo) -> int | None:
+    """The review round the puzzle's review page shows this player; None when it has none."""
+    if player is None:
+        return None
+    return round_to_show(turns(session, player, puzzle_id), puzzle_id, today, zone)

@@ -1,0 +1,85 @@
+"""When a puzzle comes back for review: after 1, 3 and 7 days, then every 7, counted in the player's
+own days from the turn that went wrong, until a turn at it is a clean solve. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from webapp.models import Status
+
+INTERVALS = (1, 3, 7)
+"""Days until the first, second and third return; every later return waits the last."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One of the player's turns at a puzzle, as review reads it."""
+
+    puzzle_id: int
+    review: int
+    """0 for the first turn, then the review round."""
+    status: Status
+    hints: int
+    slips: int
+    finished: datetime | None
+
+    @property
+    def clean(self) -> bool:
+        return self.status == Status.SOLVED and self.hints == 0 and self.slips == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A puzzle in the player's review: its next round and the day it comes back."""
+
+    puzzle_id: int
+    round: int
+    """The review round to play: a new one, or the one in progress."""
+    due: date
+    playing: bool = False
+    """The round has begun and is not finished."""
+
+    def is_due(self, today: date) -> bool:
+        return self.playing or self.due <= today
+
+
+def interval(round_: int) -> timedelta:
+    """How long round `round_` (1, 2, ...) waits after the turn before it went wrong."""
+    return timedelta(days=INTERVALS[min(round_, len(INTERVALS)) - 1])
+
+
+def waiting(turns: Iterable[Turn], zone: ZoneInfo) -> list[Waiting]:
+    """Every puzzle in review, soonest first: its latest turn was not a clean solve (a review round
+    still being played counts as waiting, now). A first turn still going is not in review yet, and an
+    unfinished first turn never comes back."""
+    latest: dict[int, Turn] = {}
+    for turn in turns:
+        if turn.puzzle_id not in latest or turn.review > latest[turn.puzzle_id].review:
+            latest[turn.puzzle_id] = turn
+    found = []
+    for turn in latest.values():
+        if turn.status == Status.PLAYING:
+            if turn.review > 0:
+                found.append(Waiting(turn.puzzle_id, turn.review, date.min, playing=True))
+            continue
+        if turn.clean or turn.finished is None:
+            continue
+        round_ = turn.review + 1
+        day = turn.finished.astimezone(zone).date()
+        found.append(Waiting(turn.puzzle_id, round_, day + interval(round_)))
+    return sorted(found, key=lambda item: (not item.playing, item.due, item.puzzle_id))
+
+
+def round_to_show(turns: Iterable[Turn], puzzle_id: int, today: date, zone: ZoneInfo) -> int | None:
+    """The review round `/review/<code>` shows for this puzzle: the one in progress or due now, else
+    the latest finished round (so its result stays on its page); None when the puzzle has no review
+    round to show (never played, solved clean the first time, or not due yet)."""
+    mine = [turn for turn in turns if turn.puzzle_id == puzzle_id]
+    for item in waiting(mine, zone):
+        if item.is_due(today):
+            return item.round
+    rounds = [turn.review for turn in mine if turn.review > 0]
+    return max(rounds) if rounds else None
