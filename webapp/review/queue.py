@@ -22,7 +22,10 @@ def turns(session: Session, player: str, puzzle_id: int | None = None) -> list[T
         PlayerAttempt.hints,
         PlayerAttempt.slips,
         PlayerAttempt.finished,
-    ).where(PlayerAttempt.player_id == player)
+    )
+    # a rush or streak run is a game of its own, against a clock or to the first miss: what it leaves
+    # unsolved does not come back
+    query = query.where(PlayerAttempt.player_id == player, PlayerAttempt.run_id.is_(None))
     if puzzle_id is not None:
         query = query.where(PlayerAttempt.puzzle_id == puzzle_id)
     return [Turn(*row) for row in session.execute(query)]

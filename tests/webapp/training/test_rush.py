@@ -131,6 +131,21 @@ def test_a_run_is_unrated_and_touches_neither_practice_stats_nor_the_daily_strea
     assert '<dd id="best-streak">0</dd>' in stats and '<dd id="played">0</dd>' in stats
 
 
+def test_what_a_run_leaves_unsolved_does_not_come_back_for_review(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    practice_pool(app, known_puzzle)
+    run = start(player, "rush")
+    slip(player, "rush", run)
+    player.post(f"/rush/{run}/undo")
+    player.post(f"/rush/{run}/skip")
+    player.post(f"/rush/{run}/skip")
+    assert [status for _, status in dealt(app, run)] == ["gave-up", "gave-up", "playing"]
+    for days in (1, 3, 7):
+        clock.moment = clock.moment + timedelta(days=days)
+        assert "Nothing waits for review today." in player.client.get("/review").get_data(as_text=True)
+
+
 def test_a_run_is_its_players_only_and_bad_input_is_a_readable_4xx(
     app: Flask, player: Player, client: FlaskClient, known_puzzle: generator.Puzzle
 ) -> None:
