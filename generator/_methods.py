@@ -407,4 +407,5 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
-need decisions as well as a long chain: their letters add traps (`TRAPPING`)."""
+need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
+them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns."""
