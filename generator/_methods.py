@@ -367,7 +367,7 @@ TRAPPING = frozenset("gip")
 
 # Chains that pass a card along sets and runs in turn (`generator._motifs`, issue 21): the best play
 # breaks both kinds and the table shows no block. Their hands hold their own traps; the letters
-# trap as g and i do when the count still falls short.
+# trap as g and i do when the count still falls short. Under rules with jokers they are i and g.
 CHAIN = replace(FIGURE, melds=(2, 6), decoys=(3, 2, 1))
 """A chain beside a small mid-game table, with fewer decoys: the chain's traps are decoys too."""
 
@@ -386,13 +386,25 @@ CHAINS = {
 }
 """The chain methods by trick; a long cycle (seven melds, a dissolving set at its end and a trap at
 each run) is the one that reaches Master."""
+
+
+def _without_jokers(chains: Method, letter: str) -> Method:
+    """The chains, or under rules with jokers this letter's method: a joker in the hand fills the
+    hole a chain passes on, so that a chain there makes no puzzle worth the name."""
+
+    def method(rules: Rules, rng: random.Random) -> Candidate | None:
+        return (METHODS[letter] if rules.jokers else chains)(rules, rng)
+
+    return method
+
+
 METHODS |= {
-    # a chain of any trick: expert
-    "y": family(
-        tuple(CHAINS[kind] for kind in ("swap", "cycle", "split", "end", "bridge")), joker=FAMILY_JOKER
+    # a chain of any trick: expert (under joker rules, as i)
+    "y": _without_jokers(
+        family(tuple(CHAINS[kind] for kind in ("swap", "cycle", "split", "end", "bridge"))), "i"
     ),
-    # a long cycle: master
-    "z": family((CHAINS["long-cycle"],), joker=FAMILY_JOKER),
+    # a long cycle: master (under joker rules, as g)
+    "z": _without_jokers(family((CHAINS["long-cycle"],)), "g"),
 }
 TRAPPING |= frozenset("yz")
 
