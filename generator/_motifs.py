@@ -19,7 +19,7 @@ block of sets or parallel runs shows on the table. How the chain ends names its 
 
 A *trap* is a hand card that lengthens a run of the chain at the end it must give: it is the
 obvious move (RULES.md), and once laid the run cannot give its card, which loses the chain. The
-hand holds as many as the chain can afford: laying them all instead must still lose (`MARGIN`).
+hand holds as many as the chain can afford (`MARGIN`); the solver has the last word.
 
 Cards are handled here as (suit, rank) pairs while a chain is laid, then as in
 `generator._tables`: `Card.index` numbers.
@@ -44,8 +44,8 @@ end card)."""
 CYCLE_SPLIT = 0.3
 """How often a cycle's first run is a run of six cut in two, as a split run's is."""
 MARGIN = 2
-"""The hand cards that only the chain places outnumber the traps and the cards that some play
-places without the chain by at least this: laying the traps instead must lose."""
+"""How many more of the hand's other cards than traps and `free` cards the hand holds (see
+`_placed`). A rule of thumb, not a proof: the solver decides whether the traps lose."""
 
 
 @dataclass(slots=True)
@@ -58,7 +58,8 @@ class _Chain:
     traps: list[tuple[int, int]] = field(default_factory=list)
     """Traps the hand may hold (see `_placed`)."""
     free: int = 0
-    """How many of the hand's cards some play places without the chain."""
+    """How many of the hand's cards lengthen a table meld as it lies (a swap's last card, a bridge's
+    three): they are laid whatever the chain does, so a trap laid instead costs them nothing."""
 
     def run(self, suit: int, low: int, high: int) -> None:
         self.melds.append([(suit, p) for p in range(low, high + 1)])
@@ -173,8 +174,9 @@ def _placed(rng: random.Random, stock: list[int], chain: _Chain) -> Figure | Non
     (upside down half of the time) and drawn from the stock; None when it does not fit or the stock
     lacks its cards.
 
-    The hand holds as many traps as leave the cards that only the chain places (the hand's, less
-    the `free` ones) MARGIN more than the traps and the free cards together."""
+    The hand holds as many traps as leave its other cards, less the `free` ones, MARGIN more than
+    the traps and the free cards together: all three of a long cycle's, one or two of the other
+    chains'. The letters add traps where the count still falls short (`generator._make._trapped`)."""
     room = len(chain.hand) - 2 * chain.free - MARGIN
     chain.hand += rng.sample(chain.traps, max(min(room, len(chain.traps)), 0))
     ranks = [p for _, p in chain.cards()]
