@@ -43,6 +43,8 @@ SPLIT_END = 0.5
 end card)."""
 CYCLE_SPLIT = 0.3
 """How often a cycle's first run is a run of six cut in two, as a split run's is."""
+ABOVE = 0.5
+"""How often a cycle's last set, where there is room, turns into runs above its rank (else below)."""
 MARGIN = 2
 """How many more of the hand's other cards than traps and `free` cards the hand holds (see
 `_placed`). A rule of thumb, not a proof: the solver decides whether the traps lose."""
@@ -108,12 +110,13 @@ def sample_chain(
         if need[0] == "run":
             _, suit, rank = need
             if last:
-                # the last set gives the card and its two others start runs with hand pairs
-                # (above it when there is room, else below)
+                # the last set gives the card and its two others start runs with hand pairs,
+                # above it or below (where there is room above, either, for variety)
                 others = rng.sample([s for s in range(4) if s != suit], 2)
                 chain.set_of(rank, [suit, *others])
                 lowest = min(p for _, p in chain.cards())
-                side = (1, 2) if rank + 2 - lowest < TOP else (-1, -2)
+                above = rank + 2 - lowest < TOP and rng.random() < ABOVE
+                side = (1, 2) if above else (-1, -2)
                 chain.hand += [(s, rank + k) for s in others for k in side]
                 break
             # the suit the set lacks is the run's that gives it a card: not one whose trap (see
