@@ -17,11 +17,6 @@ block of sets or parallel runs shows on the table. How the chain ends names its 
 - **bridge**: the chain ends at a run of three that a hand card joins to a second run of its suit,
   so that both can give their far end card: one to the chain, one to a set the hand holds two of.
 
-The chain climbs three ranks a set, except where a run in its middle lies below the set it gives
-a card to (`TURN`): then it turns back down, to other suits at ranks it passed, so that chains of
-one length start, turn and end at different ranks and fewer of them share melds (issue 21: runs
-of long cycles that all spanned 12 ranks kept few puzzles for near-duplicates).
-
 A *trap* is a hand card that lengthens a run of the chain at the end it must give: it is the
 obvious move (RULES.md), and once laid the run cannot give its card, which loses the chain. The
 hand holds as many as the chain can afford (`MARGIN`); the solver has the last word.
@@ -50,9 +45,6 @@ CYCLE_SPLIT = 0.3
 """How often a cycle's first run is a run of six cut in two, as a split run's is."""
 ABOVE = 0.5
 """How often a cycle's last set, where there is room, turns into runs above its rank (else below)."""
-TURN = 0.3
-"""How often a run in the middle of a chain lies below the set it gives a card to, not above: the
-chain turns back down, to other suits at ranks it passed, and spans fewer of them."""
 MARGIN = 2
 """How many more of the hand's other cards than traps and `free` cards the hand holds (see
 `_placed`). A rule of thumb, not a proof: the solver decides whether the traps lose."""
@@ -113,7 +105,6 @@ def sample_chain(
     suit = rng.randrange(4)
     chain.hand += [(suit, -2), (suit, -1), (suit, 1), (suit, 2)]
     need: tuple[str, int, int] = ("run", suit, 0)
-    step = 1
     for link in range(length):
         last = link == length - 1
         if need[0] == "run":
@@ -130,11 +121,8 @@ def sample_chain(
                 break
             # the suit the set lacks is the run's that gives it a card: not one whose trap (see
             # below) would be a card the chain holds already
-            # the run that gives it a card lies above its rank or, now and then, below (`TURN`):
-            # the chain zig-zags, so chains of one length span different ranks
-            step = -1 if 1 < link < length - 2 and rng.random() < TURN else 1
             held = set(chain.cards())
-            lacking = [s for s in range(4) if s != suit and (s, rank - step) not in held] or [
+            lacking = [s for s in range(4) if s != suit and (s, rank - 1) not in held] or [
                 s for s in range(4) if s != suit
             ]
             missing = rng.choice(lacking)
@@ -153,9 +141,9 @@ def sample_chain(
                 # a run of three gives its end card and needs the card beyond its other end; the
                 # card before the end it gives is a trap: it lengthens the run as it lies, and
                 # once laid the run cannot give its end card
-                chain.run(suit, min(rank, rank + 2 * step), max(rank, rank + 2 * step))
-                chain.trap(suit, rank - step)
-            need = ("run", suit, rank + 3 * step)
+                chain.run(suit, rank, rank + 2)
+                chain.trap(suit, rank - 1)
+            need = ("run", suit, rank + 3)
     return _placed(rng, stock, chain)
 
 
