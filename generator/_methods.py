@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from generator._motifs import MOTIF_KINDS, chain_sampler
 from generator._shapes import is_figure
 from generator._tables import (
     JOKER_INDEX,
@@ -48,6 +49,8 @@ FIGURES: dict[str, Callable[[Rules, random.Random, list[int], int, int], Figure 
     "staircase": sample_staircase,
     "wall": sample_wall,
     "junction": sample_junction,
+    # chains that pass a card along sets and runs in turn (`generator._motifs`)
+    **{f"chain-{kind}": chain_sampler(kind) for kind in MOTIF_KINDS},
 }
 
 
@@ -362,15 +365,59 @@ METHODS |= {
 TRAPPING = frozenset("gip")
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""
 
+# Chains that pass a card along sets and runs in turn (`generator._motifs`, issue 21): the best play
+# breaks both kinds and the table shows no block. Their hands hold their own traps; the letters
+# trap as g and i do when the count still falls short. Under rules with jokers they are i and g.
+CHAIN = replace(FIGURE, melds=(2, 6), decoys=(3, 2, 1))
+"""A chain beside a small mid-game table, with fewer decoys: the chain's traps are decoys too."""
+
+
+def _chain(kind: str, size: tuple[int, int]) -> Method:
+    return backwards(replace(CHAIN, figure=f"chain-{kind}", size=size))
+
+
+CHAINS = {
+    "swap": _chain("swap", (6, 8)),
+    "cycle": _chain("cycle", (5, 5)),
+    "long-cycle": _chain("cycle", (7, 7)),
+    "split": _chain("split", (6, 6)),
+    "end": _chain("end", (6, 6)),
+    "bridge": _chain("bridge", (4, 4)),
+}
+"""The chain methods by trick; a long cycle (seven melds, a dissolving set at its end and a trap at
+each run) is the one that reaches Master."""
+
+
+def _without_jokers(chains: Method, letter: str) -> Method:
+    """The chains, or under rules with jokers this letter's method: a joker in the hand fills the
+    hole a chain passes on, so that a chain there makes no puzzle worth the name."""
+
+    def method(rules: Rules, rng: random.Random) -> Candidate | None:
+        return (METHODS[letter] if rules.jokers else chains)(rules, rng)
+
+    return method
+
+
+METHODS |= {
+    # a chain of any trick: expert (under joker rules, as i)
+    "y": _without_jokers(
+        family(tuple(CHAINS[kind] for kind in ("swap", "cycle", "split", "end", "bridge"))), "i"
+    ),
+    # a long cycle: master (under joker rules, as g)
+    "z": _without_jokers(family((CHAINS["long-cycle"],)), "g"),
+}
+TRAPPING |= frozenset("yz")
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
     None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p"),
     "easy": ("n",),
     "medium": ("n", "o"),
     "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
-    "expert": ("i", "p", "i", "i", "p", "i"),
-    "master": ("g", "g", "g", "p"),
+    "expert": ("y", "i", "y", "p", "y", "i"),
+    "master": ("z", "z", "z", "g"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
-need decisions as well as a long chain: their letters add traps (`TRAPPING`)."""
+need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
+them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns."""

@@ -1,0 +1,109 @@
+"""Chains that mix sets and runs (issue 21): each trick's worked example in docs/RULES.md, solved
+and graded, and the shapes `sample_chain` lays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from generator import puzzle_of
+from generator._make import _obvious
+from generator._methods import CHAINS, METHODS, RECIPES, TRAPPING
+from generator._motifs import MOTIF_KINDS, sample_chain
+from generator._shapes import is_figure, mixes
+from generator._tables import rank_of, suit_of, supply, to_meld
+from puzzles import MeldKind, Position, Rules, parse_cards, step_check
+
+# the worked examples of docs/RULES.md ("Chains that mix sets and runs"), as the chain methods made them
+SWAP = (
+    "classic | 2S 2D 2C / 5H 5D 5C / 8S 8H 8D / JS JD JC / 3S 4S 5S / 9H 10H JH / 6C 7C 8C | "
+    "9S 10S QS KS 2H QH 9C"
+)
+CYCLE = (
+    "classic | 4S 4D 4C / 7S 7H 7C / 10H 10D 10C / KS KH KD / 10S JS QS / 4H 5H 6H / 7D 8D 9D | "
+    "KS 3H JH QH 6D JD QD 2C 3C 5C 6C"
+)
+SPLIT = (
+    "classic | 4S 4H 4C / 7S 7D 7C / 10H 10D 10C / 8S 9S 10S JS QS KS / 5H 6H 7H / AD 2D 3D 4D | "
+    "8H 5D 5D 8C 9C JC QC"
+)
+END = (
+    "classic | 4S 4H 4C / 7S 7D 7C / 10H 10D 10C / 10S JS QS KS / 7H 8H 9H / 4D 5D 6D | 2S 3S 5S 6S 9S 3D 3D"
+)
+BRIDGE = "classic | 7S 7H 7C / 10S 10H 10D / AD 2D 3D / 5D 6D 7D / 8C 9C 10C | 8S 9S JS QS AH 4D 5D 8D AC"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "tier", "chain", "decisions", "theme"),
+    [
+        ("cy1", SWAP, "expert", 7, 2, "swap"),
+        ("cz1", CYCLE, "master", 6, 3, "cycle"),
+        ("cy2", SPLIT, "expert", 6, 2, "split-run"),
+        ("cy3", END, "expert", 6, 2, "end-card"),
+        ("cy4", BRIDGE, "expert", 5, 2, "new-meld"),
+    ],
+)
+def test_each_chain_example_is_graded_as_the_docs_say_and_mixes(
+    name: str, text: str, tier: str, chain: int, decisions: int, theme: str
+) -> None:
+    puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == (tier, chain, decisions)
+    assert theme in puzzle.themes
+    # the best play breaks a set and a run, and the table is no block of sets or parallel runs
+    assert mixes(puzzle.position(), puzzle.solution)
+    assert not is_figure(puzzle.position().table)
+
+
+def test_the_bridge_joins_two_runs_that_then_give_both_end_cards() -> None:
+    puzzle = puzzle_of("cy4", Position.parse(BRIDGE), time_limit=60)
+    assert puzzle.laid == ("8S", "9S", "JS", "QS", "AH", "4D", "AC")
+    solution = [tuple(meld) for meld in puzzle.solution]
+    # 4D joins A-3 and 5-7 of diamonds; AD goes to the hand's aces, 7D to the sevens
+    assert ("2D", "3D", "4D", "5D", "6D") in solution
+    assert {("AH", "AD", "AC"), ("7S", "7H", "7D")} <= set(solution)
+
+
+def test_the_traps_are_the_obvious_moves_that_lose() -> None:
+    # 8H lengthens 5H 6H 7H at the end the chain takes, 5D lengthens AD-4D at the end it takes
+    puzzle = puzzle_of("cy2", Position.parse(SPLIT), time_limit=60)
+    position = puzzle.position()
+    assert {"8H", "5D"}.isdisjoint(puzzle.laid)
+    for card in parse_cards("8H 5D"):
+        assert _obvious(card, position)
+        check = step_check(position, [card], time_limit=60)
+        assert check.reachable is not None and check.reachable < puzzle.max_placed
+
+
+@pytest.mark.parametrize("kind", MOTIF_KINDS)
+def test_sample_chain_lays_sets_and_runs_with_the_hand_around_a_set_card(kind: str) -> None:
+    rules = Rules.named("classic")
+    # a bridge lays two runs at its end: four melds before it fill the ranks
+    length = 4 if kind == "bridge" else 6
+    figures = [sample_chain(rules, random.Random(seed), supply(rules), length, 0, kind) for seed in range(20)]
+    found = [figure for figure in figures if figure is not None]
+    assert len(found) >= 10
+    for figure in found:
+        melds = [to_meld(meld, rules) for meld in figure.melds]
+        kinds = {meld.kind for meld in melds}
+        assert kinds == {MeldKind.SET, MeldKind.RUN}
+        assert not is_figure(melds)
+        # the hand opens with two pairs of a suit around a card of a set of three
+        sets = {
+            (rank_of(i), suit_of(i))
+            for meld in figure.melds
+            if len({rank_of(i) for i in meld}) == 1
+            for i in meld
+        }
+        hand = {(rank_of(i), suit_of(i)) for i in figure.extras}
+        assert any(
+            {(rank + d, suit) for d in (-2, -1, 1, 2)} <= hand
+            or {(rank - d, suit) for d in (-2, -1, 1, 2)} <= hand
+            for rank, suit in sets
+        )
+
+
+def test_the_chain_letters_serve_expert_and_master() -> None:
+    assert set(CHAINS) >= {"swap", "cycle", "split", "end", "bridge"}
+    assert {"y", "z"} <= set(METHODS) and {"y", "z"} <= TRAPPING
+    assert "y" in RECIPES["expert"] and "z" in RECIPES["master"]
