@@ -20,7 +20,7 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._methods import BEFORE_TWINS, METHODS, OLD_METHODS, RECIPES, TRAPPING
+from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, OLD_METHODS, RECIPES, TRAPPING
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
     SUITS,
@@ -387,10 +387,13 @@ def _without(position: Position, card: Card) -> Position:
     return Position(position.rules, position.table, tuple(hand))
 
 
-def recipe_for(tier: str | None) -> tuple[str, ...]:
-    """The method letters that take turns to find puzzles of this tier (any tier for None)."""
+def recipe_for(tier: str | None, rules: str = "classic") -> tuple[str, ...]:
+    """The method letters that take turns to find puzzles of this tier (any tier for None) under
+    these rules: the joker presets have recipes of their own for some tiers (`JOKER_RECIPES`)."""
     if tier is not None and tier not in TIERS:
         raise PuzzleError(f"unknown tier {tier!r}; the tiers are {', '.join(TIERS)}")
+    if Rules.named(rules).jokers and tier in JOKER_RECIPES:
+        return JOKER_RECIPES[tier]
     return RECIPES[tier]
 
 
@@ -414,7 +417,7 @@ def make_puzzle(
     proves each answer within `time_limit`. Raises PuzzleError after MAX_ATTEMPTS failures.
     """
     name = _preset_name(rules)
-    recipe = recipe_for(tier)
+    recipe = recipe_for(tier, name)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PuzzleError(f"seed {seed!r} is not a whole number of at least 0")
     for number in range(MAX_ATTEMPTS):
