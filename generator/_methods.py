@@ -392,15 +392,14 @@ METHODS |= {
     "q": family(("t", "a", "e", JUNCTION), joker=FAMILY_JOKER),
 }
 FREE_JOKER = 0.5
-"""Under rules with jokers, how often the joker letters' hand joker changes places with a table card."""
+"""Under rules with jokers, how often the letter j's hand joker changes places with a table card."""
 METHODS |= {
-    # as g, i and p, and under rules with jokers half the hand jokers stand in a table meld for a
-    # card that goes to the hand: the best play frees the joker (issue 21)
-    "j": family(("u", "c", "f", *(LONG_JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN, free=FREE_JOKER),
-    "y": family(("t", "a", "e", *(JUNCTION,) * 5), joker=FAMILY_JOKER, plain=PLAIN, free=FREE_JOKER),
-    "z": family(("n", "o"), joker=FAMILY_JOKER, free=FREE_JOKER),
+    # g, i or p, and under rules with jokers half the hand jokers then stand in a table meld for a
+    # card that goes to the hand: the best play frees the joker (issue 21). One letter for all
+    # three, as method letters are few.
+    "j": family(("g", "i", "p"), free=FREE_JOKER),
 }
-TRAPPING = frozenset("gipjyz")
+TRAPPING = frozenset("gipj")
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""
 
 RECIPES: dict[str | None, tuple[str, ...]] = {
@@ -416,7 +415,7 @@ A figure (ladder, staircase, wall) finds deep puzzles many times faster than a r
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
 need decisions as well as a long chain: their letters add traps (`TRAPPING`)."""
 JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
-    "expert": ("y", "z", "y", "y", "z", "y"),
-    "master": ("j", "j", "j", "z"),
+    "expert": ("i", "j", "i", "j", "p", "j"),
+    "master": ("g", "j", "g", "j"),
 }
-"""Under rules with jokers, these tiers' recipes use the letters that free jokers instead."""
+"""Under rules with jokers, these tiers' recipes give turns to the letter that frees jokers."""

@@ -320,7 +320,7 @@ def test_joker_presets_free_jokers_at_expert_and_master() -> None:
     assert recipe_for("master", "german-jokers") == JOKER_RECIPES["master"]
     assert recipe_for("expert", "classic") == RECIPES["expert"]
     assert recipe_for("easy", "jokers") == RECIPES["easy"]
-    made = [METHODS["y"](Rules.named("jokers"), random.Random(f"y{n}")) for n in range(40)]
+    made = [METHODS["j"](Rules.named("jokers"), random.Random(f"j{n}")) for n in range(40)]
     positions = [candidate.position for candidate in made if candidate is not None]
     table_jokers = [p for p in positions if any(meld.jokers for meld in p.table)]
     assert len(table_jokers) >= 0.3 * len(positions) > 0
