@@ -20,9 +20,18 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, OLD_METHODS, RECIPES, TRAPPING
+from generator._methods import (
+    BEFORE_TWINS,
+    JOKER_RECIPES,
+    METHODS,
+    OLD_METHODS,
+    RECIPES,
+    TRAPPING,
+    UNCOUNTED_JOKERS,
+)
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
+    JOKER,
     SUITS,
     Analysis,
     Card,
@@ -156,7 +165,10 @@ def _grade(
         return done("small hand", position)
     # decisions are counted with a node limit, not the clock, so a replayed ID counts the same
     forcing = forcing_player(position, analysis.best.value)
-    if tempt and puzzle_id.method in TRAPPING:
+    jokers_uncounted = puzzle_id.method in UNCOUNTED_JOKERS and (
+        JOKER in position.hand or any(meld.jokers for meld in position.table)
+    )
+    if tempt and puzzle_id.method in TRAPPING and not jokers_uncounted:
         trapped = _trapped(puzzle_id, analysis, forcing, highest, deadline)
         if trapped is None:
             return done("unproven", position)

@@ -400,6 +400,9 @@ METHODS |= {
     "j": family(("g", "i", "p"), free=FREE_JOKER),
 }
 TRAPPING = frozenset("gipj")
+UNCOUNTED_JOKERS = frozenset("gip")
+"""Letters published while the forcing player did not count jokers: they add no traps to a position
+with a joker (they could not then), so that their IDs replay the same positions."""
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""
 
 RECIPES: dict[str | None, tuple[str, ...]] = {
