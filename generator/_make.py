@@ -164,7 +164,7 @@ def _grade(
     ):
         return done("small hand", position)
     # decisions are counted with a node limit, not the clock, so a replayed ID counts the same
-    forcing = forcing_player(position, analysis.best.value)
+    forcing = count_decisions(position, analysis.best.value)
     jokers_uncounted = puzzle_id.method in UNCOUNTED_JOKERS and (
         JOKER in position.hand or any(meld.jokers for meld in position.table)
     )
@@ -183,6 +183,21 @@ def _grade(
     if live is None:
         return done("unproven", position)
     return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
+
+
+JOKER_NODE_LIMIT = 2_000
+"""Decisions the forcing player tries on a position with a joker before it stops and the grade reads
+the count it proved at least. A joker stands in for so many cards that its searches run far longer
+than classic ones (tens of seconds at the default limit, on a loaded machine); three decisions are
+all a grade needs, and a tenth of the default proves them."""
+
+
+def count_decisions(position: Position, maximum: int) -> Forcing:
+    """The forcing player's count as the generator grades it: with JOKER_NODE_LIMIT where the position
+    holds a joker. A limit of decisions tried, not the clock, so a replayed ID counts the same."""
+    if JOKER in position.hand or any(meld.jokers for meld in position.table):
+        return forcing_player(position, maximum, node_limit=JOKER_NODE_LIMIT)
+    return forcing_player(position, maximum)
 
 
 TRAPS = 2
@@ -230,7 +245,7 @@ def _trapped(
                 return None
             if check.reachable is None or check.reachable >= analysis.best.value:
                 continue
-            counted = forcing_player(trapping, analysis.best.value)
+            counted = count_decisions(trapping, analysis.best.value)
             if (graded_decisions(counted) or 0) > have:
                 analysis, forcing = replace(analysis, position=trapping), counted
                 break
@@ -466,7 +481,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
     chain = analysis.chain.length
-    forcing = forcing_player(analysis.position, analysis.best.value)
+    forcing = count_decisions(analysis.position, analysis.best.value)
     if chain != puzzle.chain:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
     elif (tier := tier_of(puzzle.chain, graded_decisions(forcing))) != puzzle.tier:
