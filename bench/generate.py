@@ -88,7 +88,7 @@ class Run:
 
 
 def run(rules: str, tier: str | None, count: int, seed: int, workers: int) -> Run:
-    plan = Plan(rules, recipe_for(tier), seed, tier, DEFAULT_TIME_LIMIT)
+    plan = Plan(rules, recipe_for(tier, rules), seed, tier, DEFAULT_TIME_LIMIT)
     tally = Tally()
     before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()

@@ -143,7 +143,7 @@ class _BadInput(Exception):
 
 
 def _make(args: argparse.Namespace) -> int:
-    recipe = (args.method,) if args.method else recipe_for(args.tier)
+    recipe = (args.method,) if args.method else recipe_for(args.tier, args.rules)
     plan = Plan(args.rules, recipe, args.seed, args.tier, args.time_limit)
     stored = _puzzles_in(args.out) if args.out else []
     seen = {puzzle.canonical for puzzle in stored}

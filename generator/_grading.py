@@ -33,8 +33,8 @@ def tier_of(chain: int, decisions: int | None = None) -> str | None:
     The chain length says how high a puzzle may go: 1 easy, 2 medium, 3 hard, 4-5 expert, 6 and
     more master. Then each tier needs its `LEAST_DECISIONS`: a chain of 6 or more is Master with 3
     decisions or more, Expert with 2, Hard with fewer; a chain of 4 or 5 is Expert with 2 or more,
-    else Hard. `decisions` None (not counted: a position with jokers, which the forcing player does
-    not model, or a line written before it) leaves the chain length alone to say.
+    else Hard. `decisions` None (not counted: a line written before the forcing player counted, or
+    before it modelled jokers) leaves the chain length alone to say.
 
     Chain length 0 (new melds and extensions suffice) is no puzzle at all: None.
 
@@ -53,7 +53,7 @@ def tier_of(chain: int, decisions: int | None = None) -> str | None:
 def graded_decisions(forcing: Forcing | None) -> int | None:
     """The count of decisions a grade reads: the fewest the forcing player proved, or when its search
     stopped at its limit, the lower bound it proved (every line of fewer fails), which never grades a
-    puzzle above what it is; None when it did not count (jokers)."""
+    puzzle above what it is; None when it did not count."""
     if forcing is None or not forcing.modelled:
         return None
     return forcing.decisions if forcing.decisions is not None else forcing.at_least

@@ -20,9 +20,18 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._methods import BEFORE_TWINS, METHODS, OLD_METHODS, RECIPES, TRAPPING
+from generator._methods import (
+    BEFORE_TWINS,
+    JOKER_RECIPES,
+    METHODS,
+    OLD_METHODS,
+    RECIPES,
+    TRAPPING,
+    UNCOUNTED_JOKERS,
+)
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from puzzles import (
+    JOKER,
     SUITS,
     Analysis,
     Card,
@@ -155,8 +164,11 @@ def _grade(
     ):
         return done("small hand", position)
     # decisions are counted with a node limit, not the clock, so a replayed ID counts the same
-    forcing = forcing_player(position, analysis.best.value)
-    if tempt and puzzle_id.method in TRAPPING:
+    forcing = count_decisions(position, analysis.best.value)
+    jokers_uncounted = puzzle_id.method in UNCOUNTED_JOKERS and (
+        JOKER in position.hand or any(meld.jokers for meld in position.table)
+    )
+    if tempt and puzzle_id.method in TRAPPING and not jokers_uncounted:
         trapped = _trapped(puzzle_id, analysis, forcing, highest, deadline)
         if trapped is None:
             return done("unproven", position)
@@ -171,6 +183,21 @@ def _grade(
     if live is None:
         return done("unproven", position)
     return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
+
+
+JOKER_NODE_LIMIT = 2_000
+"""Decisions the forcing player tries on a position with a joker before it stops and the grade reads
+the count it proved at least. A joker stands in for so many cards that its searches run far longer
+than classic ones (tens of seconds at the default limit, on a loaded machine); three decisions are
+all a grade needs, and a tenth of the default proves them."""
+
+
+def count_decisions(position: Position, maximum: int) -> Forcing:
+    """The forcing player's count as the generator grades it: with JOKER_NODE_LIMIT where the position
+    holds a joker. A limit of decisions tried, not the clock, so a replayed ID counts the same."""
+    if JOKER in position.hand or any(meld.jokers for meld in position.table):
+        return forcing_player(position, maximum, node_limit=JOKER_NODE_LIMIT)
+    return forcing_player(position, maximum)
 
 
 TRAPS = 2
@@ -218,7 +245,7 @@ def _trapped(
                 return None
             if check.reachable is None or check.reachable >= analysis.best.value:
                 continue
-            counted = forcing_player(trapping, analysis.best.value)
+            counted = count_decisions(trapping, analysis.best.value)
             if (graded_decisions(counted) or 0) > have:
                 analysis, forcing = replace(analysis, position=trapping), counted
                 break
@@ -387,10 +414,13 @@ def _without(position: Position, card: Card) -> Position:
     return Position(position.rules, position.table, tuple(hand))
 
 
-def recipe_for(tier: str | None) -> tuple[str, ...]:
-    """The method letters that take turns to find puzzles of this tier (any tier for None)."""
+def recipe_for(tier: str | None, rules: str = "classic") -> tuple[str, ...]:
+    """The method letters that take turns to find puzzles of this tier (any tier for None) under
+    these rules: the joker presets have recipes of their own for some tiers (`JOKER_RECIPES`)."""
     if tier is not None and tier not in TIERS:
         raise PuzzleError(f"unknown tier {tier!r}; the tiers are {', '.join(TIERS)}")
+    if Rules.named(rules).jokers and tier in JOKER_RECIPES:
+        return JOKER_RECIPES[tier]
     return RECIPES[tier]
 
 
@@ -414,7 +444,7 @@ def make_puzzle(
     proves each answer within `time_limit`. Raises PuzzleError after MAX_ATTEMPTS failures.
     """
     name = _preset_name(rules)
-    recipe = recipe_for(tier)
+    recipe = recipe_for(tier, name)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PuzzleError(f"seed {seed!r} is not a whole number of at least 0")
     for number in range(MAX_ATTEMPTS):
@@ -451,7 +481,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
     chain = analysis.chain.length
-    forcing = forcing_player(analysis.position, analysis.best.value)
+    forcing = count_decisions(analysis.position, analysis.best.value)
     if chain != puzzle.chain:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
     elif (tier := tier_of(puzzle.chain, graded_decisions(forcing))) != puzzle.tier:

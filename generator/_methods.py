@@ -314,14 +314,17 @@ METHODS |= {
 }
 
 
-def family(bases: Sequence[str | Method], joker: float = 0.0, plain: float = 0.0) -> Method:
+def family(
+    bases: Sequence[str | Method], joker: float = 0.0, plain: float = 0.0, free: float = 0.0
+) -> Method:
     """A method that draws one of these methods (or letters' methods) from the attempt's random state,
     and runs it.
 
     A table that is a figure (`generator._shapes.is_figure`: issue 21 wants at most a third of Expert
     and Master tables to be one) is given up `plain` of the time, before any solver runs. Under rules
     with jokers, a position that holds none gets one in the hand `joker` of the time: figures are laid
-    without jokers, and a joker puzzle should hold one.
+    without jokers, and a joker puzzle should hold one. Then, `free` of the time, a hand joker changes
+    places with a table card (`free_a_joker`), so that the best play frees it.
     """
 
     def method(rules: Rules, rng: random.Random) -> Candidate | None:
@@ -331,14 +334,43 @@ def family(bases: Sequence[str | Method], joker: float = 0.0, plain: float = 0.0
             return None
         if rng.random() < plain and is_figure(candidate.position.table, rules.top_position):
             return None
-        if not rules.jokers or rng.random() >= joker:
+        if not rules.jokers:
             return candidate
         position = candidate.position
-        if JOKER in position.hand or any(meld.jokers for meld in position.table):
-            return candidate
-        return replace(candidate, position=Position(rules, position.table, (*position.hand, JOKER)))
+        if rng.random() < joker and JOKER not in position.hand and not any(m.jokers for m in position.table):
+            position = Position(rules, position.table, (*position.hand, JOKER))
+        if free and rng.random() < free:
+            position = free_a_joker(position, rng) or position
+        return replace(candidate, position=position)
 
     return method
+
+
+def free_a_joker(position: Position, rng: random.Random) -> Position | None:
+    """The position with a hand joker and a table card changed places: the joker stands in a meld
+    for the card, which goes to the hand. None when the hand holds no joker or no meld can take one.
+
+    Where the hand's joker was meant for a meld of the best play (a joker taken from the final
+    table, or one the other cards need), that play now *frees a joker*: the card goes back in its
+    place and the joker goes on to the meld that needs it (under `german-jokers` the player takes
+    it back into the hand and lays it again, which the engine counts as the same play).
+    """
+    if JOKER not in position.hand:
+        return None
+    rules = position.rules
+    places = [
+        (i, j) for i, meld in enumerate(position.table) if not meld.jokers for j in range(len(meld.cards))
+    ]
+    if not places:
+        return None
+    i, j = rng.choice(places)
+    meld = position.table[i]
+    taken = meld.cards[j]
+    table = list(position.table)
+    table[i] = Meld.of((*meld.cards[:j], JOKER, *meld.cards[j + 1 :]), rules)
+    hand = list(position.hand)
+    hand.remove(JOKER)
+    return Position(rules, tuple(table), (*hand, taken))
 
 
 JUNCTION = backwards(replace(FIGURE, figure="junction", size=(3, 5)))
@@ -362,8 +394,19 @@ METHODS |= {
     # as "i", but without traps: hard, with no identical dead decoys (the letters a, e and t keep theirs)
     "q": family(("t", "a", "e", JUNCTION), joker=FAMILY_JOKER),
 }
-TRAPPING = frozenset("gip")
+FREE_JOKER = 0.5
+"""Under rules with jokers, how often the letter j's hand joker changes places with a table card."""
+METHODS |= {
+    # g, i or p, and under rules with jokers half the hand jokers then stand in a table meld for a
+    # card that goes to the hand: the best play frees the joker (issue 21). One letter for all
+    # three, as method letters are few.
+    "j": family(("g", "i", "p"), free=FREE_JOKER),
+}
+TRAPPING = frozenset("gipj")
 """The letters whose attempts add traps until the decisions reach what the chain length allows."""
+UNCOUNTED_JOKERS = frozenset("gip")
+"""Letters published while the forcing player did not count jokers: they add no traps to a position
+with a joker (they could not then), so that their IDs replay the same positions."""
 
 # Chains that pass a card along sets and runs in turn (`generator._motifs`, issue 21): the best play
 # breaks both kinds and the table shows no block. Their hands hold their own traps; the letters
@@ -421,3 +464,9 @@ A figure (ladder, staircase, wall) finds deep puzzles many times faster than a r
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
 need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
 them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns."""
+JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
+    "expert": ("i", "j", "i", "j", "p", "j"),
+    "master": ("g", "j", "g", "j"),
+}
+"""Under rules with jokers, these tiers' recipes give turns to the letter that frees jokers (chains
+make no puzzle there: y and z would be i and g)."""

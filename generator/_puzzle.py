@@ -344,8 +344,8 @@ def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
                 f"tier {puzzle.tier!r} does not match chain {puzzle.chain}"
                 f" and {puzzle.decisions} decisions ({tier})"
             )
-    # decisions not counted (jokers), or counted only as a lower bound: any tier the chain length
-    # allows with some count of decisions
+    # decisions not counted (a line written before they were), or only as a lower bound: any tier
+    # the chain length allows with some count of decisions
     elif (
         puzzle.tier not in TIERS[TIERS.index(tier_of(puzzle.chain, 0) or highest) : TIERS.index(highest) + 1]
     ):

@@ -15,11 +15,14 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from functools import cache
+from itertools import combinations, combinations_with_replacement
 
-from puzzles._cards import SUITS, Card
+from puzzles._cards import JOKER, SUITS, Card
 from puzzles._melds import MeldKind
+from puzzles._plays import matching
 from puzzles._position import Position
+from puzzles._rules import FreedJoker
 
 DEFAULT_NODE_LIMIT = 20_000
 """Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
@@ -70,7 +73,8 @@ class Forcing:
     """Decisions tried."""
     ms: float
     modelled: bool = True
-    """False for a position with jokers: this player does not model them, and proves nothing."""
+    """False when the player did not count at all (no position it cannot model is left: jokers
+    are modelled since issue 21); kept so that stored answers read the same."""
 
 
 class _Board:
@@ -89,28 +93,47 @@ class _Board:
         where = {card: i for i, card in enumerate(self.cards)}
         self.table = tuple(table[card] for card in self.cards)
         self.hand = tuple(hand[card] for card in self.cards)
-        self.held = tuple(i for i, n in enumerate(self.hand) if n)
+        self.joker: int | None = where.get(JOKER)
+        """The index of the joker among the cards (both presets' jokers are one card), if any."""
+        options = [opts for meld in position.table for opts in meld.stand_ins()]
+        self.stand_ins: tuple[frozenset[Card], ...] = tuple(options)
+        """What each table joker stands for: under `german-jokers` a laid copy frees it to the hand."""
+        self.freeable = 0
+        if rules.freed_joker is FreedJoker.HAND and options:
+            self.freeable = matching(options, Counter({c: n for c, n in hand.items() if not c.is_joker}))
+        """Table jokers that may end in the hand: each needs its own hand card it stands for."""
+        self.held = tuple(i for i, n in enumerate(self.hand) if n or (i == self.joker and self.freeable))
         self.lying: tuple[Value, ...] = tuple(
             (lying[card, MeldKind.SET], lying[card, MeldKind.RUN], hand[card]) for card in self.cards
         )
         """Where each card's copies are now: its value if nothing moves."""
-        self.obvious = tuple(_obvious(card, position) if hand[card] else None for card in self.cards)
+        self.obvious = tuple(
+            _obvious(card, position) if hand[card] and not card.is_joker else None for card in self.cards
+        )
         """For each hand card that fits a table meld as it lies, and only sets or only runs: the
-        index of that kind in a value (0 sets, 1 runs). The player lays it there at once."""
+        index of that kind in a value (0 sets, 1 runs). The player lays it there at once. A joker
+        fits nearly everywhere: where it goes is never obvious."""
         self.default: tuple[Value, ...] = tuple(
             lying if kind is None else _one_more(lying, kind)
             for lying, kind in zip(self.lying, self.obvious, strict=True)
         )
         """Where a card ends if nothing forces it and no decision moves it."""
+        jokers = () if self.joker is None else (self.joker,)
         self.peers: tuple[tuple[int, ...], ...] = tuple(
-            tuple(
-                where[other]
-                for suit in SUITS
-                if suit != card.suit and (other := Card(card.rank, suit)) in where
+            ()
+            if card.is_joker
+            else (
+                *(
+                    where[other]
+                    for suit in SUITS
+                    if suit != card.suit and (other := Card(card.rank, suit)) in where
+                ),
+                *jokers,
             )
             for card in self.cards
         )
-        """For each card, the cards of its rank in the other suits."""
+        """For each card, the cards of its rank in the other suits, and the joker: a joker may stand
+        for one of a set's cards (one to a set, so it counts as one more suit)."""
         windows = [self._windows(card, where) for card in self.cards]
         self.run_combos: tuple[tuple[tuple[_Uses, ...], ...], ...] = tuple(
             tuple(_combos(found, copies) for copies in range(t + h + 1))
@@ -118,21 +141,40 @@ class _Board:
         )
         """For each card and number of its copies in runs, each choice of that many runs of three
         through it, as how many copies of each other card they take."""
+        everyone = frozenset(range(len(self.cards)))
         self.neighbours: tuple[frozenset[int], ...] = tuple(
-            frozenset({i, *self.peers[i], *(j for window in windows[i] for j in window)})
+            everyone
+            if i == self.joker
+            else frozenset({i, *self.peers[i], *jokers, *(j for window in windows[i] for j in window)})
             for i in range(len(self.cards))
         )
-        """For each card, itself and the cards whose values its checks read (and that read its)."""
+        """For each card, itself and the cards whose values its checks read (and that read its); the
+        joker's check reads every card."""
         self.run_partners = tuple(tuple(sorted({j for window in found for j in window})) for found in windows)
+        # the melds of three a joker can make: two cards of one rank in different suits, or two
+        # cards of one suit that a run of three holds with it
+        self.joker_sets = tuple(
+            (i, j)
+            for i, j in combinations(range(len(self.cards)), 2)
+            if i != self.joker and j in self.peers[i] and j != self.joker
+        )
+        self.joker_runs = tuple(
+            sorted({(min(i, j), max(i, j)) for i, found in enumerate(windows) for window in found
+                    if self.joker in window for j in window if j != self.joker})
+        )  # fmt: skip
         self._checked: dict[_Question, _Answer] = {}
         self._everything = self.start()
         """`_check`'s answers: a search asks the same few questions again and again."""
 
     def _windows(self, card: Card, where: dict[Card, int]) -> tuple[tuple[int, int], ...]:
-        assert card.suit is not None
+        """The other two cards of each run of three through this card; with a joker, one of them
+        may be the joker, which then stands for its place whether that card is in play or not."""
+        if card.suit is None:
+            return ()
         places = (1, 14) if card.rank == 1 and self.ace_high else (card.rank,)
         top = 14 if self.ace_high else 13
-        found = []
+        joker = where.get(JOKER)
+        found: set[tuple[int, int]] = set()
         for place in places:
             for first in range(place - 2, place + 1):
                 if first < 1 or first + 2 > top:
@@ -140,8 +182,11 @@ class _Board:
                 others = [p for p in range(first, first + 3) if p != place]
                 ids = [where.get(Card(1 if p == 14 else p, card.suit)) for p in others]
                 if ids[0] is not None and ids[1] is not None:
-                    found.append((ids[0], ids[1]))
-        return tuple(found)
+                    found.add((ids[0], ids[1]))
+                for one in ids:
+                    if one is not None and joker is not None:
+                        found.add((min(one, joker), max(one, joker)))
+        return tuple(sorted(found))
 
     @property
     def everything(self) -> State:
@@ -181,9 +226,11 @@ class _Board:
 
     def start(self) -> State:
         states = []
-        for total, held in zip(
-            (t + h for t, h in zip(self.table, self.hand, strict=True)), self.hand, strict=True
+        for i, (total, held) in enumerate(
+            zip((t + h for t, h in zip(self.table, self.hand, strict=True)), self.hand, strict=True)
         ):
+            if i == self.joker:
+                held += self.freeable  # table jokers a hand card may free (german-jokers)
             states.append(
                 tuple(
                     (s, r, total - s - r)
@@ -223,7 +270,8 @@ class _Board:
                     tuple(max_set[j] for j in self.peers[i]),
                     tuple(max_run[j] for j in self.run_partners[i]),
                 )
-                found = self._checked.get(key)
+                # the joker's check reads every card: not worth a key
+                found = None if i == self.joker else self._checked.get(key)
                 if found is None:
                     found = self._check(i, values, max_set, max_run)
                     self._checked[key] = found
@@ -264,6 +312,8 @@ class _Board:
     ) -> tuple[tuple[Value, ...], list[tuple[int, int, int]]]:
         """The values of card `i` that some meld can hold, and what its melds need of the others
         (card, copies in sets, copies in runs)."""
+        if i == self.joker:
+            return self._check_joker(values, max_set, max_run), []
         # nowhere: a card goes only where a meld can hold it
         keep = tuple(v for v in values if self._set_ok(i, v[0], max_set) and self._run_ok(i, v[1], max_run))
         if not keep:
@@ -275,6 +325,16 @@ class _Board:
         if least_run:
             needs += [(j, 0, n) for j, n in self._run_needs(i, least_run, max_run)]
         return keep, needs
+
+    def _check_joker(
+        self, values: tuple[Value, ...], max_set: Sequence[int], max_run: Sequence[int]
+    ) -> tuple[Value, ...]:
+        """The joker's values that a meld of three can hold: it goes to sets only when two cards
+        of one rank in different suits may, to runs only when two cards that a run of three holds
+        with it may. It has no partners rule of its own (it fits too many melds)."""
+        in_sets = any(max_set[a] and max_set[b] for a, b in self.joker_sets)
+        in_runs = any(max_run[a] and max_run[b] for a, b in self.joker_runs)
+        return tuple(v for v in values if (in_sets or not v[0]) and (in_runs or not v[1]))
 
     def _set_ok(self, i: int, copies: int, max_set: Sequence[int]) -> bool:
         """Whether `copies` sets of this card's rank can each find two other suits."""
@@ -330,17 +390,46 @@ class _Board:
         placed = sum(h - v[2] for h, v in zip(self.hand, values, strict=True))
         if placed != self.maximum:
             return False
+        jokers: Value = (0, 0, 0) if self.joker is None else values[self.joker]
+        freed = jokers[2] - (0 if self.joker is None else self.hand[self.joker])
+        if freed > 0:
+            # each joker back in the hand was freed by its own laid copy of a card it stands for
+            laid = Counter({c: h - v[2] for c, h, v in zip(self.cards, self.hand, values, strict=True)})
+            del laid[JOKER]
+            if matching(list(self.stand_ins), laid) < freed:
+                return False
         by_rank: dict[int, list[int]] = {}
         by_suit: dict[int, dict[int, int]] = {}
         for card, value in zip(self.cards, values, strict=True):
-            assert card.suit is not None
+            if card.suit is None:
+                continue
             if value[0]:
                 by_rank.setdefault(card.rank, []).append(value[0])
             if value[1]:
                 by_suit.setdefault(card.suit.index, {})[card.rank] = value[1]
-        if not all(_sets_split(counts) for counts in by_rank.values()):
+        # each rank (suit) takes some of the jokers bound for sets (runs), one to a meld
+        set_jokers = [
+            {j for j in range(jokers[0] + 1) if _sets_with(_four(counts), j)} for counts in by_rank.values()
+        ]
+        if not _shares(set_jokers, jokers[0]):
             return False
-        return all(_runs_split(counts, self.ace_high) for counts in by_suit.values())
+        run_jokers = [
+            {j for j in range(jokers[1] + 1) if _runs_split(counts, self.ace_high, j)}
+            for counts in by_suit.values()
+        ]
+        return _shares(run_jokers, jokers[1])
+
+
+def _shares(options: Sequence[set[int]], total: int) -> bool:
+    """Whether one choice from each set of numbers adds up to `total` (every set must give one)."""
+    sums = {0}
+    for choices in options:
+        sums = {a + b for a in sums for b in choices if a + b <= total}
+    return total in sums
+
+
+def _four(counts: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted([*counts, 0, 0, 0, 0][:4], reverse=True))
 
 
 def _obvious(card: Card, position: Position) -> int | None:
@@ -378,16 +467,72 @@ def _sets_split(counts: Sequence[int]) -> bool:
     return any(max(counts) <= m for m in range(-(-total // 4), total // 3 + 1))
 
 
-def _runs_split(counts: dict[int, int], ace_high: bool) -> bool:
-    """Whether cards of one suit (`counts` copies per rank) split into runs of 3 or more."""
+@cache
+def _sets_with(counts: tuple[int, ...], jokers: int) -> bool:
+    """Whether cards of one rank (copies per suit, largest first) and this many jokers split into
+    sets, one joker a set at most: the set that holds one copy of the first suit left is tried
+    every way."""
+    if not any(counts):
+        return jokers == 0
+    if jokers == 0:
+        return _sets_split(counts)
+    others = range(1, 4)
+    for size in (1, 2, 3):
+        for chosen in combinations(others, size):
+            if not all(counts[i] for i in chosen):
+                continue
+            for joker in (0, 1):
+                if not 3 <= 1 + size + joker <= 4:
+                    continue
+                left = list(counts)
+                for i in (0, *chosen):
+                    left[i] -= 1
+                if _sets_with(_four(left), jokers - joker):
+                    return True
+    return False
+
+
+def _runs_split(counts: dict[int, int], ace_high: bool, jokers: int = 0) -> bool:
+    """Whether cards of one suit (`counts` copies per rank) and this many jokers split into runs of
+    3 or more, one joker a run at most."""
     aces = counts.get(1, 0)
     for high in range(aces + 1) if ace_high else (0,):
         line = [0] * 15
         for rank, n in counts.items():
             line[rank] = n
         line[1], line[14] = aces - high, high
-        if _line_splits(line):
+        if _line_with(tuple(line), jokers, 14 if ace_high else 13):
             return True
+    return False
+
+
+@cache
+def _line_with(line: tuple[int, ...], jokers: int, top: int) -> bool:
+    """`_line_splits` with jokers: the run that holds the lowest card left starts there, or just
+    below it with a joker, and is tried at every length with the joker (if any) at every place."""
+    if jokers == 0:
+        return _line_splits(line)
+    low = next((p for p, n in enumerate(line) if n), None)
+    if low is None:
+        return False  # a joker alone makes no run
+    for start in (low, low - 1):
+        if start < 1:
+            continue
+        for end in range(start + 2, top + 1):
+            if start == 1 and end == 14:
+                continue
+            span = range(start, end + 1)
+            missing = [p for p in span if not line[p]]
+            if len(missing) > 1:
+                break
+            holes: list[int | None] = [*missing] if missing else [None, *span]
+            for hole in holes:
+                left = list(line)
+                for p in span:
+                    if p != hole:
+                        left[p] -= 1
+                if _line_with(tuple(left), jokers - (hole is not None), top):
+                    return True
     return False
 
 
@@ -409,11 +554,9 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
 
     `maximum` is the position's maximum (the solver's value); the player never sees a play. The
     search is breadth first, so when it stops at `node_limit` decisions tried, `at_least` is still
-    proved. Positions with jokers are not modelled (`modelled` False).
+    proved.
     """
     started = time.perf_counter()
-    if any(card.is_joker for card in position.hand) or any(m.jokers for m in position.table):
-        return Forcing(None, 0, False, (), 0, _ms(started), modelled=False)
     board = _Board(position, maximum)
     nodes = 0
     root = board.begin(frozenset(), ())

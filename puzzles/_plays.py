@@ -82,20 +82,20 @@ def _freed_joker_problems(position: Position, added: Counter[Card], freed: int) 
         return [Problem(ProblemCode.JOKERS_LEFT, count=freed)]
     options = [opts for meld in position.table for opts in meld.stand_ins()]
     # each freed joker needs its own copy of a card it stands for among the added cards
-    if _matching(options, Counter(added)) < freed:
+    if matching(options, Counter(added)) < freed:
         return [Problem(ProblemCode.JOKER_UNREPLACED)]
     return []
 
 
-def _matching(options: list[frozenset[Card]], supply: Counter[Card]) -> int:
+def matching(options: list[frozenset[Card]], supply: Counter[Card]) -> int:
     """The most jokers that can each be paired with a distinct supplied card they stand for."""
     if not options:
         return 0
     first, rest = options[0], options[1:]
-    best = _matching(rest, supply)
+    best = matching(rest, supply)
     for card in first:
         if supply[card] > 0:
             supply[card] -= 1
-            best = max(best, 1 + _matching(rest, supply))
+            best = max(best, 1 + matching(rest, supply))
             supply[card] += 1
     return best

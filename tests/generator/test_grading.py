@@ -59,8 +59,9 @@ def test_a_count_stopped_at_its_limit_grades_by_what_it_proved() -> None:
     forcing = forcing_player(Position.parse(SWEEP), 5, node_limit=1)
     assert not forcing.proven and forcing.decisions is None
     assert graded_decisions(forcing) == forcing.at_least >= 1
-    jokers = forcing_player(Position.parse("jokers | 5H JK 7H | 3S 4S 6H"), 2)
-    assert graded_decisions(jokers) is None and graded_decisions(None) is None
+    jokers = forcing_player(Position.parse("jokers | 5H JK 7H | 3S 4S 6H"), 3)
+    assert jokers.proven and graded_decisions(jokers) == jokers.decisions
+    assert graded_decisions(None) is None
 
 
 def test_each_tier_must_defeat_the_player_one_skill_below_it() -> None:

@@ -34,8 +34,9 @@ from generator._make import (
     attempt,
     attempt_id,
     dead_twins,
+    recipe_for,
 )
-from generator._methods import BEFORE_TWINS, METHODS, RECIPES, TRAPPING
+from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, RECIPES, TRAPPING, free_a_joker
 from puzzles import (
     JOKER,
     PRESETS,
@@ -181,9 +182,10 @@ def test_unknown_arguments_raise_puzzle_errors() -> None:
         make_puzzle("classic", "legendary")
     with pytest.raises(PuzzleError, match="seed -1"):
         make_puzzle("classic", seed=-1)
-    unused = next(letter for letter in string.ascii_lowercase if letter not in METHODS)
-    with pytest.raises(PuzzleError, match=f"unknown method letter '{unused}'"):
-        puzzle_from_id(f"c{unused}12")
+    # every lowercase letter names a method now (y and z were the last), so only a non-letter is unknown
+    assert set(string.ascii_lowercase) <= set(METHODS)
+    with pytest.raises(PuzzleError, match="'1' is not a method letter"):
+        puzzle_from_id("c112")
     with pytest.raises(PuzzleError, match="unknown rules letter"):
         puzzle_from_id("ab12")
 
@@ -298,3 +300,34 @@ def test_family_letters_put_a_joker_in_joker_puzzles(letter: str) -> None:
     # and none where the rules have no jokers
     classic = [METHODS[letter](Rules.named("classic"), random.Random(f"c{letter}{n}")) for n in range(10)]
     assert all(JOKER not in c.position.hand for c in classic if c is not None)
+
+
+def test_freeing_a_joker_swaps_a_hand_joker_for_the_card_it_stands_for() -> None:
+    """`free_a_joker`: a hand joker takes a table card's place and the card goes to the hand, so the
+    best play lays the card back and the joker goes on to the meld that needed it (RULES.md)."""
+    position = Position.parse("jokers | 5H 6H 7H / 9S 9H 9D | 3S 4S JK")
+    for n in range(20):
+        freed = free_a_joker(position, random.Random(n))
+        assert freed is not None
+        (taken,) = Counter(freed.hand) - Counter(position.hand)
+        assert JOKER not in freed.hand and len(freed.hand) == len(position.hand)
+        changed = [meld for meld in freed.table if meld not in position.table]
+        assert len(changed) == 1 and any(taken in options for options in changed[0].stand_ins())
+    assert free_a_joker(Position.parse("jokers | 5H 6H 7H | 3S 4S 9D"), random.Random(0)) is None
+    # the worked example: 7H takes the joker's place, and the joker joins 3S 4S
+    worked = Position.parse("jokers | 5H 6H JK / 9S 9H 9D | 3S 4S 7H")
+    analysis = analyse(worked, time_limit=60)
+    assert analysis.best.value == 3 and analysis.uniqueness.unique
+    puzzle = puzzle_of("jz0", worked)
+    assert "free-joker" in puzzle.themes and puzzle.decisions == 0
+
+
+def test_joker_presets_free_jokers_at_expert_and_master() -> None:
+    assert recipe_for("expert", "jokers") == JOKER_RECIPES["expert"]
+    assert recipe_for("master", "german-jokers") == JOKER_RECIPES["master"]
+    assert recipe_for("expert", "classic") == RECIPES["expert"]
+    assert recipe_for("easy", "jokers") == RECIPES["easy"]
+    made = [METHODS["j"](Rules.named("jokers"), random.Random(f"j{n}")) for n in range(40)]
+    positions = [candidate.position for candidate in made if candidate is not None]
+    table_jokers = [p for p in positions if any(meld.jokers for meld in p.table)]
+    assert len(table_jokers) >= 0.3 * len(positions) > 0

@@ -4,7 +4,8 @@ It shares no code with `puzzles._forcing`: support is found by listing the sets 
 themselves, the forced moves run in a plain loop over every rule until nothing changes, the search
 tries every sequence of decisions (no states merged, order not assumed not to matter) and rebuilds
 the board from scratch for each, and whether values lay out as melds is asked of the solver
-oracle's `can_split`. Hopeless beyond small positions, and plainly the definition below them.
+oracle's `can_split` (the jokers bound for sets or runs tried in every share among the ranks and
+suits). Hopeless beyond small positions, and plainly the definition below them.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
-from puzzles import SUITS, Card, MeldKind, Position
-from tests.puzzles.oracle import can_split, cards_of
+from puzzles import JOKER, SUITS, Card, Meld, MeldKind, Position
+from tests.puzzles.oracle import can_free, can_split, cards_of
 
 Value = tuple[int, int, int]
 SETS, RUNS, KEPT = 0, 1, 2
@@ -31,15 +32,28 @@ class Board:
             in_sets = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.SET)
             in_runs = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.RUN)
             self.lying[card] = (in_sets, in_runs, self.hand[card])
-        self.obvious = {card: kind for card in self.hand if (kind := self._fits(card)) is not None}
+        self.obvious = {
+            card: kind for card in self.hand if not card.is_joker and (kind := self._fits(card)) is not None
+        }
+        real_hand = [card for card in position.hand if not card.is_joker]
+        table_jokers = self.table[JOKER]
+        self.freeable = max(f for f in range(table_jokers + 1) if can_free(position, real_hand, f))
 
     def _fits(self, card: Card) -> int | None:
-        """The kind of meld (SETS or RUNS) a hand card fits as the table lies, if only one kind."""
+        """The kind of meld (SETS or RUNS) a hand card fits as the table lies, if only one kind:
+        a set takes it, or a run takes it at one end with every card (a joker too) in its place."""
         kinds = set()
         for meld in self.position.table:
             cards = list(meld.cards)
-            if meld_ok([*cards, card], self.position):
-                kinds.add(SETS if meld.kind is MeldKind.SET else RUNS)
+            if meld.kind is MeldKind.SET:
+                if meld_ok([*cards, card], self.position):
+                    kinds.add(SETS)
+                continue
+            for longer, keeps in (([*cards, card], slice(None, -1)), ([card, *cards], slice(1, None))):
+                if meld_ok(longer, self.position):
+                    laid = Meld.of(longer, self.position.rules).cards
+                    if list(laid[keeps]) == cards and laid.count(card) == 1 + cards.count(card):
+                        kinds.add(RUNS)
         return kinds.pop() if len(kinds) == 1 else None
 
     def default(self, card: Card) -> Value:
@@ -51,18 +65,22 @@ class Board:
 
     def all_values(self, card: Card) -> list[Value]:
         total = self.table[card] + self.hand[card]
+        # under german-jokers a table joker may end in the hand, freed by a hand card it stands for
+        most_kept = self.hand[card] + (self.freeable if card.is_joker else 0)
         return [
             (s, r, total - s - r)
             for s in range(total + 1)
             for r in range(total + 1 - s)
-            if total - s - r <= self.hand[card]
+            if total - s - r <= most_kept
         ]
 
     # -- support, by listing melds of three
 
     def sets_of_three(self, card: Card) -> list[frozenset[Card]]:
-        """The other two cards of each set of three of this card's rank."""
+        """The other two cards of each set of three of this card's rank; a joker may be one."""
         others = [Card(card.rank, suit) for suit in SUITS if suit != card.suit]
+        if JOKER in self.cards:
+            others.append(JOKER)
         return [frozenset(pair) for pair in combinations(others, 2)]
 
     def runs_of_three(self, card: Card) -> list[frozenset[Card]]:
@@ -72,7 +90,8 @@ class Board:
             for third in self.cards:
                 trio = [card, other, third]
                 distinct = len(set(trio)) == 3 and other.sort_key() < third.sort_key()
-                if distinct and card.suit == other.suit == third.suit and meld_ok(trio, self.position):
+                one_suit = all(c.suit in (card.suit, None) for c in trio)
+                if distinct and one_suit and meld_ok(trio, self.position):
                     found.append(frozenset({other, third}))
         return found
 
@@ -86,6 +105,14 @@ class Board:
                 found.append(takes)
         return found
 
+    def joker_fits(self, kind: int, most: dict[Card, Value]) -> bool:
+        """Whether two cards that may go to melds of this kind make a meld of three with a joker."""
+        for a, b in combinations([c for c in self.cards if not c.is_joker], 2):
+            same = a.rank == b.rank if kind == SETS else a.suit == b.suit
+            if same and most[a][kind] and most[b][kind] and meld_ok([a, b, JOKER], self.position):
+                return True
+        return False
+
     # -- the forced moves, every rule in turn until nothing changes
 
     def force(self, domains: dict[Card, list[Value]]) -> dict[Card, list[Value]] | None:
@@ -97,13 +124,23 @@ class Board:
                 domains[card] = [
                     v
                     for v in domains[card]
-                    if all(v[kind] == 0 or self.choices(card, v[kind], kind, most) for kind in (SETS, RUNS))
+                    if all(
+                        v[kind] == 0
+                        or (
+                            self.joker_fits(kind, most)
+                            if card.is_joker
+                            else self.choices(card, v[kind], kind, most)
+                        )
+                        for kind in (SETS, RUNS)
+                    )
                 ]
                 if not domains[card]:
                     return None
             # partners
             most = {card: (max(v[0] for v in vs), max(v[1] for v in vs), 0) for card, vs in domains.items()}
             for card in self.cards:
+                if card.is_joker:
+                    continue  # the joker has no partners rule of its own
                 for kind in (SETS, RUNS):
                     least = min(v[kind] for v in domains[card])
                     if not least:
@@ -152,14 +189,31 @@ class Board:
                 return False
         if sum(self.hand[c] - v[2] for c, v in values.items()) != self.maximum:
             return False
+        jokers = values.get(JOKER, (0, 0, 0))
+        freed = jokers[KEPT] - self.hand[JOKER]
+        laid = [c for c, v in values.items() if not c.is_joker for _ in range(self.hand[c] - v[KEPT])]
+        if freed > 0 and not can_free(self.position, laid, freed):
+            return False
         rules = self.position.rules
-        for rank in range(1, 14):
-            group = [c for c, v in values.items() for _ in range(v[0]) if c.rank == rank]
-            if group and not can_split(cards_of(group), rules):
-                return False
-        for suit in SUITS:
-            group = [c for c, v in values.items() for _ in range(v[1]) if c.suit == suit]
-            if group and not can_split(cards_of(group), rules):
+        set_groups = [
+            [c for c, v in values.items() for _ in range(v[0]) if c.rank == r] for r in range(1, 14)
+        ]
+        run_groups = [[c for c, v in values.items() for _ in range(v[1]) if c.suit == s] for s in SUITS]
+        for groups, kind in ((set_groups, SETS), (run_groups, RUNS)):
+            groups = [group for group in groups if group]
+            # every way to share the jokers of this kind among the groups
+            shares = [
+                share
+                for share in product(range(jokers[kind] + 1), repeat=len(groups))
+                if sum(share) == jokers[kind]
+            ]
+            if not any(
+                all(
+                    can_split(cards_of([*group, *[JOKER] * n]), rules)
+                    for group, n in zip(groups, share, strict=True)
+                )
+                for share in shares
+            ):
                 return False
         return True
 

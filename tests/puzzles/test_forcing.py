@@ -21,8 +21,8 @@ EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "80"))
 MOST = 3
 """Decisions the brute force tries up to: sets of that many decisions are all it can afford."""
 
-WITHOUT_JOKERS = [rules for rules in PRESETS.values() if not rules.jokers]
-each_preset = pytest.mark.parametrize("rules", WITHOUT_JOKERS, ids=[rules.name for rules in WITHOUT_JOKERS])
+ALL_PRESETS = list(PRESETS.values())
+each_preset = pytest.mark.parametrize("rules", ALL_PRESETS, ids=[rules.name for rules in ALL_PRESETS])
 property_test = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
 
 SWEEP = Position.parse(
@@ -93,8 +93,21 @@ def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.
         ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 0),
         (str(SWEEP), 1),
         pytest.param(str(TRAP), 2, marks=pytest.mark.slow),  # seconds of search
+        ("jokers | 3S 4S 5S | JK 7H 7D", 0),
+        ("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D", 1),
+        ("jokers | 5H 6H JK / 9S 9H 9D | 7H 9C 9C 10C", 0),
+        ("german-jokers | 5H 6H JK / 9S 9H 9D | 7H 2C", 0),
     ],
-    ids=["lonely-queen", "cut-a-run", "sweep", "trap"],
+    ids=[
+        "lonely-queen",
+        "cut-a-run",
+        "sweep",
+        "trap",
+        "joker-pulled",
+        "joker-laid",
+        "joker-freed",
+        "joker-kept",
+    ],
 )
 def test_the_worked_examples_of_the_rules(text: str, decisions: int) -> None:
     """The counts docs/RULES.md works out by hand."""
@@ -122,10 +135,19 @@ def test_a_search_cut_short_proves_only_a_lower_bound() -> None:
     assert found.line == ()
 
 
-def test_jokers_are_not_modelled() -> None:
+def test_jokers_are_modelled() -> None:
     position = Position.parse("jokers | 3S JK 5S / 7H 7D 7C | 6S 7S")
     found = forcing_player(position, 2)
-    assert not found.modelled and not found.proven and found.decisions is None
+    assert found.modelled and found.proven and found.decisions == 0
+
+
+def test_a_hand_joker_with_two_kinds_of_home_is_a_decision() -> None:
+    """Laying a joker is never obvious: where the goal needs it and both a set and a run could take
+    it, it takes a decision; with only a run it is forced."""
+    both = Position.parse("jokers | 3S 4S 5S / 7H 7D 7C | JK KD")
+    runs = Position.parse("jokers | 3S 4S 5S / 7H 8H 9H | JK KD")
+    assert forcing_player(both, 1).decisions == 1
+    assert forcing_player(runs, 1).decisions == 0
 
 
 def test_a_maximum_no_play_reaches_has_no_line() -> None:

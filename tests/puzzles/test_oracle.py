@@ -372,3 +372,18 @@ def test_chain_length_matches_the_oracle_where_it_is_hard(rules: Rules, case: st
     )
     print(f"position: {found}")  # shown by pytest when the check below fails
     assert_chain_matches_the_oracle(found)
+
+
+@property_test
+@given(data=st.data())
+def test_a_unique_best_play_takes_no_joker_back(data: st.DataObject) -> None:
+    """docs/RULES.md: under german-jokers a play that ends with more jokers in the hand than it
+    started with is (almost) never the one best hand, which is why no generation method makes one."""
+    position = data.draw(
+        positions(PRESETS["german-jokers"], max_table_cards=12, max_hand=4), label="position"
+    )
+    if not oracle.is_unique(position):
+        return
+    for outcome in oracle.best_outcomes(position):
+        note(f"{position}: {outcome}")
+        assert outcome.freed <= outcome.laid.count(JOKER)
