@@ -157,7 +157,8 @@ def theme_rates(session: Session, player: str | None) -> list[ThemeRate]:
     rows = session.execute(
         select(models.PoolPuzzle.themes, models.PlayerAttempt.status)
         .join(models.PlayerAttempt, models.PlayerAttempt.puzzle_id == models.PoolPuzzle.id)
-        .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
+        # a puzzle once, as first met: a review round replays a puzzle the player has seen solved
+        .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE, models.PlayerAttempt.review == 0)
     )
     played: Counter[str] = Counter()
     solved: Counter[str] = Counter()

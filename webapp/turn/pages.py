@@ -77,9 +77,12 @@ class PuzzlePage:
     def counts_for_streak(self) -> bool:
         return self.mode is Mode.DAILY
 
-    def preview_url(self) -> str:
-        """The link preview image of this puzzle."""
-        if self.mode in (Mode.PRACTICE, Mode.REVIEW):
+    def preview_url(self) -> str | None:
+        """The link preview image of this puzzle; none for a review round, which is the player's own
+        (and whose puzzle may be a daily one, which the practice image does not show)."""
+        if self.mode is Mode.REVIEW:
+            return None
+        if self.mode is Mode.PRACTICE:
             return url_for("preview.practice_image", code=self.puzzle.code, _external=True)
         return url_for("preview.daily_image", number=self.number, _external=True)
 

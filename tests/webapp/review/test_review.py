@@ -13,6 +13,7 @@ from tests.webapp.conftest import TODAY, FrozenClock, Player, store, variant
 from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
+from webapp.players import records
 
 
 def practise(app: Flask, puzzle: generator.Puzzle) -> int:
@@ -36,7 +37,7 @@ def puzzle_rating(app: Flask, row_id: int) -> float:
 def test_a_given_up_puzzle_comes_back_the_next_day_and_leaves_when_solved_clean(
     app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
 ) -> None:
-    puzzle = variant(known_puzzle, "2H", "hard", "cr1")
+    puzzle = variant(known_puzzle, "2H", "hard", "cr1", themes=("swap", "extend"))
     row_id = practise(app, puzzle)
     assert player.post(f"/practice/{puzzle.id}/give-up").status_code == 200
     waiting = player.client.get(f"/review/{puzzle.id}")
@@ -66,6 +67,11 @@ def test_a_given_up_puzzle_comes_back_the_next_day_and_leaves_when_solved_clean(
     assert "Practice: 2 played, 1 solved." in stats and "comes back later" not in stats
     export = player.client.get("/me/export.json").get_json()
     assert [attempt["review_round"] for attempt in export["attempts"]] == [0, 1]
+    # a theme's rate is of the puzzles met fresh: the round at a puzzle already seen adds nothing
+    with app.app_context(), database().reader() as session:
+        (player_id,) = session.scalars(select(models.Player.id)).all()
+        rates = records.theme_rates(session, player_id)
+    assert [(rate.theme, rate.played, rate.solved) for rate in rates] == [("extend", 1, 0), ("swap", 1, 0)]
 
 
 def test_a_review_gone_wrong_waits_three_days_and_never_touches_the_streak(
@@ -90,6 +96,8 @@ def test_a_review_gone_wrong_waits_three_days_and_never_touches_the_streak(
         page = player.client.get("/review").get_data(as_text=True)
         assert ("1 puzzle waits for you today." in page) is waits, clock.moment
     assert player.client.get("/review/next").headers["Location"] == place
+    # a review round is the player's own: no link preview, least of all the practice image of a daily
+    assert "preview.svg" not in player.client.get(place).get_data(as_text=True)
     # the streak is the daily's alone: the review rounds changed nothing of it
     stats = player.client.get("/stats").get_data(as_text=True)
     assert 'id="best-streak">1<' in stats and 'id="played">1<' in stats
