@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
@@ -208,7 +209,7 @@ def neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> 
     return near
 
 
-def reachable(near: Sequence[set[int]], leader: int, steps: int) -> list[int]:
+def reachable(near: Sequence[AbstractSet[int]], leader: int, steps: int) -> list[int]:
     """The melds a rearrangement led by `leader` may break: `leader` first, then those it reaches
     in at most `steps` steps through melds after it in table order (a leader is its first meld)."""
     found = [leader]

@@ -16,6 +16,7 @@ import enum
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ortools.sat.python import cp_model
 
@@ -165,16 +166,16 @@ class Model:
         self.kept: list[cp_model.IntVar] = [self.model.new_bool_var("") for _ in self.melds] if keep else []
 
         self._hand_cards(laid or Counter())
-        shapes, ways = self._shapes_allowed(keep, layout)
+        allowed = _allowed(position, keep) if layout is None else _laid_out(_allowed(position, keep), layout)
         if self.grouped:
             assert largest is not None
-            slots = self._rearrangements(largest, shapes, ways)
+            slots = self._rearrangements(largest, allowed)
         elif keep:
             slots = [_Slot(list(enumerate(self.kept)), 1, None, None, kept_members=True)]
         else:
             slots = [_Slot([(i, 1) for i in range(len(self.melds))], 1, None, None)]
         self.slots = slots
-        self._candidates(shapes, ways, layout)
+        self._candidates(allowed, layout)
         self._lay_out(keep)
         self._totals(objective)
 
@@ -202,22 +203,7 @@ class Model:
                     model.add(sum(swapped_in) <= placed)
         self.freed: LinearExpr = sum(v for v, _ in self.swaps)
 
-    def _shapes_allowed(
-        self, keep: bool, layout: Counter[Candidate | Keeping] | None
-    ) -> tuple[list[Candidate], list[Keeping]]:
-        """The candidate melds the cards allow, and the ways each original meld can stay whole."""
-        rules = self.position.rules
-        ways: list[Keeping] = []
-        if keep:
-            for i in range(len(self.melds)):
-                ways += [w for w in keepings(self.position.table, i, rules) if fits(w.cards, self.available)]
-        shapes = [piece for piece in pieces(rules) if fits(piece, self.available)]
-        if layout is not None:
-            shapes = [piece for piece in shapes if layout[piece]]
-            ways = [way for way in ways if layout[way]]
-        return shapes, ways
-
-    def _rearrangements(self, largest: int, shapes: list[Candidate], ways: list[Keeping]) -> list[_Slot]:
+    def _rearrangements(self, largest: int, shared: _Allowed) -> list[_Slot]:
         """One slot per meld that may lead a rearrangement of at most `largest` melds, and a last
         one for the new melds and extensions made of hand cards alone.
 
@@ -227,8 +213,8 @@ class Model:
         """
         model = self.model
         n = len(self.melds)
-        types = [frozenset(cards) for cards in self.melds]
-        near = neighbours(types, [*shapes, *(way.extra for way in ways)])
+        types = shared.meld_types
+        near = shared.near
         joins: list[dict[int, cp_model.IntVar]] = [{} for _ in range(n)]  # joins[j][i]: i in j's
         for j in range(n):
             for i in reachable(near, j, largest - 1):
@@ -251,21 +237,14 @@ class Model:
         slots.append(_Slot([], 0, frozenset(self.hand), None))
         return slots
 
-    def _candidates(
-        self, shapes: list[Candidate], ways: list[Keeping], layout: Counter[Candidate | Keeping] | None
-    ) -> None:
+    def _candidates(self, allowed: _Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
         """Each slot's copy of every candidate meld and keeping its card types allow."""
         model = self.model
         self.pieces: list[tuple[cp_model.IntVar, Candidate, int]] = []
         self.keepings: list[tuple[cp_model.IntVar, Keeping, int]] = []
         # each slot looks only at the shapes that hold a card type it touches (or, for a slot
         # that touches any, at all of them)
-        every: list[Candidate | Keeping] = [*shapes, *ways]
-        types_of = [frozenset(i for i, _ in (x.extra if isinstance(x, Keeping) else x)) for x in every]
-        by_type: dict[int, list[int]] = {}
-        for number, types in enumerate(types_of):
-            for index in types:
-                by_type.setdefault(index, []).append(number)
+        every, types_of, by_type, bounds = allowed.every, allowed.types_of, allowed.by_type, allowed.bounds
         last = len(self.slots) - 1
         for s, slot in enumerate(self.slots):
             near = (
@@ -282,8 +261,7 @@ class Model:
                     if types or s == last:
                         self.keepings.append((model.new_bool_var(""), shape, s))
                 else:
-                    bound = min(self.available[i] // k for i, k in shape)
-                    self.pieces.append((model.new_int_var(0, bound, ""), shape, s))
+                    self.pieces.append((model.new_int_var(0, bounds[number], ""), shape, s))
         if layout is not None:
             # the final melds are those of the layout, only their slots are open
             copies: dict[Candidate | Keeping, list[cp_model.IntVar]] = {}
@@ -291,9 +269,13 @@ class Model:
                 copies.setdefault(shape, []).append(var)
             for shape, shape_vars in copies.items():
                 model.add(sum(shape_vars) == layout[shape])
-        for i, kept in enumerate(self.kept):
+        keeping_vars: list[list[cp_model.IntVar]] = [[] for _ in self.kept]
+        for var, way, _ in self.keepings:
+            for i in way.melds:
+                keeping_vars[i].append(var)
+        for kept, kept_vars in zip(self.kept, keeping_vars, strict=True):
             # a kept meld sits whole in exactly one final meld
-            model.add(sum(v for v, way, _ in self.keepings if i in way.melds) == kept)
+            model.add(sum(kept_vars) == kept)
 
     def _lay_out(self, keep: bool) -> None:
         """Hand cards and freed jokers shared out among the slots, and in every slot the final melds
@@ -489,6 +471,84 @@ class Model:
         placed = [Card.from_index(i) for i, v in self.placed.items() for _ in range(solver.value(v))]
         freed = [JOKER for v, _ in self.swaps if solver.boolean_value(v)]
         return Play(tuple(table), sorted_cards(placed), tuple(freed))
+
+
+@dataclass(frozen=True, slots=True)
+class _Allowed:
+    """The candidate melds and keepings a position's cards allow, and what the models read off
+    them: the same for every model of the position, whatever it asks (measured on the slowest
+    real-game tables of bench/solver.py: the chain length's searches, one model per bound, spent
+    a sixth of their building on it)."""
+
+    meld_types: tuple[frozenset[int], ...]
+    """Each original meld's card types."""
+    every: tuple[Candidate | Keeping, ...]
+    """The candidate melds, then the ways the original melds can stay whole."""
+    types_of: tuple[frozenset[int], ...]
+    """For each of `every`, the card types it lays (for a keeping, beyond its melds' own)."""
+    by_type: dict[int, tuple[int, ...]]
+    """For each card type, the numbers (into `every`) of those that lay it."""
+    bounds: tuple[int, ...]
+    """For each candidate meld, the most copies the cards allow."""
+    near: tuple[frozenset[int], ...]
+    """For each original meld, the melds one final meld could hold cards of together with it
+    (empty for a model that does not keep melds)."""
+
+
+@lru_cache(maxsize=16)
+def _allowed(position: Position, keep: bool) -> _Allowed:
+    """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
+    whole: kept for the position's next models (a chain length builds one per bound)."""
+    rules = position.rules
+    available = Counter(card.index for meld in position.table for card in meld.cards)
+    available.update(card.index for card in position.hand)
+    ways: list[Keeping] = []
+    if keep:
+        for i in range(len(position.table)):
+            ways += [w for w in keepings(position.table, i, rules) if fits(w.cards, available)]
+    shapes = [piece for piece in pieces(rules) if fits(piece, available)]
+    return _shared(position, shapes, ways, available, keep)
+
+
+def _laid_out(allowed: _Allowed, layout: Counter[Candidate | Keeping]) -> _Allowed:
+    """Only the candidate melds and keepings of a layout."""
+    shapes = [shape for shape in allowed.every if not isinstance(shape, Keeping) and layout[shape]]
+    ways = [way for way in allowed.every if isinstance(way, Keeping) and layout[way]]
+    bounds = dict(zip(allowed.every, allowed.bounds, strict=False))
+    return _build_allowed(allowed.meld_types, shapes, ways, [bounds[shape] for shape in shapes], True)
+
+
+def _shared(
+    position: Position, shapes: list[Candidate], ways: list[Keeping], available: Counter[int], keep: bool
+) -> _Allowed:
+    meld_types = tuple(frozenset(card.index for card in meld.cards) for meld in position.table)
+    bounds = [min(available[i] // k for i, k in shape) for shape in shapes]
+    return _build_allowed(meld_types, shapes, ways, bounds, keep)
+
+
+def _build_allowed(
+    meld_types: tuple[frozenset[int], ...],
+    shapes: list[Candidate],
+    ways: list[Keeping],
+    bounds: list[int],
+    grouping: bool,
+) -> _Allowed:
+    every: tuple[Candidate | Keeping, ...] = (*shapes, *ways)
+    types_of = tuple(frozenset(i for i, _ in (x.extra if isinstance(x, Keeping) else x)) for x in every)
+    by_type: dict[int, list[int]] = {}
+    for number, types in enumerate(types_of):
+        for index in types:
+            by_type.setdefault(index, []).append(number)
+    # only the models that keep melds may group them into rearrangements
+    near = neighbours(meld_types, [*shapes, *(way.extra for way in ways)]) if grouping else []
+    return _Allowed(
+        meld_types,
+        every,
+        types_of,
+        {index: tuple(numbers) for index, numbers in by_type.items()},
+        tuple(bounds),
+        tuple(frozenset(found) for found in near),
+    )
 
 
 def _lexicographic(terms: Sequence[tuple[LinearExpr, int]]) -> LinearExpr:
