@@ -92,7 +92,7 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
     deadline = started + time_limit
     method = METHODS.get(puzzle_id.method)
     if method is None:
-        raise PuzzleError(f"puzzle ID {puzzle_id}: unknown method letter {puzzle_id.method!r}")
+        raise PuzzleError(f"puzzle ID {puzzle_id}: unknown method {puzzle_id.method!r}")
     rules = Rules.named(puzzle_id.rules)
     candidate = method(rules, random.Random(str(puzzle_id)))
 

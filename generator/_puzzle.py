@@ -1,7 +1,9 @@
 """Puzzles as the site stores them: the position, its proved answer and grade, and a short ID.
 
-An ID is a rules letter, a method letter and a base-36 attempt seed, e.g. `cb2n9c`; it names one
-generation attempt exactly, so `python -m generator show ID` replays it.
+An ID is a rules letter, a method and a base-36 attempt seed, e.g. `cb2n9c`; it names one
+generation attempt exactly, so `python -m generator show ID` replays it. A method is one lower-case
+letter, or (once the 26 letters were all taken) a digit and a lower-case letter, e.g. `c0a2n9c`: no
+letter method starts with a digit, so every ID published before reads as it did.
 """
 
 from __future__ import annotations
@@ -61,15 +63,17 @@ class PuzzleId:
     rules: str
     """The preset name."""
     method: str
-    """One lower-case letter naming the generation method."""
+    """The generation method: one lower-case letter, or a digit and a lower-case letter."""
     seed: int
     """The seed of the attempt's `random.Random`."""
 
     def __post_init__(self) -> None:
         if self.rules not in RULES_LETTERS:
             raise PuzzleError(f"no ID letter for the rules {self.rules!r}")
-        if len(self.method) != 1 or self.method not in string.ascii_lowercase:
-            raise PuzzleError(f"method {self.method!r} is not one lower-case letter")
+        if not is_method_name(self.method):
+            raise PuzzleError(
+                f"method {self.method!r} is not one lower-case letter, or a digit and a lower-case letter"
+            )
         if self.seed < 0:
             raise PuzzleError(f"negative seed {self.seed}")
 
@@ -84,18 +88,28 @@ class PuzzleId:
         if rules is None:
             known = ", ".join(f"{letter} ({name})" for name, letter in RULES_LETTERS.items())
             raise PuzzleError(f"puzzle ID {text!r}: unknown rules letter {token[0]!r}; known: {known}")
-        if token[1] not in string.ascii_lowercase:
-            raise PuzzleError(f"puzzle ID {text!r}: {token[1]!r} is not a method letter")
-        digits = token[2:]
+        width = 2 if token[1] in string.digits else 1
+        method, digits = token[1 : 1 + width], token[1 + width :]
+        if not is_method_name(method):
+            raise PuzzleError(f"puzzle ID {text!r}: {method!r} is not a method")
+        if not digits:
+            raise PuzzleError(f"puzzle ID {text!r} has no seed after the method {method!r}")
         if any(ch not in _DIGITS for ch in digits):
             raise PuzzleError(f"puzzle ID {text!r}: the seed {digits!r} is not base 36")
-        return cls(rules, token[1], int(digits, 36))
+        return cls(rules, method, int(digits, 36))
 
     def __str__(self) -> str:
         return RULES_LETTERS[self.rules] + self.method + _base36(self.seed)
 
     def __repr__(self) -> str:
         return f"PuzzleId.parse({str(self)!r})"
+
+
+def is_method_name(name: str) -> bool:
+    """Whether `name` can name a method in an ID: `b`, or `0a` once the letters ran out."""
+    if len(name) == 2 and name[0] in string.digits:
+        name = name[1]
+    return len(name) == 1 and name in string.ascii_lowercase
 
 
 def _base36(number: int) -> str:

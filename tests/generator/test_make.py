@@ -37,6 +37,7 @@ from generator._make import (
     recipe_for,
 )
 from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, RECIPES, TRAPPING, free_a_joker
+from generator._puzzle import is_method_name
 from puzzles import (
     JOKER,
     PRESETS,
@@ -182,10 +183,13 @@ def test_unknown_arguments_raise_puzzle_errors() -> None:
         make_puzzle("classic", "legendary")
     with pytest.raises(PuzzleError, match="seed -1"):
         make_puzzle("classic", seed=-1)
-    # every lowercase letter names a method now (y and z were the last), so only a non-letter is unknown
+    # every lowercase letter names a method now (y and z were the last): new ones take a digit first
     assert set(string.ascii_lowercase) <= set(METHODS)
-    with pytest.raises(PuzzleError, match="'1' is not a method letter"):
+    with pytest.raises(PuzzleError, match="'11' is not a method"):
         puzzle_from_id("c112")
+    unused = next(f"{digit}a" for digit in string.digits if f"{digit}a" not in METHODS)
+    with pytest.raises(PuzzleError, match=f"unknown method '{unused}'"):
+        puzzle_from_id(f"c{unused}12")
     with pytest.raises(PuzzleError, match="unknown rules letter"):
         puzzle_from_id("ab12")
 
@@ -209,6 +213,7 @@ def test_attempt_streams_of_seeds_do_not_overlap() -> None:
 def test_every_recipe_uses_known_methods() -> None:
     assert set(RECIPES) == {None, *TIERS}
     assert {letter for recipe in RECIPES.values() for letter in recipe} <= set(METHODS)
+    assert all(is_method_name(name) for name in METHODS)
 
 
 @pytest.mark.slow  # two fresh Python processes

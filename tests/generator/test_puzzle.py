@@ -18,7 +18,7 @@ def line(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("text", ["cb0", "cm3", "gh0", "ixzz9", "tw1a2b3c"])
+@pytest.mark.parametrize("text", ["cb0", "cm3", "gh0", "ixzz9", "tw1a2b3c", "c0a0", "j9z1a2b"])
 def test_ids_round_trip(text: str) -> None:
     parsed = PuzzleId.parse(text)
     assert str(parsed) == text
@@ -28,6 +28,8 @@ def test_ids_round_trip(text: str) -> None:
 
 def test_id_parts() -> None:
     assert PuzzleId.parse("gm2s") == PuzzleId("german-jokers", "m", 2 * 36 + 28)
+    # a digit opens a two-character method: no one-letter method starts with one
+    assert PuzzleId.parse("g3m2s") == PuzzleId("german-jokers", "3m", 2 * 36 + 28)
 
 
 @pytest.mark.parametrize(
@@ -36,7 +38,10 @@ def test_id_parts() -> None:
         ("", "3 to 16 characters"),
         ("cb", "3 to 16 characters"),
         ("xb12", "unknown rules letter 'x'"),
-        ("c112", "'1' is not a method letter"),
+        ("c112", "'11' is not a method"),
+        ("c1", "3 to 16 characters"),
+        ("c1a", "no seed after the method '1a'"),
+        ("c-a1", "'-' is not a method"),
         ("cb1-2", "'1-2' is not base 36"),
         ("cb" + "1" * 20, "3 to 16 characters"),
     ],
