@@ -53,3 +53,9 @@ def solve(player: Player, number: int | str, puzzle: generator.Puzzle, base: str
             first = first or chosen
             moves += 1
     return moves
+
+
+def save_verdict(player: Player, shown: bool) -> None:
+    """Turn the step check's verdict on or off in the settings, as the settings form does."""
+    form = {"deck": "two", "verdict-choice": "1", **({"verdict": "on"} if shown else {})}
+    assert player.post("/settings", htmx=False, **form).status_code == 303

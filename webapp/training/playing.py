@@ -19,6 +19,7 @@ from webapp.models import PlayerAttempt, PoolPuzzle, Run
 from webapp.players import bests
 from webapp.players.identity import current_player_id
 from webapp.schedule.clock import now
+from webapp.templating import verdict_shown
 from webapp.training import dealing
 from webapp.training.dealing import RunNow
 from webapp.training.runs import Kind
@@ -91,6 +92,7 @@ def context(kind: Kind, found: RunNow) -> dict[str, Any]:
         "last": found.last_finished,
         "seconds_left": state.seconds_left(now()),
         "url": lambda view: url_for(f"{kind.name}.{view}", run_id=run.id),
+        "verdict_shown": verdict_shown(),
     }
     if current is not None:
         turn = turn_of(current.puzzle, current)

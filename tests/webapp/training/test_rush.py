@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app
+from tests.webapp.playing import save_verdict
 from tests.webapp.training.runs import dealt, practice_pool, slip, solve_one, start
 from webapp import models
 from webapp.db import database
@@ -62,6 +63,20 @@ def test_a_slip_a_short_turn_and_a_skip_each_cost_ten_seconds(
     skipped = player.post(f"/rush/{run}/skip").get_data(as_text=True)
     assert "Skipped" in skipped and clock_of(skipped) == "130"
     assert [status for _, status in dealt(app, run)] == ["missed", "gave-up", "playing"]
+
+
+def test_the_step_check_setting_hides_the_verdict_on_a_run_board_but_the_slip_still_costs(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    save_verdict(player, shown=False)
+    practice_pool(app, known_puzzle)
+    run = start(player, "rush")
+    board = slip(player, "rush", run)
+    assert "Step check off" in board and "dead end" not in board
+    assert clock_of(board) == "170"
+    save_verdict(player, shown=True)
+    board = player.client.get(f"/rush/{run}").get_data(as_text=True)
+    assert "dead end" in board and "Step check off" not in board
 
 
 def test_the_server_ends_the_rush_and_a_late_move_is_not_made(

@@ -13,7 +13,7 @@ from sqlalchemy import select
 import generator
 from puzzles import Card, Progress, Track
 from tests.webapp.conftest import TODAY, Player
-from tests.webapp.playing import card_id, solve
+from tests.webapp.playing import card_id, save_verdict, solve
 from webapp import models
 from webapp.db import database
 from webapp.players.glicko import solve_score
@@ -106,11 +106,6 @@ def test_a_solve_without_hint_or_slip_is_clean(
     assert '<span id="result-slips">0 slips</span>' in result and "a clean solve" in result
     assert f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1</output>" in result
     assert slips_of(app) == 0
-
-
-def save_verdict(player: Player, shown: bool) -> None:
-    form = {"deck": "two", "verdict-choice": "1", **({"verdict": "on"} if shown else {})}
-    assert player.post("/settings", htmx=False, **form).status_code == 303
 
 
 def test_the_setting_hides_the_verdict_but_not_the_melds_marks_nor_the_slip(
