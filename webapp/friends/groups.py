@@ -118,18 +118,33 @@ def join(session: Session, group: FriendGroup, player: str, name: str, moment: d
     most = int(current_app.config["FRIENDS_MEMBERS_MOST"])
     if len(members(session, group.id)) >= most:
         raise Refusal(words("This friends' table is full: it has %(most)s members.", most=most), 409)
-    taken = session.scalar(
-        select(FriendMember.id).where(
-            FriendMember.group_id == group.id, FriendMember.name_key == name.casefold()
-        )
-    )
-    if taken is not None:
-        raise Refusal(
-            words("Someone at this table is called %(name)s already: pick another name.", name=name), 409
-        )
+    _check_name_free(session, group.id, name, player)
     session.add(
         FriendMember(group_id=group.id, player_id=player, name=name, name_key=name.casefold(), joined=moment)
     )
+    session.flush()
+
+
+def _check_name_free(session: Session, group_id: int, name: str, player: str) -> None:
+    """409 when another member of the group has this name, whatever its case."""
+    holder = session.scalar(
+        select(FriendMember.player_id).where(
+            FriendMember.group_id == group_id, FriendMember.name_key == name.casefold()
+        )
+    )
+    if holder is not None and holder != player:
+        raise Refusal(
+            words("Someone at this table is called %(name)s already: pick another name.", name=name), 409
+        )
+
+
+def rename(session: Session, group_id: int, player: str, name: str) -> None:
+    """The member takes another name at this table (checked as when joining)."""
+    name = tidy_name(name, NAME_MOST)
+    _check_name_free(session, group_id, name, player)
+    row = member(session, group_id, player)
+    assert row is not None, "only a member renames"
+    row.name, row.name_key = name, name.casefold()
     session.flush()
 
 

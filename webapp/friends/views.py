@@ -1,6 +1,6 @@
 """The friends' tables' pages: `/friends` (your tables, and making one), a table's page, joining by
-its link, leaving, and the keeper replacing the link. Every POST carries the CSRF token and counts
-against `FRIENDS_RATE_LIMIT`."""
+its link, renaming yourself, leaving, and the keeper replacing the link. Every POST carries the CSRF
+token and counts against `FRIENDS_RATE_LIMIT`."""
 
 from __future__ import annotations
 
@@ -56,6 +56,10 @@ def _own_group(group_id: int) -> FriendGroup:
 
 @bp.get("/<int:group_id>")
 def table_page(group_id: int) -> str:
+    return _table(group_id)
+
+
+def _table(group_id: int, error: str | None = None, typed: str | None = None) -> str:
     group = _own_group(group_id)
     player = current_player_id()
     assert player is not None
@@ -78,6 +82,8 @@ def table_page(group_id: int) -> str:
         link=url_for("friends.join_page", token=groups.link_of(reader, group_id), _external=True),
         time_face=table.time_face,
         Mark=table.Mark,
+        error=error,
+        typed=typed,
     )
 
 
@@ -112,6 +118,21 @@ def join(token: str) -> Response | tuple[str, int]:
     except Refusal as refusal:
         return _join(group, token, str(say(refusal.why)), name[:40]), refusal.status
     return redirect(url_for("friends.table_page", group_id=group.id), 303)
+
+
+@bp.post("/<int:group_id>/name")
+@limiter.limit(friends_rate_limit)
+def rename(group_id: int) -> Response | tuple[str, int]:
+    _own_group(group_id)
+    player = current_player_id()
+    assert player is not None
+    name = request.form.get("name", "")
+    try:
+        with db.write() as writer:
+            groups.rename(writer, group_id, player, name)
+    except Refusal as refusal:
+        return _table(group_id, str(say(refusal.why)), name[:40]), refusal.status
+    return redirect(url_for("friends.table_page", group_id=group_id, _anchor="you"), 303)
 
 
 @bp.post("/<int:group_id>/leave")

@@ -73,6 +73,28 @@ def test_names_are_checked_and_shown_escaped(app: Flask, player: Player) -> None
     assert bad_table.status_code == 422 and "at most 40 characters" in bad_table.get_data(as_text=True)
 
 
+def test_a_member_renames_themselves_checked_as_when_joining(app: Flask, player: Player) -> None:
+    path = make(player)
+    friend = newcomer(app)
+    assert friend.post(join_path(player, path), htmx=False, name="Bruno").status_code == 303
+    renamed = friend.post(f"{path}/name", htmx=False, name="  Bruno   R. ")
+    assert renamed.status_code == 303 and renamed.headers["Location"] == f"{path}#you"
+    page = player.client.get(path).get_data(as_text=True)
+    assert "Bruno R." in page and ">Bruno<" not in page
+    # another member's name, in any case, is refused and the page keeps what was typed
+    taken = friend.post(f"{path}/name", htmx=False, name="ANNA")
+    answer = taken.get_data(as_text=True)
+    assert taken.status_code == 409 and "pick another name" in answer and 'value="ANNA"' in answer
+    # one's own name in another case is one's own
+    assert friend.post(f"{path}/name", htmx=False, name="bruno r.").status_code == 303
+    assert "bruno r." in player.client.get(path).get_data(as_text=True)
+    empty = friend.post(f"{path}/name", htmx=False, name=" ")
+    assert empty.status_code == 422 and "may not be empty" in empty.get_data(as_text=True)
+    stranger = newcomer(app).post(f"{path}/name", htmx=False, name="Mallory")
+    assert stranger.status_code == 404
+    assert "Mallory" not in player.client.get(path).get_data(as_text=True)
+
+
 def test_results_show_only_once_the_viewer_has_finished_the_puzzle(
     app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle
 ) -> None:
