@@ -18,6 +18,7 @@ from puzzles._melds import Meld, join_runs
 from puzzles._model import LinearExpr, Model, Objective, Solution, Status
 from puzzles._plays import Play
 from puzzles._position import Position, PositionError
+from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
 CHAIN_SHARE = 0.5
@@ -202,7 +203,11 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
 
 
 def chain_length(
-    position: Position, best: Best, depth: Depth, time_limit: float = DEFAULT_TIME_LIMIT
+    position: Position,
+    best: Best,
+    depth: Depth,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    unique: bool | None = None,
 ) -> tuple[Chain, Depth]:
     """The chain length, and the depth play laid out by rearrangement (its `broken` may name other
     melds of the same count, with the same hand points left).
@@ -210,8 +215,13 @@ def chain_length(
     Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
     as finely as it can, which bounds the chain length from above. Then each solve asks for a best
     play (breaking any number of melds, at least the depth) whose rearrangements each break at
-    most k melds, for k = 1, 2, ... below the least found: the first k that has one is the chain
-    length. Each is a model of its own, pruned to what rearrangements that small reach.
+    most k melds, for k just below the bound: one found lowers the bound to its largest
+    rearrangement, and a proof that there is none settles the chain length. Each is a model of its
+    own, pruned to what rearrangements that small reach. Not proven in time, the length is the
+    least bound found: the chain length is at most that.
+
+    `unique` (True when proved that every best play leaves the same hand) lets every model take
+    the depth play's hand cards alone, all of them placed.
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -221,6 +231,7 @@ def chain_length(
         shown_groups = (depth.broken,) if depth.broken else ()
         return Chain(depth.depth, depth.optimal, shown_groups, depth.play, _ms(started)), depth
     n = len(position.table)
+    position = _placed_alone(position, depth.play) if unique else position
 
     # the depth play, grouped as finely as it can be
     shown = Model(position, best.objective, largest=depth.depth, layout=depth.layout)
@@ -242,21 +253,35 @@ def chain_length(
     groups = found.rearrangements
 
     # any best play (breaking any number of melds) whose rearrangements break at most k melds,
-    # for k = 1, 2, ... below the least found: the first k that has one is it. Measured on the
-    # slowest real-game tables of bench/solver.py, beside this plain climb: greedy independent
-    # steps first from k = 3 on, and a try just below a bound of 5 or more, cost more time than
-    # they saved once the searches ran without LP and inprocessing (see puzzles._model)
+    # for k from just below the least found down: each play found lowers the bound to its own
+    # largest rearrangement, and the first k that has none proves the bound. Measured on the
+    # slowest real-game tables of bench/solver.py beside the climb k = 1, 2, ... that this
+    # replaced: the depth play's grouping is the chain length on most tables, or one above it,
+    # so a proof or two settles it where the climb proved every k below as well. Tables whose
+    # bound is two or more above pay a search per step down; hints from the play above did not
+    # make those searches faster
     length, play, settled = upper, found.play, True
-    for k in range(1, upper):
-        better = _smaller(position, best, grouped_depth, k, _left(deadline))
-        if better.status is Status.INFEASIBLE:
-            continue
-        settled = better.play is not None
-        if better.play is not None:
-            length, play = k, better.play
-        break
+    while length > 1:
+        better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
+        if better.play is None:
+            settled = better.status is Status.INFEASIBLE
+            break
+        length, play = max(map(len, better.rearrangements)), better.play
     proven = proven and settled
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
+
+
+def _placed_alone(position: Position, play: Play) -> Position:
+    """The position with only the hand cards `play` places, when every best play places just those.
+
+    A best play places the same hand cards as any other when it leaves the same hand and frees no
+    joker; with jokers freed to the hand, leaving the same hand does not say which cards it laid.
+    Measured on the slowest real-game tables of bench/solver.py: the chain length's models lose
+    the unplaced cards' candidates, and the placed cards are fixed from the start.
+    """
+    if position.rules.freed_joker is FreedJoker.HAND and any(meld.jokers for meld in position.table):
+        return position
+    return Position(position.rules, position.table, play.laid)
 
 
 def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:
@@ -344,7 +369,7 @@ def analyse(
     best = _maximum(model, _left(first), started)
     unique = _uniqueness(model, best, _left(first), time.perf_counter())
     depth = chain_depth(ordered, best, _left(first))
-    chain, depth = chain_length(ordered, best, depth, _left(deadline))
+    chain, depth = chain_length(ordered, best, depth, _left(deadline), unique.unique)
     return _in_order(Analysis(position, best, unique, depth, chain, _ms(started)), order)
 
 
