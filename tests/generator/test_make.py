@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import puzzles._forcing
 from generator import (
     TIERS,
     Puzzle,
@@ -33,6 +34,7 @@ from generator._make import (
     _without_dead_twins,
     attempt,
     attempt_id,
+    count_decisions,
     dead_twins,
     recipe_for,
 )
@@ -40,6 +42,7 @@ from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, RECIPES, TR
 from generator._puzzle import is_method_name
 from puzzles import (
     JOKER,
+    JOKER_NODE_LIMIT,
     PRESETS,
     Meld,
     Position,
@@ -53,6 +56,7 @@ from puzzles import (
     skill_limited,
     step_check,
 )
+from puzzles._cli import _forcing as _cli_forcing
 
 from .conftest import PINNED, PINNED_POSITIONS
 
@@ -336,3 +340,21 @@ def test_joker_presets_free_jokers_at_expert_and_master() -> None:
     positions = [candidate.position for candidate in made if candidate is not None]
     table_jokers = [p for p in positions if any(meld.jokers for meld in p.table)]
     assert len(table_jokers) >= 0.3 * len(positions) > 0
+
+
+def test_the_solve_answer_and_the_generator_count_with_one_node_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A joker position's count reads `puzzles.JOKER_NODE_LIMIT` in the solve answer and in the
+    generator's lines alike, so an answer never shows a count where the stored line says null."""
+    jokers = analyse(Position.parse("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D"), time_limit=LIMIT)
+    both = (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value))
+    assert all(found is not None and found.decisions == 1 for found in both)
+    monkeypatch.setattr(puzzles._forcing, "JOKER_NODE_LIMIT", 0)
+    for found in (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value)):
+        assert found is not None
+        assert (found.decisions, found.at_least, found.proven, found.nodes) == (None, 1, False, 0)
+    # a position without a joker keeps the default limit
+    classic = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
+    assert count_decisions(classic, 2).proven
+    assert forcing_player(jokers.position, 1, node_limit=JOKER_NODE_LIMIT).decisions == 1
