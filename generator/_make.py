@@ -43,7 +43,7 @@ from puzzles import (
     RulesError,
     SkillRun,
     analyse,
-    forcing_player,
+    decisions_of,
     play_of,
     skill_limited,
     sorted_cards,
@@ -185,19 +185,11 @@ def _grade(
     return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
 
 
-JOKER_NODE_LIMIT = 2_000
-"""Decisions the forcing player tries on a position with a joker before it stops and the grade reads
-the count it proved at least. A joker stands in for so many cards that its searches run far longer
-than classic ones (tens of seconds at the default limit, on a loaded machine); three decisions are
-all a grade needs, and a tenth of the default proves them."""
-
-
 def count_decisions(position: Position, maximum: int) -> Forcing:
-    """The forcing player's count as the generator grades it: with JOKER_NODE_LIMIT where the position
-    holds a joker. A limit of decisions tried, not the clock, so a replayed ID counts the same."""
-    if JOKER in position.hand or any(meld.jokers for meld in position.table):
-        return forcing_player(position, maximum, node_limit=JOKER_NODE_LIMIT)
-    return forcing_player(position, maximum)
+    """The forcing player's count as the generator grades it: `puzzles.decisions_of`, with
+    JOKER_NODE_LIMIT where the position holds a joker, as the solve answer counts. A limit of
+    decisions tried, not the clock, so a replayed ID counts the same."""
+    return decisions_of(position, maximum)
 
 
 TRAPS = 2

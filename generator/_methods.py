@@ -464,9 +464,63 @@ A figure (ladder, staircase, wall) finds deep puzzles many times faster than a r
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
 need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
 them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns."""
-JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
-    "expert": ("i", "j", "i", "j", "p", "j"),
-    "master": ("g", "j", "g", "j"),
+
+
+# Cycles with a joker (issue 21): under rules with jokers, one of the four hand cards that close a
+# cycle is a joker, so the best play lays it there and the puzzle holds and moves one. A joker in
+# any other hand card of a chain is a shortcut: a chain is a line of gaps, each a card one meld
+# needs from the next, and a joker fills any of them (one of the opening pairs around a set's card
+# stands for that card itself). Filled at the close, it still needs the whole chain: cut short
+# anywhere, the last set never gives its card, and the closing pairs have no run. New names (digit
+# and letter): the published letters keep their puzzles.
+CYCLE_CLOSE = slice(4, 8)
+"""Where a cycle's hand holds its closing pairs (`generator._motifs.sample_chain`): after the two
+pairs that open it, before any traps."""
+JOKER_CYCLE_TRAPS = 2
+"""The most traps a cycle closed by a joker keeps in the hand (a long cycle holds three)."""
+
+
+def closed_by_joker(
+    sampler: Callable[[Rules, random.Random, list[int], int, int], Figure | None],
+) -> Callable[[Rules, random.Random, list[int], int, int], Figure | None]:
+    """A cycle sampler whose figure, where the stock holds a joker, has one of the hand cards that
+    close the cycle replaced by the joker, which stands for that card in the best play."""
+
+    def sample(rules: Rules, rng: random.Random, stock: list[int], length: int, ends: int) -> Figure | None:
+        figure = sampler(rules, rng, stock, length, ends)
+        if figure is None or not stock[JOKER_INDEX]:
+            return figure
+        # the joker could fill the gap the opening pairs leave instead, which loses the three
+        # real cards that close the cycle and frees every trap: fewer traps than three keep the
+        # cycle the better play (`_trapped` adds more only where the solver proves they lose)
+        extras = figure.extras[: CYCLE_CLOSE.stop + JOKER_CYCLE_TRAPS]
+        for index in figure.extras[len(extras) :]:
+            stock[index] += 1
+        place = rng.randrange(CYCLE_CLOSE.start, CYCLE_CLOSE.stop)
+        stock[extras[place]] += 1
+        stock[JOKER_INDEX] -= 1
+        extras[place] = JOKER_INDEX
+        return Figure(figure.melds, extras, figure.near)
+
+    return sample
+
+
+FIGURES["joker-cycle"] = closed_by_joker(chain_sampler("cycle"))
+JOKER_CHAIN = replace(CHAIN, figure="joker-cycle", hand_joker=0.0)
+"""A cycle closed by a joker beside a small mid-game table, whose own jokers, if any, stay on it."""
+METHODS |= {
+    # a cycle of five melds closed by a hand joker: expert under the joker presets
+    "4a": family((backwards(replace(JOKER_CHAIN, size=(5, 5))),)),
+    # a long cycle (seven melds) closed by a hand joker, without decoys of its own (a decoy the
+    # shortened chain leaves free to lay ties it with the cycle): master under the joker presets
+    "5a": family((backwards(replace(JOKER_CHAIN, size=(7, 7), decoys=(1,))),)),
 }
-"""Under rules with jokers, these tiers' recipes give turns to the letter that frees jokers (chains
-make no puzzle there: y and z would be i and g)."""
+TRAPPING |= frozenset({"4a", "5a"})
+
+JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
+    "expert": ("4a", "i", "j", "4a", "p", "j"),
+    "master": ("5a", "g", "5a", "j"),
+}
+"""Under rules with jokers, these tiers' recipes give turns to the letter that frees jokers and to
+the cycles closed by a joker (4a, 5a: many times faster than the others, and their best play
+always lays the joker). Other chains make no puzzle there (y and z would be i and g)."""

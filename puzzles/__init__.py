@@ -11,7 +11,14 @@ from puzzles._board import HAND, NEW_MELD, Board, MeldState, MeldView, MoveError
 from puzzles._canonical import canonical, told_for
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
 from puzzles._entry import MAX_PROBLEMS, Entry, EntryProblem, TypedMeld, read_card, read_entry
-from puzzles._forcing import Decision, Forcing, forcing_player
+from puzzles._forcing import (
+    DEFAULT_NODE_LIMIT,
+    JOKER_NODE_LIMIT,
+    Decision,
+    Forcing,
+    decisions_of,
+    forcing_player,
+)
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
@@ -49,11 +56,13 @@ from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_betwee
 from puzzles._words import Words, words, words_n
 
 __all__ = [
+    "DEFAULT_NODE_LIMIT",
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
     "HAND",
     "HINT_RUNGS",
     "JOKER",
+    "JOKER_NODE_LIMIT",
     "MAX_PROBLEMS",
     "NEW_MELD",
     "N_",
@@ -105,6 +114,7 @@ __all__ = [
     "canonical",
     "chain_depth",
     "chain_length",
+    "decisions_of",
     "final_table",
     "forcing_player",
     "hint",

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from puzzles import argtypes
 from puzzles._answer import answer_json
-from puzzles._forcing import Forcing, forcing_player
+from puzzles._forcing import Forcing, decisions_of
 from puzzles._model import Objective
 from puzzles._position import Position, PositionError
 from puzzles._solver import DEFAULT_TIME_LIMIT, Analysis, analyse
@@ -118,11 +118,12 @@ def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
 
 
 def _forcing(analysis: Analysis) -> Forcing | None:
-    """The forcing player on a proved maximum of cards (it counts cards, not points)."""
+    """The forcing player on a proved maximum of cards (it counts cards, not points), with the node
+    limit the generator's lines use (`decisions_of`), so an answer and a line agree."""
     best = analysis.best
     if best.objective is not Objective.CARDS or not best.optimal:
         return None
-    return forcing_player(analysis.position, best.value)
+    return decisions_of(analysis.position, best.value)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:

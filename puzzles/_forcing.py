@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
+from typing import cast
 
 from puzzles._cards import JOKER, SUITS, Card
 from puzzles._melds import MeldKind
@@ -26,6 +28,12 @@ from puzzles._rules import FreedJoker
 
 DEFAULT_NODE_LIMIT = 20_000
 """Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
+JOKER_NODE_LIMIT = 2_000
+"""The limit on a position with a joker, wherever a count is given (`decisions_of`: the generator's
+lines, `show`, `check`, and the solve answer alike). A joker stands in for so many cards that its
+searches run far longer than classic ones (tens of seconds at the default limit, on a loaded
+machine); three decisions are all a grade needs, and a tenth of the default proves them. Published
+puzzle IDs were graded with it: changing it would change which puzzle some of them give."""
 
 Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
@@ -163,6 +171,12 @@ class _Board:
                     if self.joker in window for j in window if j != self.joker})
         )  # fmt: skip
         self._checked: dict[_Question, _Answer] = {}
+        self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
+        """Each distinct list of values' most copies in sets and in runs."""
+        self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
+        self._peer_maxes = tuple(_picker(peers) for peers in self.peers)
+        self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
+        """What `_check` reads of the others for each card, as a tuple: its answers' key."""
         self._everything = self.start()
         """`_check`'s answers: a search asks the same few questions again and again."""
 
@@ -250,31 +264,38 @@ class _Board:
         all of them); only the cards that depend on those are looked at again.
         """
         domains = list(state)
-        max_set = [max(v[0] for v in d) for d in domains]
-        max_run = [max(v[1] for v in d) for d in domains]
+        tops = self._tops
+        # each card's most copies in sets and in runs, read off its values once per distinct values
+        for d in domains:
+            if d not in tops:
+                tops[d] = (max(v[0] for v in d), max(v[1] for v in d))
+        max_set = [tops[d][0] for d in domains]
+        max_run = [tops[d][1] for d in domains]
         queue = set(range(len(domains)) if changed is None else self._around(changed))
+        peer_maxes, partner_maxes, checked = self._peer_maxes, self._partner_maxes, self._checked
 
         def cut(j: int, keep: tuple[Value, ...]) -> None:
             domains[j] = keep
-            max_set[j] = max(v[0] for v in keep)
-            max_run[j] = max(v[1] for v in keep)
+            top = tops.get(keep)
+            if top is None:
+                top = tops[keep] = (max(v[0] for v in keep), max(v[1] for v in keep))
+            max_set[j], max_run[j] = top
             queue.update(self.neighbours[j])
 
         while queue:
             while queue:
                 i = queue.pop()
                 values = domains[i]
-                key = (
-                    i,
-                    values,
-                    tuple(max_set[j] for j in self.peers[i]),
-                    tuple(max_run[j] for j in self.run_partners[i]),
-                )
-                # the joker's check reads every card: not worth a key
-                found = None if i == self.joker else self._checked.get(key)
-                if found is None:
-                    found = self._check(i, values, max_set, max_run)
-                    self._checked[key] = found
+                found: _Answer | None
+                if i == self.joker:
+                    # the joker's check reads every card: not worth a key
+                    found = (self._check_joker(values, max_set, max_run), [])
+                else:
+                    key = (i, values, peer_maxes[i](max_set), partner_maxes[i](max_run))
+                    found = checked.get(key)
+                    if found is None:
+                        found = checked[key] = self._check(i, values, max_set, max_run)
+                assert found is not None
                 keep, needs = found
                 if not keep:
                     return None
@@ -290,19 +311,30 @@ class _Board:
             low = [0] * len(domains)
             high = [0] * len(domains)
             for i in self.held:
-                low[i] = self.hand[i] - max(v[2] for v in domains[i])
-                high[i] = self.hand[i] - min(v[2] for v in domains[i])
+                kept = self._kept(domains[i])
+                low[i] = self.hand[i] - kept[1]
+                high[i] = self.hand[i] - kept[0]
             total_low, total_high = sum(low), sum(high)
             if not total_low <= self.maximum <= total_high:
                 return None
             for i in self.held:
-                values = domains[i]
                 least = self.maximum - (total_high - high[i])
                 most = self.maximum - (total_low - low[i])
+                if least <= low[i] and high[i] <= most:
+                    continue  # every value of the card fits the goal
+                values = domains[i]
                 keep = tuple(v for v in values if least <= self.hand[i] - v[2] <= most)
                 if len(keep) < len(values):
                     cut(i, keep)
         return tuple(domains)
+
+    def _kept(self, values: tuple[Value, ...]) -> tuple[int, int]:
+        """The fewest and the most hand copies these values keep."""
+        found = self._kept_range.get(values)
+        if found is None:
+            kept = [v[2] for v in values]
+            found = self._kept_range[values] = (min(kept), max(kept))
+        return found
 
     def _around(self, cards: Sequence[int]) -> set[int]:
         return {j for i in cards for j in self.neighbours[i]}
@@ -418,6 +450,17 @@ class _Board:
             for counts in by_suit.values()
         ]
         return _shares(run_jokers, jokers[1])
+
+
+def _picker(indices: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function that reads these places of a list as a tuple (`itemgetter`, which gives a bare
+    item for one place and needs at least one)."""
+    if not indices:
+        return lambda _: ()
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda items: (items[only],)
+    return cast(Callable[[Sequence[int]], tuple[int, ...]], itemgetter(*indices))
 
 
 def _shares(options: Sequence[set[int]], total: int) -> bool:
@@ -609,6 +652,15 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
         level += 1
     # no line at all: `maximum` is more than any play places
     return Forcing(None, level, True, (), nodes, _ms(started))
+
+
+def decisions_of(position: Position, maximum: int) -> Forcing:
+    """The forcing player's count as every part of the project reports it: with JOKER_NODE_LIMIT
+    where the position holds a joker, else DEFAULT_NODE_LIMIT. A limit of decisions tried, not the
+    clock, so the same position counts the same on any machine, in the generator and in an answer."""
+    if JOKER in position.hand or any(meld.jokers for meld in position.table):
+        return forcing_player(position, maximum, node_limit=JOKER_NODE_LIMIT)
+    return forcing_player(position, maximum)
 
 
 def _ms(started: float) -> float:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import puzzles._forcing
 from generator import (
     TIERS,
     Puzzle,
@@ -33,13 +34,16 @@ from generator._make import (
     _without_dead_twins,
     attempt,
     attempt_id,
+    count_decisions,
     dead_twins,
     recipe_for,
 )
 from generator._methods import BEFORE_TWINS, JOKER_RECIPES, METHODS, RECIPES, TRAPPING, free_a_joker
 from generator._puzzle import is_method_name
+from generator._shapes import moves_joker
 from puzzles import (
     JOKER,
+    JOKER_NODE_LIMIT,
     PRESETS,
     Meld,
     Position,
@@ -53,6 +57,7 @@ from puzzles import (
     skill_limited,
     step_check,
 )
+from puzzles._cli import _forcing as _cli_forcing
 
 from .conftest import PINNED, PINNED_POSITIONS
 
@@ -336,3 +341,50 @@ def test_joker_presets_free_jokers_at_expert_and_master() -> None:
     positions = [candidate.position for candidate in made if candidate is not None]
     table_jokers = [p for p in positions if any(meld.jokers for meld in p.table)]
     assert len(table_jokers) >= 0.3 * len(positions) > 0
+
+
+def test_the_solve_answer_and_the_generator_count_with_one_node_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A joker position's count reads `puzzles.JOKER_NODE_LIMIT` in the solve answer and in the
+    generator's lines alike, so an answer never shows a count where the stored line says null."""
+    jokers = analyse(Position.parse("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D"), time_limit=LIMIT)
+    both = (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value))
+    assert all(found is not None and found.decisions == 1 for found in both)
+    monkeypatch.setattr(puzzles._forcing, "JOKER_NODE_LIMIT", 0)
+    for found in (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value)):
+        assert found is not None
+        assert (found.decisions, found.at_least, found.proven, found.nodes) == (None, 1, False, 0)
+    # a position without a joker keeps the default limit
+    classic = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
+    assert count_decisions(classic, 2).proven
+    assert forcing_player(jokers.position, 1, node_limit=JOKER_NODE_LIMIT).decisions == 1
+
+
+@pytest.mark.parametrize("name", ["4a", "5a"])
+def test_cycles_closed_by_a_joker_hold_one_in_the_hand(name: str) -> None:
+    """4a and 5a: under rules with jokers a hand card that closes the cycle is a joker; elsewhere
+    they are cycles as z lays them, without one."""
+    for preset in ("jokers", "german-jokers"):
+        made = [METHODS[name](Rules.named(preset), random.Random(f"{name}{n}")) for n in range(30)]
+        positions = [candidate.position for candidate in made if candidate is not None]
+        assert len(positions) >= 10
+        assert all(position.hand.count(JOKER) >= 1 for position in positions)
+    classic = [METHODS[name](Rules.named("classic"), random.Random(f"{name}{n}")) for n in range(10)]
+    assert all(JOKER not in c.position.hand for c in classic if c is not None)
+    assert name in TRAPPING and is_method_name(name)
+
+
+def test_the_worked_example_of_a_cycle_closed_by_a_joker() -> None:
+    """docs/RULES.md: the cycle's last set gives 10D and turns into runs with J♠ and a joker, and
+    J♥ Q♥; the joker filling the gap of the opening pairs instead places one card less."""
+    puzzle = puzzle_from_id("g4a3v8")
+    assert str(puzzle.position()) == (
+        "german-jokers | 4S 4D 4C / 7S 7H 7C / 10S 10H 10D / 4H 5H 6H / 7D 8D 9D"
+        " | 2S 3S 5S 6S JS 3H 3H JH QH 6D JK"
+    )
+    assert (puzzle.tier, puzzle.chain, puzzle.max_placed) == ("expert", 5, 8)
+    assert puzzle.laid == ("2S", "3S", "5S", "6S", "JS", "JH", "QH", "JK")
+    assert moves_joker(puzzle.position(), puzzle.solution)
+    shortcut = step_check(puzzle.position(), parse_cards("2S 3S 5S 6S JK 3H 6D"), time_limit=LIMIT)
+    assert shortcut.reachable is not None and shortcut.reachable < puzzle.max_placed
