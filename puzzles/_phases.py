@@ -45,6 +45,12 @@ class Settled:
         return self.best.optimal and self.uniqueness.unique is not None and self.depth.optimal
 
     @property
+    def chain_known(self) -> bool:
+        """Whether the chain length follows without a solve: a depth of 0 or 1 is its own chain
+        length, and with no best play found there is none to find."""
+        return self.depth.depth is None or self.depth.depth <= 1
+
+    @property
     def shown(self) -> Play:
         """The play an answer shows, as `Analysis.shown`: a best play that breaks the fewest melds."""
         return self._as_analysis().shown
@@ -84,7 +90,7 @@ def with_chain(settled: Settled, time_limit: float) -> Analysis:
     length, and a larger one is an unproven bound on it (its breaks as one rearrangement)."""
     started = time.perf_counter()
     depth = settled.depth
-    if time_limit <= 0 and depth.depth is not None and depth.depth > 1:
+    if time_limit <= 0 and not settled.chain_known:
         chain = Chain(depth.depth, False, (depth.broken,), depth.play, 0.0)
     else:
         chain, depth = chain_length(settled.position, settled.best, depth, max(time_limit, 0.001))

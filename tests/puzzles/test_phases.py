@@ -51,5 +51,7 @@ def test_no_time_for_the_chain_bounds_it_by_the_depth_unproven() -> None:
 
 def test_no_time_for_the_chain_of_one_break_is_still_exact() -> None:
     one_cut = Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6S 6D")
-    chain = with_chain(settle(one_cut, Objective.CARDS, TIME_LIMIT), 0.0).chain
+    settled = settle(one_cut, Objective.CARDS, TIME_LIMIT)
+    assert settled.chain_known and not settle(TWO_CUTS, Objective.CARDS, TIME_LIMIT).chain_known
+    chain = with_chain(settled, 0.0).chain
     assert (chain.length, chain.optimal) == (1, True)

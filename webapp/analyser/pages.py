@@ -3,7 +3,8 @@
 The page shows the settled part of an analysis (maximum, uniqueness, depth) as soon as it is solved;
 the chain length's cell then loads itself with htmx (`_chain.html`, `hx-trigger="load"`) from
 `/analyse/chain`, which solves only the chain length, within its own share of the time limit. Once
-the chain length is kept, the page holds it from the start. Without JavaScript the cell is a link to
+the chain length is kept, or when it needs no solve (a depth of 0 or 1), the page holds it from the
+start. Without JavaScript the cell is a link to
 `/analyse/chain` as a whole page: the same answer, the chain length solved before it is drawn.
 The views validate the request and ask the spoiler guard before calling these.
 """
@@ -45,6 +46,8 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
         solving.whole(position, objective, limit)
     settled, settled_stamp = solving.settled(position, objective, limit)
     kept = solving.kept_whole(position, objective, limit)
+    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
+        kept = solving.whole(position, objective, limit)
     chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
     # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
     how = (

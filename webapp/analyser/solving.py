@@ -119,6 +119,8 @@ def whole(position: Position, objective: Objective, time_limit: float) -> tuple[
         if first is None:  # both phases in one pass through the gate: one wait, one charge
             found, analysis = solver_gate.run(lambda: _both(ordered, objective, time_limit))
             _keep(SETTLED(), key, found)
+        elif first.value.chain_known:  # nothing to solve: no reason to wait at the gate
+            analysis = with_chain(first.value, chain_time_limit(time_limit, first.value))
         else:
             limit = chain_time_limit(time_limit, first.value)
             analysis = solver_gate.run(lambda: with_chain(first.value, limit))
