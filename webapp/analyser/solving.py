@@ -55,7 +55,7 @@ SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
     256,
     serves="the chain length asked right after its page: the maximum, uniqueness and depth not solved "
     "again (bench/analyser.py, 60 classic real-game tables on the loaded 2-core machine: the chain "
-    "length's cell p50 159 ms with them kept, 1,356 ms without; up to half of SOLVE_TIME_LIMIT)",
+    "length's cell p50 160 ms with them kept, 251 ms without; up to half of SOLVE_TIME_LIMIT)",
 )
 ANALYSES: AppCache[Key, Kept[Analysis]] = AppCache(
     "analyses",
