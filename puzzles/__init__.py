@@ -22,6 +22,7 @@ from puzzles._forcing import (
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
+from puzzles._phases import Settled, settle, with_chain
 from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, PresetName, Problem, ProblemCode
@@ -35,6 +36,7 @@ from puzzles._rules import (
     RulesError,
 )
 from puzzles._solver import (
+    CHAIN_SHARE,
     DEFAULT_TIME_LIMIT,
     Analysis,
     Best,
@@ -56,6 +58,7 @@ from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_betwee
 from puzzles._words import Words, words, words_n
 
 __all__ = [
+    "CHAIN_SHARE",
     "DEFAULT_NODE_LIMIT",
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
@@ -99,6 +102,7 @@ __all__ = [
     "Progress",
     "Rules",
     "RulesError",
+    "Settled",
     "SkillRun",
     "Step",
     "StepCheck",
@@ -131,12 +135,14 @@ __all__ = [
     "progress",
     "read_card",
     "read_entry",
+    "settle",
     "skill_limited",
     "sorted_cards",
     "step_check",
     "steps_between",
     "told_for",
     "uniqueness",
+    "with_chain",
     "words",
     "words_n",
 ]

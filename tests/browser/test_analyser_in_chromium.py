@@ -67,6 +67,9 @@ def type_and_read(page: object, base: str, device: str) -> None:
     assert page.locator(".steps .step").count() >= 4  # type: ignore[attr-defined]
     assert page.locator(".final-table .meld").count() == 4  # type: ignore[attr-defined]
     assert "table=10S+10H+10D+/+JS+JH+JD+/+QH+QD+QC&hand=9S+QS+QD" in page.url  # type: ignore[attr-defined]
+    # the chain length follows on its own, into its cell
+    page.wait_for_selector("#chain-length:not(.chain-pending)")  # type: ignore[attr-defined]
+    assert "the most melds one rearrangement must break at once" in page.inner_text("#chain-length")  # type: ignore[attr-defined]
     shot(page, f"{device}-2-answer")
 
     # a typing mistake is marked, naming the token, and what was typed stays
@@ -169,4 +172,67 @@ def test_a_freed_joker_goes_back_to_the_hand_under_german_jokers(browser: object
     page.click("#end-turn")  # type: ignore[attr-defined]
     page.wait_for_selector("#result")  # type: ignore[attr-defined]
     assert "Solved! You placed 1" in page.inner_text("#result")  # type: ignore[attr-defined]
+    context.close()
+
+
+TWO_CUTS = "/analyse?rules=classic&table=3C+4C+5C+6C+7C+8C+9C+%2F+3H+4H+5H+6H+7H+8H+9H&hand=6S+6S+6D+6D"
+"""Two long runs, each cut to free its middle card: depth 2, chain length 1, which the page asks for."""
+CHAIN_WORDS = {
+    "en": ("en-GB", "1: the most melds one rearrangement must break at once", "Work out the chain length"),
+    "it": (
+        "it-IT",
+        "1: il massimo di combinazioni che un solo riordino deve rompere",
+        "Calcola la lunghezza",
+    ),
+    "de": ("de-DE", "1: die meisten Kombinationen, die ein Umbau auf einmal", "Kettenlänge berechnen"),
+    "pl": ("pl-PL", "1: najwięcej układów, które jedno przełożenie musi rozbić", "Oblicz długość łańcucha"),
+}
+"""Each language's locale, its chain length of 1, and the link a browser without JavaScript follows."""
+
+
+@pytest.mark.parametrize("language", sorted(CHAIN_WORDS))
+def test_the_chain_length_appears_after_the_answer_on_a_phone(
+    browser: object, site: str, language: str
+) -> None:
+    locale, chain, _ = CHAIN_WORDS[language]
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True, locale=locale
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(site + TWO_CUTS)
+    page.wait_for_selector("#analysis")
+    page.wait_for_selector("#chain-length:not(.chain-pending)")
+    assert chain in page.inner_text("#chain-length")
+    assert page.locator("#chain-length a").count() == 0
+    shot(page, f"phone-chain-{language}")
+    # the answer's facts alone, where the chain length's cell is, for a person to read
+    page.locator("#analysis .facts").screenshot(
+        path=str(ARTIFACTS / f"analyser-phone-chain-{language}-facts.png")
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert errors == []  # no CSP violation, no script error
+    context.close()
+
+
+def test_without_javascript_the_chain_length_is_one_link_away(browser: object, site: str) -> None:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 360, "height": 740}, java_script_enabled=False, locale="de-DE"
+    )
+    page = context.new_page()
+    page.goto(site + TWO_CUTS)
+    _, chain, link = CHAIN_WORDS["de"]
+    assert page.locator("#chain-length.chain-pending").count() == 1
+    assert not page.is_visible("#chain-length .chain-working")
+    shot(page, "phone-chain-no-script-1")
+    page.locator("#analysis .facts").screenshot(
+        path=str(ARTIFACTS / "analyser-phone-chain-no-script-facts.png")
+    )
+    page.click(f"#chain-length a:has-text('{link}')")
+    page.wait_for_selector("#chain-length:not(.chain-pending)")
+    assert chain in page.inner_text("#chain-length")
+    assert "4" in page.inner_text("#max-played")
+    shot(page, "phone-chain-no-script-2")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()

@@ -90,13 +90,13 @@ def test_every_worker_shares_the_kept_answers_through_redis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     solved: list[str] = []
-    analyse = solving.analyse
+    analyse = solving.settle
 
     def counted(position: Any, *args: Any) -> Any:
         solved.append(str(position))
         return analyse(position, *args)
 
-    monkeypatch.setattr(solving, "analyse", counted)
+    monkeypatch.setattr(solving, "settle", counted)
     config = settings.from_environment({"REDIS_URL": redis.url})
     first, second = (make_app(database_url, clock, **config) for _ in range(2))  # two workers
     body = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
@@ -110,6 +110,10 @@ def test_every_worker_shares_the_kept_answers_through_redis(
         "/analyse", query_string={"table": "7H 7D 7C / 3S 4S 5S", "hand": "6S 7S KD"}
     )
     assert page.status_code == 200 and len(solved) == 1
+    # the page holds the chain length the first worker solved: no cell left to ask for it
+    assert "must break at once" in page.get_data(as_text=True) and 'hx-trigger="load"' not in page.get_data(
+        as_text=True
+    )
     for app in (first, second):
         with app.app_context():
             database().dispose()

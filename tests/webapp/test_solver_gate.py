@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 import generator
-from puzzles import Analysis, Objective, Position
+from puzzles import Objective, Position, Settled
 from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
 from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app, store
 from webapp import solver_gate
@@ -28,15 +28,15 @@ SOLVE = {"rules": "classic", "table": [["10H", "10D", "10S"], ["3S", "4S", "5S"]
 
 @pytest.fixture
 def solves(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every position the analyser's engine call solves, as text."""
+    """Every position the analyser solves (its settled part first, always), as text."""
     seen: list[str] = []
-    real = solving.analyse
+    real = solving.settle
 
-    def counted(position: Position, objective: Objective, time_limit: float) -> Analysis:
+    def counted(position: Position, objective: Objective, time_limit: float) -> Settled:
         seen.append(str(position))
         return real(position, objective, time_limit)
 
-    monkeypatch.setattr(solving, "analyse", counted)
+    monkeypatch.setattr(solving, "settle", counted)
     return seen
 
 

@@ -1,5 +1,6 @@
 """The answer to an analysed position as the page shows it: the best play, the hand it leaves and its
-points, the steps to lay it out, and the final table numbered as the steps number it.
+points, the steps to lay it out, and the final table numbered as the steps number it; the chain
+length once it is known (the page asks for it after the rest).
 
 Pure, like the engine: no Flask.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles import Analysis, Best, Card, Entry, Play, Step, StepKind, plan_steps
+from puzzles import Best, Card, Chain, Entry, Play, Settled, Step, StepKind, plan_steps
 from webapp.turn.view import NumberedMeld, numbered
 
 
@@ -17,9 +18,12 @@ from webapp.turn.view import NumberedMeld, numbered
 class Answer:
     """An analysis as the page shows it."""
 
-    analysis: Analysis
+    analysis: Settled
+    """Maximum, uniqueness and depth: what the page shows at once."""
+    chain: Chain | None
+    """The chain length, None while the page has yet to ask for it."""
     play: Play
-    """The best play shown (`Analysis.shown`)."""
+    """The best play shown (`Settled.shown`)."""
     hand_after: tuple[Card, ...]
     points_left: int
     steps: tuple[Step, ...]
@@ -54,12 +58,13 @@ class Answer:
         )
 
 
-def answer_of(analysis: Analysis) -> Answer:
+def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
     position = analysis.position
     play = analysis.shown
     steps = plan_steps(position, play)
     return Answer(
         analysis=analysis,
+        chain=chain,
         play=play,
         hand_after=play.hand_after(position),
         points_left=sum(position.rules.points.of(card) for card in play.hand_after(position)),

@@ -1,8 +1,13 @@
-"""The analyser's solves: the engine's analysis under the site's time limit, through the solver gate,
-kept under the engine's canonical position (`puzzles.canonical`): in this process (`ANALYSES`), and
-for every worker in Redis when it is configured (`SHARED`), so the same position asked of the other
-worker costs no second solve.
-What a view makes of a kept analysis (the API's JSON, the page's HTML) is kept beside it
+"""The analyser's solves, in the engine's two phases: first the settled part (maximum, uniqueness and
+chain depth: `puzzles.settle`, typically tens of milliseconds), then the chain length
+(`puzzles.with_chain`), which can take the rest of the time. Each phase runs through the solver gate
+within its share of the site's time limit, so the page shows the settled part as soon as it is
+proven and asks for the chain length after.
+
+Both phases are kept under the engine's canonical position (`puzzles.canonical`): in this process
+(`SETTLED`, `ANALYSES`), and for every worker in Redis when it is configured (`SHARED`), so the chain
+length asked after the page, or the same position asked of the other worker, repeats no solve.
+What a view makes of a kept answer (the API's JSON, the page's HTML) is kept beside it
 (`rendered`): a kept answer costs no planning or rendering again.
 """
 
@@ -11,17 +16,48 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from flask import current_app
 
-from puzzles import Analysis, Best, Objective, Position, analyse, canonical, maximum, told_for
+from puzzles import (
+    CHAIN_SHARE,
+    Analysis,
+    Best,
+    Objective,
+    Position,
+    Settled,
+    canonical,
+    maximum,
+    settle,
+    told_for,
+    with_chain,
+)
 from webapp import solver_gate
-from webapp.caching import AppCache, SharedCache
+from webapp.caching import AppCache, BoundedCache, SharedCache
 
 T = TypeVar("T")
+V = TypeVar("V", Settled, Analysis)
+Key = tuple[str, str, float]
+"""A canonical position, the objective and the time limit: what an answer depends on."""
 
-ANALYSES: AppCache[tuple[str, str, float], Kept] = AppCache(
+
+@dataclass(frozen=True, slots=True)
+class Kept(Generic[V]):
+    value: V
+    """The answer for the canonical position."""
+    stored: float
+    """`time.monotonic()` when it was solved (or read from Redis)."""
+
+
+SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
+    "settled analyses",
+    256,
+    serves="the chain length asked right after its page: the maximum, uniqueness and depth not solved "
+    "again (bench/analyser.py, 60 classic real-game tables on the loaded 2-core machine: the chain "
+    "length's cell p50 160 ms with them kept, 251 ms without; up to half of SOLVE_TIME_LIMIT)",
+)
+ANALYSES: AppCache[Key, Kept[Analysis]] = AppCache(
     "analyses",
     256,
     serves="an analysis asked again (a shared link, the other objective's switch, the API, the same "
@@ -33,7 +69,7 @@ SHARED = SharedCache(
     serves="the same position asked of another worker: a second solve (15 ms for a small position, "
     "1.2 s for a hard one) saved for one Redis read; each entry expires, so Redis holds it bounded",
 )
-RENDERED: AppCache[Hashable, tuple[float, Any]] = AppCache(
+RENDERED: AppCache[Hashable, tuple[Hashable, Any]] = AppCache(
     "rendered answers",
     512,
     serves="a kept answer served again: /api/solve 15-17 ms of step planning and JSON, /analyse 67 ms "
@@ -47,69 +83,124 @@ MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
-    analysis: Analysis
-    stored: float
-    """`time.monotonic()` when it was solved."""
-
-
 def solve_time_limit() -> float:
     return float(current_app.config["SOLVE_TIME_LIMIT"])
 
 
-def solve(position: Position, objective: Objective, time_limit: float) -> Analysis:
-    """The analysis, through the solver gate unless this process or the shared cache kept it."""
-    ordered, order = canonical(position)
-    return told_for(_analysis(ordered, objective, time_limit).analysis, position, order)
+def settled_time_limit(time_limit: float) -> float:
+    """The settled part's share of an analysis's time limit; the rest is the chain length's."""
+    return time_limit * (1 - CHAIN_SHARE)
 
 
-def rendered(
-    position: Position,
-    objective: Objective,
-    time_limit: float,
-    how: Hashable,
-    render: Callable[[Analysis], T],
-) -> T:
-    """`render(analysis)` of the position's analysis, kept beside the analysis it was made from (and
-    dropped with it): `how` names what else it depends on (the view, the language, ...)."""
+def chain_time_limit(time_limit: float, settled: Settled) -> float:
+    """The chain length's own share of the time limit, and whatever the settled part left of its
+    share, as `puzzles.analyse` gives it in one call."""
+    return time_limit - min(settled.ms / 1000, settled_time_limit(time_limit))
+
+
+def settled(position: Position, objective: Objective, time_limit: float) -> tuple[Settled, Hashable]:
+    """Maximum, uniqueness and depth told for the position, and a stamp that changes when they are
+    solved again; solved now (through the gate) unless kept."""
     ordered, order = canonical(position)
-    kept = _analysis(ordered, objective, time_limit)
-    key = (str(position), objective.value, time_limit, how)
+    kept = _settled(ordered, objective, time_limit)
+    if kept is None:
+        found = solver_gate.run(lambda: settle(ordered, objective, settled_time_limit(time_limit)))
+        kept = _keep(SETTLED(), _key(ordered, objective, time_limit), found)
+    return kept.value.told(position, order), kept.stored
+
+
+def whole(position: Position, objective: Objective, time_limit: float) -> tuple[Analysis, Hashable]:
+    """The whole analysis told for the position, with its stamp: the chain length solved now unless
+    kept, after the settled part unless that is kept too."""
+    ordered, order = canonical(position)
+    key = _key(ordered, objective, time_limit)
+    kept = _kept(ANALYSES(), Analysis, key)
+    if kept is None:
+        first = _settled(ordered, objective, time_limit)
+        if first is None:  # both phases in one pass through the gate: one wait, one charge
+            found, analysis = solver_gate.run(lambda: _both(ordered, objective, time_limit))
+            _keep(SETTLED(), key, found)
+        elif first.value.chain_known:  # nothing to solve: no reason to wait at the gate
+            analysis = with_chain(first.value, chain_time_limit(time_limit, first.value))
+        else:
+            limit = chain_time_limit(time_limit, first.value)
+            analysis = solver_gate.run(lambda: with_chain(first.value, limit))
+        kept = _keep(ANALYSES(), key, analysis)
+    return told_for(kept.value, position, order), kept.stored
+
+
+def kept_whole(
+    position: Position, objective: Objective, time_limit: float
+) -> tuple[Analysis, Hashable] | None:
+    """The whole analysis and its stamp if it is kept; nothing is solved."""
+    ordered, order = canonical(position)
+    kept = _kept(ANALYSES(), Analysis, _key(ordered, objective, time_limit))
+    return None if kept is None else (told_for(kept.value, position, order), kept.stored)
+
+
+def _both(ordered: Position, objective: Objective, time_limit: float) -> tuple[Settled, Analysis]:
+    found = settle(ordered, objective, settled_time_limit(time_limit))
+    return found, with_chain(found, chain_time_limit(time_limit, found))
+
+
+def _settled(ordered: Position, objective: Objective, time_limit: float) -> Kept[Settled] | None:
+    """The settled part if kept, or else taken from a kept whole analysis (its depth play is one the
+    chain length laid out by rearrangement: as few breaks, the same hand left)."""
+    key = _key(ordered, objective, time_limit)
+    kept = _kept(SETTLED(), Settled, key)
+    if kept is None:
+        known = _kept(ANALYSES(), Analysis, key)
+        if known is not None:
+            analysis = known.value
+            part = Settled(ordered, analysis.best, analysis.uniqueness, analysis.depth, analysis.ms)
+            kept = Kept(part, known.stored)
+    return kept
+
+
+def rendered(key: Hashable, stamp: Hashable, render: Callable[[], T]) -> T:
+    """`render()`, kept under `key` (what the answer depends on: the position, the view, the language,
+    ...) for as long as the answers it was made from, named by their `stamp`, are the same."""
     made = RENDERED().get(key)
-    if made is not None and made[0] == kept.stored:
+    if made is not None and made[0] == stamp:
         return made[1]  # type: ignore[no-any-return]
-    value = render(told_for(kept.analysis, position, order))
-    RENDERED().put(key, (kept.stored, value))
+    value = render()
+    RENDERED().put(key, (stamp, value))
     return value
 
 
-def _analysis(ordered: Position, objective: Objective, time_limit: float) -> Kept:
-    key = (str(ordered), objective.value, time_limit)
-    kept = _kept(key)
+def _key(ordered: Position, objective: Objective, time_limit: float) -> Key:
+    return (str(ordered), objective.value, time_limit)
+
+
+def _kept(cache: BoundedCache[Key, Kept[V]], kind: type[V], key: Key) -> Kept[V] | None:
+    """A phase's answer kept in this process or, failing that, in Redis; an unproven one only for
+    `UNPROVEN_KEEP_SECONDS`, since a quieter machine may prove it."""
+    kept = cache.get(key)
     if kept is not None:
-        return kept
-    shared_key = "|".join((str(ordered), objective.value, repr(time_limit)))
-    analysis = SHARED.get(shared_key)
-    if not isinstance(analysis, Analysis):
-        analysis = solver_gate.run(lambda: analyse(ordered, objective, time_limit))
-        # an unproven answer is kept too, for a while: a repeat must not cost the solver again
-        config = current_app.config
-        keep = config["PROVEN_KEEP_SECONDS"] if analysis.proven else config["UNPROVEN_KEEP_SECONDS"]
-        SHARED.put(shared_key, analysis, float(keep))
-    kept = Kept(analysis, time.monotonic())
-    ANALYSES().put(key, kept)
+        age = time.monotonic() - kept.stored
+        if kept.value.proven or age < float(current_app.config["UNPROVEN_KEEP_SECONDS"]):
+            return kept
+    value = SHARED.get(_shared_key(kind, key))
+    if not isinstance(value, kind):
+        return None
+    kept = Kept(value, time.monotonic())
+    cache.put(key, kept)
     return kept
 
 
-def _kept(key: tuple[str, str, float]) -> Kept | None:
-    kept = ANALYSES().get(key)
-    if kept is None:
-        return None
-    age = time.monotonic() - kept.stored
-    if not kept.analysis.proven and age >= float(current_app.config["UNPROVEN_KEEP_SECONDS"]):
-        return None
+def _keep(cache: BoundedCache[Key, Kept[V]], key: Key, value: V) -> Kept[V]:
+    # an unproven answer is kept too, for a while: a repeat must not cost the solver again
+    config = current_app.config
+    keep = config["PROVEN_KEEP_SECONDS"] if value.proven else config["UNPROVEN_KEEP_SECONDS"]
+    SHARED.put(_shared_key(type(value), key), value, float(keep))
+    kept = Kept(value, time.monotonic())
+    cache.put(key, kept)
     return kept
+
+
+def _shared_key(kind: type, key: Key) -> str:
+    text, objective, time_limit = key
+    return "|".join((kind.__name__, text, objective, repr(time_limit)))
 
 
 def best_of(position: Position) -> Best:

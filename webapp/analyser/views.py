@@ -1,5 +1,6 @@
-"""The analyser's pages: `/analyse` (a typed position and its best play), `/analyse/play` (playing it
-with every step checked) and `POST /api/solve` (the answer of `python -m puzzles solve`).
+"""The analyser's pages: `/analyse` (a typed position and its best play), `/analyse/chain` (its chain
+length, which the page asks for once it shows the rest), `/analyse/play` (playing it with every step
+checked) and `POST /api/solve` (the answer of `python -m puzzles solve`).
 
 The position lives in the URL, and so do the moves of a position played: nothing is stored, so undo
 and reset are links and a link shares a half-played table. Every solve runs under `SOLVE_TIME_LIMIT`
@@ -9,20 +10,13 @@ through the solver gate (`webapp.solver_gate`), charged to the client's `SOLVE_S
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
-from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from puzzles import (
-    JOKER,
-    MAX_PROBLEMS,
-    PRESETS,
-    SUITS,
     Board,
-    Card,
     Entry,
     MoveError,
     Objective,
@@ -31,15 +25,13 @@ from puzzles import (
     answer_json,
     argtypes,
     progress,
-    read_entry,
 )
 from webapp import solver_gate
-from webapp.analyser.answer import answer_of, position_args
+from webapp.analyser import pages, solving
+from webapp.analyser.answer import position_args
 from webapp.analyser.guard import refuse_spoilers
-from webapp.analyser.solving import best_of, rendered, solve_time_limit
-from webapp.languages import LETTERS, letters, page_language
+from webapp.analyser.solving import best_of, solve_time_limit
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
-from webapp.templating import deck
 from webapp.turn.view import turn_view
 from webapp.wording import gettext, say
 
@@ -47,54 +39,25 @@ bp = Blueprint("analyser", __name__)
 
 MAX_MOVES = 300
 """A turn longer than this is not a person playing: the URL that holds it stops growing."""
-PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
-"""The cards to tap, a row per suit; the joker comes after them."""
-
-
-def _entry(args: Mapping[str, str]) -> Entry:
-    return read_entry(
-        args.get("rules", "classic"),
-        args.get("table", ""),
-        args.get("hand", ""),
-        args.get("objective", "cards"),
-        LETTERS[letters()],  # a German player types DH for the queen of hearts
-    )
-
 
 ANALYSES = limiter.shared_limit(analyse_rate_limit, scope="analyse")
 """The page and the API share one count per address: each answer, kept or not, costs its rendering."""
+CHAINS = limiter.shared_limit(analyse_rate_limit, scope="analyse-chain")
+"""The chain length a page asks for after it has its own count, as many: a page and its chain
+length together cost one of each."""
 
 
 @bp.get("/analyse")
 @ANALYSES
 def analyse_page() -> Response:
-    entry = _entry(request.args)
+    entry = pages.entry_of(request.args)
     htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
-        # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
-        how = (
-            "page",
-            htmx,
-            entry.rules_name,
-            entry.table_text,
-            entry.hand_text,
-            page_language(),
-            letters(),
-            deck(),
-        )
-        page = rendered(
-            entry.position,
-            entry.objective,
-            solve_time_limit(),
-            how,
-            lambda analysis: _render_analysis(entry, answer_of(analysis), htmx).replace(
-                generate_csrf(), CSRF_SLOT
-            ),
-        ).replace(CSRF_SLOT, generate_csrf())
+        page = pages.answer_page(entry, entry.position, htmx, chain_now=False)
         status = 200
     else:
-        page = _render_analysis(entry, None, htmx)
+        page = pages.render_analysis(entry, None, htmx)
         status = 422 if entry.problems and not entry.blank else 200
     response = current_app.make_response((page, status))
     if htmx:  # the address bar shows the position in its tidy form: the link to share
@@ -104,22 +67,21 @@ def analyse_page() -> Response:
     return response
 
 
-CSRF_SLOT = "\x00csrf-token\x00"
-"""Where a kept page's CSRF token goes: each request's own is put back in."""
-
-
-def _render_analysis(entry: Entry, answer: Any, htmx: bool) -> str:
-    return render_template(
-        "_analyser.html" if htmx else "analyser.html",
-        entry=entry,
-        answer=answer,
-        presets=PRESETS.values(),
-        palette=PALETTE,
-        joker=JOKER,
-        query=position_args(entry),
-        max_problems=MAX_PROBLEMS,
-        time_limit=solve_time_limit(),
-    )
+@bp.get("/analyse/chain")
+@CHAINS
+def chain() -> str:
+    """The chain length's cell for htmx, asked by the page once it shows the rest; without htmx
+    (a browser without JavaScript follows the cell's link) the whole page with it."""
+    entry = pages.entry_of(request.args)
+    position = entry.position
+    if position is None:
+        problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
+        abort(400, description=gettext("This position cannot be analysed: %(problem)s.", problem=problem))
+    # only once the whole request is known good, as the page does: the same guard, the same answer
+    refuse_spoilers(position)
+    if request.headers.get("HX-Request"):
+        return pages.chain_cell(entry, position)
+    return pages.answer_page(entry, position, htmx=False, chain_now=True)
 
 
 # -- playing a position, the moves in the URL
@@ -149,7 +111,7 @@ def replay(position: Position, moves_text: str) -> tuple[Board, list[str]]:
 
 
 def _play_position() -> tuple[Entry, Position]:
-    entry = _entry(request.args)
+    entry = pages.entry_of(request.args)
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
         abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
@@ -250,7 +212,10 @@ def solve_api() -> Response:
     objective = _objective(request.args.get("objective", Objective.CARDS.value))
     time_limit = _time_limit(request.args.get("time_limit"))
     refuse_spoilers(position)  # last: the request is known good
-    answer = rendered(position, objective, time_limit, "api", answer_json)
+    analysis, stamp = solving.whole(position, objective, time_limit)
+    answer = solving.rendered(
+        (str(position), objective.value, time_limit, "api"), stamp, lambda: answer_json(analysis)
+    )
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
     return jsonify(answer)

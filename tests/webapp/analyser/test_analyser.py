@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,8 +14,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import puzzles._solver as puzzles_solver
 from tests.webapp.conftest import FrozenClock, make_app
+from webapp.analyser import solving
 
 HARD_TABLE = (
     "2S 2H 2D / AS 2S 3S / 3S 4S 5S 6S / 10S 10D 10C / 9D 10D JD QD KD AD / AC 2C 3C / 8S 9S 10S JS QS KS"
@@ -35,6 +34,21 @@ def text_of(response: Any) -> str:
     """The page as a reader sees it: tags gone, entities decoded, spaces folded."""
     body = re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))
     return re.sub(r"\s+", " ", html.unescape(body))
+
+
+def chain_url(response: Any) -> str:
+    """Where the page's chain length cell asks for itself."""
+    found = re.search(r'<dd id="chain-length"[^>]* hx-get="([^"]+)"', response.get_data(as_text=True))
+    assert found, "the page asks for the chain length"
+    return html.unescape(found.group(1))
+
+
+def chain_text(client: FlaskClient, response: Any) -> str:
+    """The chain length's cell, as htmx gets it once the page has loaded."""
+    cell = client.get(chain_url(response), headers={"HX-Request": "true"})
+    assert cell.status_code == 200
+    assert cell.get_data(as_text=True).lstrip().startswith('<dd id="chain-length">')
+    return "Chain length " + text_of(cell).strip()
 
 
 def answer_text(response: Any) -> str:
@@ -115,32 +129,96 @@ def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
     assert "meld 1 must break" in answer
     assert "from meld 1 to a new meld 3" in answer
     # a step's meld number never wraps onto a line of its own
-    body = page(client, "classic", "3C 4C 5C 6C 7C 8C 9C", "6H 6D").get_data(as_text=True)
-    assert "from meld\u00a01 to a new meld\u00a03" in body
+    response = page(client, "classic", "3C 4C 5C 6C 7C 8C 9C", "6H 6D")
+    assert "from meld\u00a01 to a new meld\u00a03" in response.get_data(as_text=True)
+    # one break is its own chain length: the page holds it at once, with nothing to ask after
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
+    assert 'hx-trigger="load"' not in response.get_data(as_text=True)
 
 
-def test_independent_rearrangements_are_counted(client: FlaskClient) -> None:
-    # two long runs, each cut to free its middle card: two breaks, but one at a time
-    answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D"))
+TWO_CUTS = ("classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D")
+"""Two long runs, each cut to free its middle card: two breaks (depth 2), but one at a time."""
+
+
+def test_the_page_answers_before_the_chain_length_which_follows(client: FlaskClient) -> None:
+    first = page(client, *TWO_CUTS)
+    assert first.status_code == 200
+    answer = answer_text(first)
+    assert "The best play places all 4 of your cards" in answer and "Proven" in answer
+    assert "melds 1 and 2 must break" in answer
+    assert "yes: every best play places these same cards" in answer
+    # no chain length yet: the cell asks for it once the page is shown, and links to it without htmx
+    assert "the most melds one rearrangement" not in answer and "at most" not in answer
+    body = first.get_data(as_text=True)
+    assert 'hx-trigger="load"' in body and 'class="chain-work-out" href="/analyse/chain?' in body
+    assert "Chain length 1: the most melds one rearrangement must break at once" in chain_text(client, first)
+    # now it is kept, the page holds it from the start, and asks for nothing
+    again = page(client, *TWO_CUTS)
+    assert "Chain length 1: the most melds one rearrangement must break at once" in answer_text(again)
+    assert "(2 independent rearrangements)" in answer_text(again)
+    assert "hx-trigger" not in again.get_data(as_text=True).split('id="analysis"')[1]
+
+
+def test_without_javascript_the_chain_link_opens_the_whole_answer(
+    client: FlaskClient, database_url: str, clock: FrozenClock
+) -> None:
+    link = chain_url(page(client, *TWO_CUTS))
+    whole = client.get(link)
+    assert whole.status_code == 200 and "<html" in whole.get_data(as_text=True)
+    answer = answer_text(whole)
+    assert "The best play places all 4 of your cards" in answer and "melds 1 and 2 must break" in answer
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
-    assert "(2 independent rearrangements)" in answer
+    # and straight away, with nothing kept: the chain length is solved before the page is drawn
+    fresh = make_app(database_url, clock).test_client().get(link)
+    assert "Chain length 1: the most melds" in answer_text(fresh)
+
+
+def test_the_chain_cell_costs_no_second_solve_of_the_rest(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settled: list[str] = []
+    real = solving.settle
+
+    def counted(*args: Any) -> Any:
+        settled.append(str(args[0]))
+        return real(*args)
+
+    monkeypatch.setattr(solving, "settle", counted)
+    first = page(client, *TWO_CUTS)
+    assert len(settled) == 1
+    chain_text(client, first)
+    assert len(settled) == 1, "the chain length solved the maximum, uniqueness and depth again"
 
 
 def test_a_chain_length_not_proven_in_time_reads_as_a_bound(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # how long a proof takes depends on the machine: the engine is told it ran out of time
-    proven = puzzles_solver.chain_length
+    # a budget of nothing, whatever the machine: the depth play's two breaks bound the chain length
+    monkeypatch.setattr(solving, "chain_time_limit", lambda *args: 0.0)
+    first = page(client, *TWO_CUTS)
+    assert "melds 1 and 2 must break" in answer_text(first)
+    chain = chain_text(client, first)
+    assert "Chain length at most 2: no smaller one was ruled out in time" in chain
+    assert "Chain length 2:" not in chain
+    # the page drawn again holds the same bound, not a bare number
+    assert "Chain length at most 2: no smaller one" in answer_text(page(client, *TWO_CUTS))
 
-    def out_of_time(*args: Any, **kwargs: Any) -> Any:
-        chain, depth = proven(*args, **kwargs)
-        return replace(chain, optimal=False), depth
 
-    monkeypatch.setattr(puzzles_solver, "chain_length", out_of_time)
-    answer = text_of(page(client, "classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D"))
-    assert "Chain length at most 1: no smaller one was ruled out in time" in answer
-    assert "Chain length 1:" not in answer
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"table": "3S 4S 5X", "hand": "6S"}, "meld 1: '5X' is not a card"),
+        ({"table": "3S 4S 5S", "hand": "6S", "objective": "fame"}, "'fame' is not an objective"),
+        ({"table": "3S 4S 5S", "hand": ""}, "the hand is empty"),
+    ],
+)
+def test_the_chain_cell_refuses_bad_input_by_name(
+    client: FlaskClient, query: dict[str, str], message: str
+) -> None:
+    for headers in ({}, {"HX-Request": "true"}):
+        refused = client.get("/analyse/chain", query_string={"rules": "classic", **query}, headers=headers)
+        assert refused.status_code == 400
+        assert "This position cannot be analysed: " + message in text_of(refused)
 
 
 def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskClient) -> None:
@@ -228,7 +306,8 @@ def test_every_problem_is_listed_at_once(client: FlaskClient) -> None:
 
 @pytest.fixture
 def slow_app(database_url: str, clock: FrozenClock) -> Iterator[Flask]:
-    app = make_app(database_url, clock, SOLVE_TIME_LIMIT=0.001)
+    # the page's solve has its settled share of that: half, 0.001 s
+    app = make_app(database_url, clock, SOLVE_TIME_LIMIT=0.002)
     yield app
 
 
@@ -298,6 +377,9 @@ def test_no_typed_position_or_move_list_is_ever_a_500(
     client = slow_app.test_client()
     query = {"rules": rules, "table": table, "hand": hand, "objective": objective}
     assert client.get("/analyse", query_string=query).status_code in (200, 422)
+    for headers in ({}, {"HX-Request": "true"}):
+        chain = client.get("/analyse/chain", query_string=query, headers=headers)
+        assert chain.status_code in (200, 400), chain.get_data(as_text=True)
     played = client.get("/analyse/play", query_string={**query, "moves": ".".join(moves)})
     assert played.status_code in (200, 400), played.get_data(as_text=True)
 

@@ -151,6 +151,12 @@ def test_the_play_view_validates_the_whole_request_before_the_guard(
     assert moved.status_code == 403
     bad_objective = player.client.get("/analyse", query_string={**guarded, "objective": "x"})
     assert bad_objective.status_code == 422 and "not an objective" in bad_objective.get_data(as_text=True)
+    # the chain length's cell too: a bad request is a 400 whether or not its position is guarded
+    for args in (guarded, unguarded):
+        bad_chain = player.client.get("/analyse/chain", query_string={**args, "objective": "x"})
+        assert bad_chain.status_code == 400 and "not an objective" in bad_chain.get_data(as_text=True), args
+    assert player.client.get("/analyse/chain", query_string=guarded).status_code == 403
+    assert player.client.get("/analyse/chain", query_string=unguarded).status_code == 200
 
 
 @pytest.mark.parametrize("rules", ["german-jokers", "italian", "jokers", "three-decks"])
@@ -211,15 +217,20 @@ def test_the_api_answers_the_same_puzzle_once_its_day_has_closed(
 def test_the_page_and_the_play_view_refuse_until_the_player_gives_up(
     player: Player, published: int, known_puzzle: generator.Puzzle
 ) -> None:
-    for path in ("/analyse", "/analyse/play"):
-        refused = player.client.get(path, query_string=query(known_puzzle))
-        assert refused.status_code == 403, path
-        assert "once you have solved it or given up" in refused.get_data(as_text=True)
+    for path in ("/analyse", "/analyse/play", "/analyse/chain"):
+        for headers in ({}, {"HX-Request": "true"}):
+            refused = player.client.get(path, query_string=query(known_puzzle), headers=headers)
+            assert refused.status_code == 403, path
+            assert "once you have solved it or given up" in refused.get_data(as_text=True)
+            assert "the most melds one rearrangement" not in refused.get_data(as_text=True)
     player.client.get("/")
     assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
     answered = player.client.get("/analyse", query_string=query(known_puzzle))
     assert answered.status_code == 200
     assert "The best play places" in answered.get_data(as_text=True)
+    chain = player.client.get("/analyse/chain", query_string=query(known_puzzle), headers={"HX-Request": "1"})
+    assert chain.status_code == 200 and "Chain length" not in chain.get_data(as_text=True)
+    assert f"{known_puzzle.chain}: the most melds" in chain.get_data(as_text=True)
 
 
 def test_the_callers_unfinished_practice_attempt_is_refused_until_they_give_up(

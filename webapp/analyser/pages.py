@@ -1,0 +1,100 @@
+"""The analyser's page and its chain length's cell, drawn from the answers `solving` keeps.
+
+The page shows the settled part of an analysis (maximum, uniqueness, depth) as soon as it is solved;
+the chain length's cell then loads itself with htmx (`_chain.html`, `hx-trigger="load"`) from
+`/analyse/chain`, which solves only the chain length, within its own share of the time limit. Once
+the chain length is kept, or when it needs no solve (a depth of 0 or 1), the page holds it from the
+start. Without JavaScript the cell is a link to
+`/analyse/chain` as a whole page: the same answer, the chain length solved before it is drawn.
+The views validate the request and ask the spoiler guard before calling these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import render_template, url_for
+from flask_wtf.csrf import generate_csrf
+
+from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Card, Chain, Entry, Position, read_entry
+from webapp.analyser import solving
+from webapp.analyser.answer import Answer, answer_of, position_args
+from webapp.languages import LETTERS, letters, page_language
+from webapp.templating import deck
+
+PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
+"""The cards to tap, a row per suit; the joker comes after them."""
+CSRF_SLOT = "\x00csrf-token\x00"
+"""Where a kept page's CSRF token goes: each request's own is put back in."""
+
+
+def entry_of(args: Mapping[str, str]) -> Entry:
+    return read_entry(
+        args.get("rules", "classic"),
+        args.get("table", ""),
+        args.get("hand", ""),
+        args.get("objective", "cards"),
+        LETTERS[letters()],  # a German player types DH for the queen of hearts
+    )
+
+
+def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -> str:
+    """The page (or with `htmx` its section) with the answer: the chain length in it when it is kept
+    or `chain_now` asks for it to be solved first, else a cell that asks for it."""
+    objective, limit = entry.objective, solving.solve_time_limit()
+    if chain_now:
+        solving.whole(position, objective, limit)
+    settled, settled_stamp = solving.settled(position, objective, limit)
+    kept = solving.kept_whole(position, objective, limit)
+    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
+        kept = solving.whole(position, objective, limit)
+    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
+    # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
+    how = (
+        "page",
+        htmx,
+        entry.rules_name,
+        entry.table_text,
+        entry.hand_text,
+        page_language(),
+        letters(),
+        deck(),
+    )
+    page = solving.rendered(
+        (str(position), objective.value, limit, how),
+        (settled_stamp, chain_stamp),
+        lambda: render_analysis(entry, answer_of(settled, chain), htmx).replace(generate_csrf(), CSRF_SLOT),
+    )
+    return page.replace(CSRF_SLOT, generate_csrf())
+
+
+def chain_cell(entry: Entry, position: Position) -> str:
+    """The chain length's cell alone, for htmx: solved now unless kept."""
+    objective, limit = entry.objective, solving.solve_time_limit()
+    analysis, stamp = solving.whole(position, objective, limit)
+    return solving.rendered(
+        (str(position), objective.value, limit, ("chain", page_language())),
+        stamp,
+        lambda: _render_chain(analysis.chain),
+    )
+
+
+def _render_chain(chain: Chain) -> str:
+    return render_template("_chain.html", chain=chain)
+
+
+def render_analysis(entry: Entry, answer: Answer | None, htmx: bool) -> str:
+    return render_template(
+        "_analyser.html" if htmx else "analyser.html",
+        entry=entry,
+        answer=answer,
+        presets=PRESETS.values(),
+        palette=PALETTE,
+        joker=JOKER,
+        query=position_args(entry),
+        chain_url=url_for("analyser.chain", **position_args(entry), objective=entry.objective_name)
+        if entry.position is not None
+        else None,
+        max_problems=MAX_PROBLEMS,
+        time_limit=solving.settled_time_limit(solving.solve_time_limit()),
+    )
