@@ -176,7 +176,7 @@ class Model:
             slots = [_Slot([(i, 1) for i in range(len(self.melds))], 1, None, None)]
         self.slots = slots
         self._candidates(allowed, layout)
-        self._lay_out(keep)
+        self._lay_out()
         self._totals(objective)
 
     def _hand_cards(self, laid: Counter[Card]) -> None:
@@ -277,20 +277,31 @@ class Model:
             # a kept meld sits whole in exactly one final meld
             model.add(sum(kept_vars) == kept)
 
-    def _lay_out(self, keep: bool) -> None:
+    def _lay_out(self) -> None:
         """Hand cards and freed jokers shared out among the slots, and in every slot the final melds
         holding exactly the cards it lays out."""
-        model = self.model
-        slots = self.slots
-        uses: list[dict[int, list[tuple[cp_model.IntVar, int]]]] = [{} for _ in slots]
+        uses = self._uses()
+        hand_in, freed_in = self._share_out(uses)
+        for s, slot in enumerate(self.slots):
+            self._balance(slot, uses[s], hand_in[s], freed_in[s])
+
+    def _uses(self) -> list[dict[int, list[tuple[cp_model.IntVar, int]]]]:
+        """For each slot and card type, the final melds' variables holding that card, with how many."""
+        uses: list[dict[int, list[tuple[cp_model.IntVar, int]]]] = [{} for _ in self.slots]
         for var, piece, s in self.pieces:
             for index, count in piece:
                 uses[s].setdefault(index, []).append((var, count))
         for var, way, s in self.keepings:
             for index, count in way.extra:
                 uses[s].setdefault(index, []).append((var, count))
+        return uses
 
-        # -- hand cards and freed jokers, shared out among the slots
+    def _share_out(
+        self, uses: list[dict[int, list[tuple[cp_model.IntVar, int]]]]
+    ) -> tuple[list[dict[int, LinearExpr]], list[LinearExpr]]:
+        """How many of each hand card, and of the freed jokers, each slot lays out."""
+        model = self.model
+        slots = self.slots
         hand_in: list[dict[int, LinearExpr]] = [{} for _ in slots]
         freed_in: list[LinearExpr] = [self.freed, *([0] * (len(slots) - 1))]
         if self.grouped:
@@ -322,41 +333,48 @@ class Model:
                     model.add(sum(hand_in[s].values()) - freed_in[s] >= slot.lead)
         else:
             hand_in[0] = dict(self.placed)
+        return hand_in, freed_in
 
-        # -- in every slot, the final melds hold exactly the cards of the melds it breaks and of
-        # the hand cards it lays, less the jokers freed from them: no table card goes back to the
-        # hand, and the melds it keeps lay their own cards
-        for s, slot in enumerate(slots):
-            # laid out less given, per card type: variables with their factors, and a constant
-            exprs: dict[int, list[LinearExpr]] = defaultdict(list)
-            factors: dict[int, list[int]] = defaultdict(list)
-            constant: Counter[int] = Counter()
-            for index, counted in uses[s].items():
-                exprs[index] += [var for var, _ in counted]
-                factors[index] += [count for _, count in counted]
-            for i, member in slot.members:
-                for index, count in self.melds[i].items():
-                    if isinstance(member, int):  # without kept melds every meld is laid out again
-                        constant[index] -= count * member
-                    elif slot.kept_members:  # the meld's cards are laid out unless it is kept
-                        exprs[index].append(member)
-                        factors[index].append(count)
-                        constant[index] -= count
-                    else:
-                        exprs[index].append(member)
-                        factors[index].append(-count)
-            for index, laid in hand_in[s].items():
-                exprs[index].append(laid)
-                factors[index].append(-1)
-            if not isinstance(freed_in[s], int):
-                exprs[JOKER_INDEX].append(freed_in[s])
-                factors[JOKER_INDEX].append(1)
-            for index in sorted(exprs.keys() | constant.keys()):
-                terms, weights = exprs[index], factors[index]
-                if terms and all(isinstance(term, cp_model.IntVar) for term in terms):
-                    _add_sum_equal(model, terms, weights, -constant[index])
+    def _balance(
+        self,
+        slot: _Slot,
+        uses: dict[int, list[tuple[cp_model.IntVar, int]]],
+        hand_in: dict[int, LinearExpr],
+        freed_in: LinearExpr,
+    ) -> None:
+        """The slot's final melds hold exactly the cards of the melds it breaks and of the hand
+        cards it lays, less the jokers freed from them: no table card goes back to the hand, and
+        the melds it keeps lay their own cards."""
+        # laid out less given, per card type: variables with their factors, and a constant
+        exprs: dict[int, list[LinearExpr]] = defaultdict(list)
+        factors: dict[int, list[int]] = defaultdict(list)
+        constant: Counter[int] = Counter()
+        for index, counted in uses.items():
+            exprs[index] += [var for var, _ in counted]
+            factors[index] += [count for _, count in counted]
+        for i, member in slot.members:
+            for index, count in self.melds[i].items():
+                if isinstance(member, int):  # without kept melds every meld is laid out again
+                    constant[index] -= count * member
+                elif slot.kept_members:  # the meld's cards are laid out unless it is kept
+                    exprs[index].append(member)
+                    factors[index].append(count)
+                    constant[index] -= count
                 else:
-                    model.add(cp_model.LinearExpr.weighted_sum(terms, weights) == -constant[index])
+                    exprs[index].append(member)
+                    factors[index].append(-count)
+        for index, laid in hand_in.items():
+            exprs[index].append(laid)
+            factors[index].append(-1)
+        if not isinstance(freed_in, int):
+            exprs[JOKER_INDEX].append(freed_in)
+            factors[JOKER_INDEX].append(1)
+        for index in sorted(exprs.keys() | constant.keys()):
+            terms, weights = exprs[index], factors[index]
+            if terms and all(isinstance(term, cp_model.IntVar) for term in terms):
+                _add_sum_equal(self.model, terms, weights, -constant[index])
+            else:
+                self.model.add(cp_model.LinearExpr.weighted_sum(terms, weights) == -constant[index])
 
     def _totals(self, objective: Objective) -> None:
         """What the hand gives up: cards, or hand points, less the freed jokers."""

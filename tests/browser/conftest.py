@@ -1,5 +1,5 @@
 """The browser tests share the web app's fixtures (a throw-away database, frozen time, a known
-puzzle), one way to serve the app on loopback, and one Chromium per test module."""
+puzzle), one way to serve the app on loopback, and one Chromium per test process."""
 
 from __future__ import annotations
 
@@ -108,8 +108,11 @@ class Browser:
         return context
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    """One Chromium for every module a test process runs: each test opens its own context (cookies,
+    storage, viewport), which is what keeps tests apart; launching Chromium again per module only
+    cost its start-up, 14 times per run."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

@@ -15,10 +15,8 @@ from sqlalchemy import make_url
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import generator
-from tests.browser.conftest import ARGS, ARTIFACTS, CHROMIUM, SEEN_TUTORIAL
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, Browser
 from tests.webapp.conftest import FrozenClock, make_app, store
-
-playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
@@ -46,14 +44,13 @@ def tap_a_hand_card_onto_a_new_meld(page: object) -> None:
 
 
 def test_the_board_says_when_the_database_or_the_server_is_away(
-    server: BaseWSGIServer, database_url: str
+    browser: Browser, server: BaseWSGIServer, database_url: str
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = f"http://127.0.0.1:{server.server_port}"
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 360, "height": 760})
-        page.add_init_script(SEEN_TUTORIAL)
+    context = browser.new_context(viewport={"width": 360, "height": 760})
+    try:
+        page = context.new_page()
         page.goto(base + "/")
         # another process keeps the database locked longer than a move waits: a 503, shown
         holder = sqlite3.connect(Path(make_url(database_url).database or ""), isolation_level=None)
@@ -78,4 +75,5 @@ def test_the_board_says_when_the_database_or_the_server_is_away(
         page.wait_for_selector("#notice .notice-text")
         assert "did not answer" in page.inner_text("#notice")
         page.screenshot(path=str(ARTIFACTS / "outage-2-server.png"), full_page=True)
-        browser.close()
+    finally:
+        context.close()

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from flask import Flask
@@ -26,7 +26,7 @@ from werkzeug.routing.rules import Rule
 
 import generator
 from puzzles import Position
-from webapp import create_app, models
+from webapp import Tavolo, create_app, models
 from webapp.db import database, engine_url
 from webapp.models import Base
 from webapp.schedule import days, pool
@@ -176,28 +176,31 @@ def database_url(tmp_path: Path, postgres_url: str | None) -> Iterator[str]:
     yield url
 
 
-_BUILDERS: dict[tuple[Any, ...], Any] = {}
-_compile_builder = Rule._compile_builder
+class KeptBuilderRule(Rule):
+    """Werkzeug's URL rule, whose builders are compiled once per test process rather than once per app.
+
+    Werkzeug compiles Python source twice for each of the app's 88 rules when an app is built: 70 to
+    85 ms of CPU per app against 11 with this cache (tests/webapp/conftest.py's `make_app`, 10 apps,
+    issue 22), and about 800 tests build one, so without it a run spends about a minute of CPU, a
+    third of `make check`'s time on 2 cores, compiling the same routes again. Werkzeug has no public
+    switch for it; Flask's public `url_rule_class` hook lets the tests' apps use this rule class
+    instead of patching Werkzeug's own, which the site and other programs keep. The builder is a
+    function of the rule's parsed parts and defaults alone (it reads converters through the rule it
+    is bound to), so equal keys give equal builders. Should Werkzeug rename the method, the cache
+    stops applying and the tests only get slower."""
+
+    _builders: ClassVar[dict[tuple[Any, ...], Any]] = {}
+
+    def _compile_builder(self, append_unknown: bool = True) -> Any:
+        key = (self.rule, tuple(self._trace), tuple(sorted((self.defaults or {}).items())), append_unknown)
+        builder = self._builders.get(key)
+        if builder is None:
+            builder = self._builders[key] = super()._compile_builder(append_unknown)
+        return builder
 
 
-def _kept_builder(rule: Rule, append_unknown: bool = True) -> Any:
-    """Werkzeug's URL builder for `rule`, compiled once per process rather than once per app.
-
-    Werkzeug compiles Python source twice for each of the app's 52 rules: 575 ms against 60 ms with
-    this cache per app built, on the loaded 2-core machine (bench: 10 apps, issue 22), and most tests
-    build one. There is no public switch for it, so the cache overrides a private method; the site
-    builds one app per process and never needs it. Sharing one app between tests would drop it, but
-    each test's app has its own database, clock and settings. The builder is
-    a function of the rule's parsed parts and defaults alone (it reads converters through the rule it
-    is bound to), so equal keys give equal builders."""
-    key = (rule.rule, tuple(rule._trace), tuple(sorted((rule.defaults or {}).items())), append_unknown)
-    builder = _BUILDERS.get(key)
-    if builder is None:
-        builder = _BUILDERS[key] = _compile_builder(rule, append_unknown)
-    return builder
-
-
-Rule._compile_builder = _kept_builder  # type: ignore[method-assign]
+# the tests' apps only: `Tavolo` is the project's own Flask class
+Tavolo.url_rule_class = KeptBuilderRule
 
 _EMPTY_SCHEMA: list[Path] = []
 """This process's SQLite file holding the models' empty tables, once made."""

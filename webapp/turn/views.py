@@ -10,6 +10,8 @@ answers htmx with the board, a plain form with a redirect to the page.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, g, redirect, request
@@ -20,7 +22,6 @@ from webapp.models import Status
 from webapp.security import hint_rate_limit, limiter, step_rate_limit
 from webapp.turn import actions, attempts
 from webapp.turn.actions import Turn
-from webapp.turn.attempts import Action
 from webapp.turn.pages import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext
@@ -57,10 +58,24 @@ def answer(page: PuzzlePage, turn: Turn) -> Answer:
     return redirect(page.url("puzzle"), 303)
 
 
-def step(action: Action) -> Answer:
-    """Do a step's action to the player's attempt at this page's puzzle, and answer with the board."""
-    page = this_page()
-    return answer(page, actions.act(page, action))
+def turn_post(path: str, *limits: Any) -> Callable[[Callable[[PuzzlePage], Turn]], Callable[[], Answer]]:
+    """Register `act` as the POST at `path`: under the step rate limit (and `limits`), it does its
+    action to this page's puzzle and answers with the board. The view keeps `act`'s name, which is
+    its endpoint (`daily.undo`) and the key of its rate limits."""
+
+    def register(act: Callable[[PuzzlePage], Turn]) -> Callable[[], Answer]:
+        @functools.wraps(act)
+        def view() -> Answer:
+            page = this_page()
+            return answer(page, act(page))
+
+        limited: Callable[[], Answer] = view
+        for limit in reversed((step_rate_limit, *limits)):
+            limited = limiter.limit(limit)(limited)
+        bp.post(path)(limited)
+        return limited
+
+    return register
 
 
 @bp.get("")
@@ -85,43 +100,34 @@ def move() -> Answer:
     return answer(page, actions.move(page, card, target, seen_at))
 
 
-@bp.post("/undo")
-@limiter.limit(step_rate_limit)
-def undo() -> Answer:
-    return step(attempts.undo)
+@turn_post("/undo")
+def undo(page: PuzzlePage) -> Turn:
+    return actions.act(page, attempts.undo)
 
 
-@bp.post("/reset")
-@limiter.limit(step_rate_limit)
-def reset() -> Answer:
-    return step(attempts.reset)
+@turn_post("/reset")
+def reset(page: PuzzlePage) -> Turn:
+    return actions.act(page, attempts.reset)
 
 
-@bp.post("/end")
-@limiter.limit(step_rate_limit)
-def end_turn() -> Answer:
-    return step(attempts.end_turn)
+@turn_post("/end")
+def end_turn(page: PuzzlePage) -> Turn:
+    return actions.act(page, attempts.end_turn)
 
 
-@bp.post("/give-up")
-@limiter.limit(step_rate_limit)
-def give_up() -> Answer:
-    return step(attempts.give_up)
+@turn_post("/give-up")
+def give_up(page: PuzzlePage) -> Turn:
+    return actions.act(page, attempts.give_up)
 
 
-@bp.post("/hint")
-@limiter.limit(step_rate_limit)
-@limiter.limit(hint_rate_limit)
-def hint() -> Answer:
-    page = this_page()
-    return answer(page, actions.ask_hint(page))
+@turn_post("/hint", hint_rate_limit)
+def hint(page: PuzzlePage) -> Turn:
+    return actions.ask_hint(page)
 
 
-@bp.post("/timed")
-@limiter.limit(step_rate_limit)
-def timed() -> Answer:
-    page = this_page()
-    return answer(page, actions.start_timed(page))
+@turn_post("/timed")
+def timed(page: PuzzlePage) -> Turn:
+    return actions.start_timed(page)
 
 
 @bp.post("/time-up")
