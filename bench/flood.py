@@ -122,9 +122,12 @@ def kept_answer_ms(app_root: Path, database: str) -> dict[str, dict[str, float]]
     """A kept answer's cost in one process: the mean of 200 after the first."""
     code = f"""
 import json, sys, time
+from datetime import UTC, datetime
 sys.path.insert(0, {str(app_root)!r})
 from webapp import create_app
-app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False}})
+# today is #1, as for the server: the days the spoiler guard keeps back are published
+app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
+                  "LAUNCH_DATE": datetime.now(UTC).date()}})
 client = app.test_client()
 position = {json.dumps(POSITION)!r}
 def timed(send):

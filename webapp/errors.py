@@ -100,8 +100,8 @@ CSRF_SLOT = "\x00csrf-token\x00"
 REFUSAL_PAGES: AppCache[tuple[object, ...], str] = AppCache(
     "refusal pages",
     64,
-    serves="a 429 page for a flood of /analyse: 3 ms of CPU drawing the page, twice a kept answer; "
-    "under 1 ms from here (bench/flood.py)",
+    serves="a 429 page for a flood of /analyse: 4.7 ms of CPU a request drawing it again, 1.9 ms with "
+    "it kept (the test client on a loaded machine)",
 )
 
 

@@ -3,9 +3,7 @@ kept under the engine's canonical position (`puzzles.canonical`): in this proces
 for every worker in Redis when it is configured (`SHARED`), so the same position asked of the other
 worker costs no second solve.
 What a view makes of a kept analysis (the API's JSON, the page's HTML) is kept beside it
-(`rendered`): a kept answer costs no planning or rendering again. And under the request that asked
-for it (`kept_answer`): the same request again costs no reading of the position either, only the
-spoiler guard, while the analysis it was made from is still kept.
+(`rendered`): a kept answer costs no planning or rendering again.
 """
 
 from __future__ import annotations
@@ -19,7 +17,6 @@ from flask import current_app
 
 from puzzles import Analysis, Best, Objective, Position, analyse, canonical, maximum, told_for
 from webapp import solver_gate
-from webapp.analyser.guard import refuse_spoilers
 from webapp.caching import AppCache, SharedCache
 
 T = TypeVar("T")
@@ -42,13 +39,6 @@ RENDERED: AppCache[Hashable, tuple[float, Any]] = AppCache(
     serves="a kept answer served again: /api/solve 15-17 ms of step planning and JSON, /analyse 67 ms "
     "of rendering, each under 2 ms from here (bench/flood.py)",
 )
-ASKED: AppCache[Hashable, Asked] = AppCache(
-    "kept answers by request",
-    512,
-    serves="a kept answer asked again in the same words (a flood, a link opened again): /analyse "
-    "5.3 ms of CPU, /api/solve 5.2 ms reading the position, ordering it and finding what was kept, "
-    "under 2 ms from here (bench/flood.py)",
-)
 MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
     "maxima",
     256,
@@ -62,17 +52,6 @@ class Kept:
     analysis: Analysis
     stored: float
     """`time.monotonic()` when it was solved."""
-
-
-@dataclass(frozen=True, slots=True)
-class Asked:
-    """What a request was answered: its position (for the spoiler guard, asked again every time),
-    the analysis it was made from, and the answer."""
-
-    position: Position
-    key: tuple[str, str, float]
-    stored: float
-    answer: Any
 
 
 def solve_time_limit() -> float:
@@ -103,31 +82,6 @@ def rendered(
     value = render(told_for(kept.analysis, position, order))
     RENDERED().put(key, (kept.stored, value))
     return value
-
-
-def keep_answer(
-    asked: Hashable, position: Position, objective: Objective, time_limit: float, answer: Any
-) -> None:
-    """Keep what a request (`asked` names all of it) was answered, for `kept_answer`, as long as the
-    analysis it was made from (kept by `rendered` just now) is kept."""
-    ordered, _ = canonical(position)
-    key = (str(ordered), objective.value, time_limit)
-    kept = _kept(key)
-    if kept is not None:
-        ASKED().put(asked, Asked(position, key, kept.stored, answer))
-
-
-def kept_answer(asked: Hashable) -> Any | None:
-    """The answer to a request answered before (`keep_answer`), while the analysis it was made from
-    is still kept, once the spoiler guard has been asked again: for this caller, at this moment."""
-    found = ASKED().get(asked)
-    if found is None:
-        return None
-    kept = _kept(found.key)
-    if kept is None or kept.stored != found.stored:
-        return None
-    refuse_spoilers(found.position)
-    return found.answer
 
 
 def _analysis(ordered: Position, objective: Objective, time_limit: float) -> Kept:

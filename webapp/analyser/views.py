@@ -8,7 +8,6 @@ through the solver gate (`webapp.solver_gate`), charged to the client's `SOLVE_S
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -37,7 +36,7 @@ from puzzles import (
 from webapp import solver_gate
 from webapp.analyser.answer import answer_of, position_args
 from webapp.analyser.guard import refuse_spoilers
-from webapp.analyser.solving import best_of, keep_answer, kept_answer, rendered, solve_time_limit
+from webapp.analyser.solving import best_of, rendered, solve_time_limit
 from webapp.languages import LETTERS, letters, page_language
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
 from webapp.templating import deck
@@ -69,40 +68,39 @@ ANALYSES = limiter.shared_limit(analyse_rate_limit, scope="analyse")
 @bp.get("/analyse")
 @ANALYSES
 def analyse_page() -> Response:
-    htmx = bool(request.headers.get("HX-Request"))
-    # the same request answered before: only the spoiler guard is asked again, for this caller
-    asked = ("page", request.query_string, htmx, page_language(), letters(), deck())
-    found = kept_answer(asked)
-    if found is not None:
-        kept_page, pushed = found
-        return _analysis_response(kept_page.replace(CSRF_SLOT, generate_csrf()), 200, pushed)
     entry = _entry(request.args)
-    # the address bar shows the position in its tidy form: the link to share
-    tidy = url_for("analyser.analyse_page", **position_args(entry), objective=entry.objective_name)
-    pushed = tidy if htmx else None
+    htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
         # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
+        how = (
+            "page",
+            htmx,
+            entry.rules_name,
+            entry.table_text,
+            entry.hand_text,
+            page_language(),
+            letters(),
+            deck(),
+        )
         page = rendered(
             entry.position,
             entry.objective,
             solve_time_limit(),
-            asked,  # names all the page depends on: the view, the position as typed, the language...
+            how,
             lambda analysis: _render_analysis(entry, answer_of(analysis), htmx).replace(
                 generate_csrf(), CSRF_SLOT
             ),
-        )
-        keep_answer(asked, entry.position, entry.objective, solve_time_limit(), (page, pushed))
-        return _analysis_response(page.replace(CSRF_SLOT, generate_csrf()), 200, pushed)
-    page = _render_analysis(entry, None, htmx)
-    status = 422 if entry.problems and not entry.blank else 200
-    return _analysis_response(page, status, pushed)
-
-
-def _analysis_response(page: str, status: int, pushed: str | None) -> Response:
+        ).replace(CSRF_SLOT, generate_csrf())
+        status = 200
+    else:
+        page = _render_analysis(entry, None, htmx)
+        status = 422 if entry.problems and not entry.blank else 200
     response = current_app.make_response((page, status))
-    if pushed is not None:
-        response.headers["HX-Push-Url"] = pushed
+    if htmx:  # the address bar shows the position in its tidy form: the link to share
+        response.headers["HX-Push-Url"] = url_for(
+            "analyser.analyse_page", **position_args(entry), objective=entry.objective_name
+        )
     return response
 
 
@@ -237,13 +235,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 @ANALYSES
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
-    body = request.get_data(cache=False)
-    # the same body and query answered before: only the guard is asked again
-    asked = ("api", hashlib.sha256(body).digest(), request.query_string)
-    found = kept_answer(asked)
-    if found is not None:
-        return current_app.response_class(found, mimetype="application/json")
-    document = _read_json(body)
+    document = _read_json(request.get_data(cache=False))
     # the CLI reads these as options, here they are query parameters: in the body they would be
     # ignored with the position's other unknown fields, and the caller get an answer it did not ask for
     fields = set(document) if isinstance(document, dict) else set()
@@ -261,9 +253,7 @@ def solve_api() -> Response:
     answer = rendered(position, objective, time_limit, "api", answer_json)
     if isinstance(document, dict) and "id" in document:
         answer = {"id": document["id"], **answer}
-    response = jsonify(answer)
-    keep_answer(asked, position, objective, time_limit, response.get_data())
-    return response
+    return jsonify(answer)
 
 
 # the answer depends on the body alone and changes nothing: no cookie, so no CSRF token either

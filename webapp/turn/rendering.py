@@ -37,7 +37,10 @@ from webapp.wording import say
 
 CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
-    "untouched pages", 256, serves="GET / for a newcomer: 1.1 ms from this cache, 3.1 ms rendering the page"
+    "untouched pages",
+    256,
+    serves="GET / for a newcomer: 2.3 ms of CPU from this cache, asked before the daily is read; 5.7 ms "
+    "when it was asked after reading the daily and its board, and 3.1 ms more rendering the page",
 )
 
 
