@@ -1,6 +1,7 @@
 """Flood benchmark: kept answers asked again and again while `GET /` is sampled.
 
-    .venv/bin/python bench/flood.py [--seconds 30] [--addresses 2] [--parallel 12] [--app-root DIR]
+    .venv/bin/python bench/flood.py [--seconds 30] [--addresses 2] [--parallel 12] [--rate-seconds 10]
+                                    [--app-root DIR]
 
 gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate limits on, SQLite) on
 loopback. Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request
@@ -8,7 +9,9 @@ whose answer the site keeps: first a cached `/analyse` page, then a cached `POST
 refusal is sent again at once (a flood, never waiting for `Retry-After`). `GET /` is sampled ten
 times a second from other addresses throughout. Printed: `GET /` p50, p95, p99 and max when quiet and
 under each flood, what the flood got (by status), and what a kept answer costs to serve in one
-process (the Flask test client, limits off: the mean of 200). Figures are printed, never asserted.
+process (the Flask test client, limits off: the mean of 200, wall clock and CPU). Then a new visitor's
+`GET /` (no cookie; wrk, 32 connections, `--rate-seconds`) beside nginx serving the same page as a
+file in the same run, and our share of nginx's rate. Figures are printed, never asserted.
 `--app-root DIR` serves another checkout (before/after a change) with this .venv.
 """
 
@@ -32,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import attack  # bench/attack.py: connections from an address, the page sampler
-import web  # bench/web.py: free ports
+import load  # bench/load.py: nginx serving the same page as a file
+import web  # bench/web.py: free ports, wrk
 
 import generator
 from puzzles import Position
@@ -114,21 +118,25 @@ def flood(port: int, kind: str, args: argparse.Namespace) -> dict[str, Any]:
     return {"get_home": home, "flood_by_status": {str(k): v for k, v in sorted(statuses.items())}}
 
 
-def kept_answer_ms(app_root: Path, database: str) -> dict[str, float]:
+def kept_answer_ms(app_root: Path, database: str) -> dict[str, dict[str, float]]:
     """A kept answer's cost in one process: the mean of 200 after the first."""
     code = f"""
 import json, sys, time
+from datetime import UTC, datetime
 sys.path.insert(0, {str(app_root)!r})
 from webapp import create_app
-app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False}})
+# today is #1, as for the server: the days the spoiler guard keeps back are published
+app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
+                  "LAUNCH_DATE": datetime.now(UTC).date()}})
 client = app.test_client()
 position = {json.dumps(POSITION)!r}
 def timed(send):
     send()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for _ in range(200):
         send()
-    return round((time.perf_counter() - started) / 200 * 1000, 2)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {{"wall": round(wall / 200 * 1000, 2), "cpu": round(cpu / 200 * 1000, 2)}}
 print(json.dumps({{
     "analyse_page": timed(lambda: client.get({ANALYSE!r})),
     "api_solve": timed(lambda: client.post("/api/solve", data=position, content_type="application/json")),
@@ -140,19 +148,39 @@ print(json.dumps({{
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def new_visitor_rate(port: int, folder: Path, seconds: float) -> dict[str, Any]:
+    """A new visitor's `GET /` (no cookie) with wrk, then nginx serving the same page as a file."""
+    script = folder / "get.lua"
+    script.write_text(web.GET_LUA)
+    base = f"http://127.0.0.1:{port}"
+    ours = web.wrk(base + "/", script, seconds, threads=2)
+    static = load.nginx_ceiling(base, folder, script, seconds)
+    share = round(ours["requests_per_s"] / max(static["requests_per_s"], 1), 4)
+    return {"get_home": ours, "nginx_static_same_page": static, "share_of_nginx": share}
+
+
 KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
 """The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
+TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 4H 5H 6H 7H | 9D QC QD 8H KS 2C"
+"""The known puzzle in other suits, for tomorrow: by late morning UTC it is open in the easternmost
+zones, and the site publishes a week ahead; left unpublished, every analysis would look for it."""
 
 
 def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> generator.Puzzle:
-    """Migrate, put the known puzzle in the pool and publish today's puzzle from it (returned)."""
+    """Migrate, put the known puzzle in the pool and publish today's puzzle from it (returned), then
+    tomorrow's from TOMORROW."""
     puzzle = generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
+    tomorrow = generator.puzzle_of("cz2", Position.parse(TOMORROW), time_limit=20)
     (folder / "pool.jsonl").write_text(json.dumps(puzzle.to_json()) + "\n")
-    for command in (["db", "upgrade"], ["puzzles", "import", str(folder / "pool.jsonl")]):
+    (folder / "tomorrow.jsonl").write_text(json.dumps(tomorrow.to_json()) + "\n")
+    for command in (
+        ["db", "upgrade"],
+        ["puzzles", "import", str(folder / "pool.jsonl")],
+        ["puzzles", "ensure", "--days", "0"],
+        ["puzzles", "import", str(folder / "tomorrow.jsonl")],
+        ["puzzles", "ensure", "--days", "1"],
+    ):
         subprocess.run([*flask, *command], env=env, cwd=cwd, check=True, capture_output=True)
-    subprocess.run(
-        [*flask, "puzzles", "ensure", "--days", "0"], env=env, cwd=cwd, check=True, capture_output=True
-    )
     return puzzle
 
 
@@ -173,6 +201,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     port = web.free_port()
     gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread"]
     gunicorn += ["--workers", str(attack.WORKERS), "--threads", str(attack.THREADS), "--log-level", "error"]
+    # an access log, as `make run` keeps one (there on stdout)
+    gunicorn += ["--access-logfile", str(folder / "access.log")]
     server = subprocess.Popen([*gunicorn, "webapp:create_app()"], env=env, cwd=app_root)
     results: dict[str, Any] = {
         "app_root": str(app_root),
@@ -184,6 +214,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results["quiet"] = sample_home(port, args.quiet)
         results["cached_analyse_flood"] = flood(port, "analyse", args)
         results["cached_solve_flood"] = flood(port, "solve", args)
+        if args.rate_seconds > 0:
+            results["new_visitor"] = new_visitor_rate(port, folder, args.rate_seconds)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
         web.stop(server)
@@ -195,12 +227,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30, help="each flood (default 30)")
     parser.add_argument("--quiet", type=float, default=10, help="sampling before them (default 10)")
+    parser.add_argument(
+        "--rate-seconds", type=float, default=10, help="new visitor's GET / and nginx's, each (10; 0: none)"
+    )
     parser.add_argument("--addresses", type=int, default=2, help="flooding addresses (default 2)")
     parser.add_argument("--parallel", type=int, default=12, help="connections per address (default 12)")
     parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (default this)")
     args = parser.parse_args()
-    if args.seconds <= 0 or args.quiet <= 0 or not 1 <= args.addresses <= 200 or args.parallel < 1:
-        parser.error("--seconds and --quiet must be positive, --addresses 1 to 200, --parallel at least 1")
+    if (
+        args.seconds <= 0
+        or args.quiet <= 0
+        or args.rate_seconds < 0
+        or not 1 <= args.addresses <= 200
+        or args.parallel < 1
+    ):
+        parser.error(
+            "--seconds and --quiet must be positive, --rate-seconds not negative, "
+            "--addresses 1 to 200, --parallel at least 1"
+        )
     if not (args.app_root / "webapp" / "__init__.py").exists():
         parser.error(f"--app-root {args.app_root} holds no webapp/")
     return web.report("flood.py", lambda: run(args))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -45,19 +45,19 @@ a late game's table of 60 cards holds most of any puzzle's 13, and its player mu
 
 @dataclass(frozen=True, slots=True)
 class Guarded:
-    """A puzzle whose answer the caller must not get: what to call it, its table, its hand."""
+    """A puzzle whose answer the caller must not get: how to call it, its table, its hand."""
 
-    name: str
+    name: Callable[[], str]
+    """Its name in the page's language, asked only for a refusal (most requests refuse nothing)."""
     table: Counter[Card]
     hand: Counter[Card]
 
     @classmethod
-    def of(cls, name: str, puzzle: PoolPuzzle) -> Guarded:
+    def of(cls, name: Callable[[], str], puzzle: PoolPuzzle) -> Guarded:
         return cls(name, *_table_and_hand(puzzle))
 
-    def held_by(self, position: Position) -> bool:
-        """Whether the position is this puzzle in disguise."""
-        table = Counter(card for meld in position.table for card in meld.cards)
+    def held_by(self, position: Position, table: Counter[Card]) -> bool:
+        """Whether the position, whose table holds the cards `table`, is this puzzle in disguise."""
         if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
             return False
         # one joker of the position's own stands in for one missing card, in each count: more would
@@ -78,10 +78,12 @@ def _cards(tokens: Iterable[str]) -> Counter[Card]:
 
 def refuse_spoilers(position: Position) -> None:
     """A 403 naming the puzzle when the position is one the caller must not be given the answer to."""
-    guarded = next((puzzle for puzzle in guarded_puzzles() if puzzle.held_by(position)), None)
+    table = Counter(card for meld in position.table for card in meld.cards)
+    guarded = next((puzzle for puzzle in guarded_puzzles() if puzzle.held_by(position, table)), None)
     if guarded is not None:
         message = gettext(
-            "This is %(puzzle)s: it can be analysed once you have solved it or given up.", puzzle=guarded.name
+            "This is %(puzzle)s: it can be analysed once you have solved it or given up.",
+            puzzle=guarded.name(),
         )
         raise Refusal(message, 403)
 
@@ -114,18 +116,26 @@ def guarded_puzzles() -> Iterator[Guarded]:
             OPEN_DAILIES().put(numbers, dailies)
     for number, table, hand in dailies:
         if number not in finished:
-            yield Guarded(gettext("daily puzzle #%(number)s, still open", number=number), table, hand)
+            yield Guarded(_daily_name(number), table, hand)
     if player is None:
         return
     playing = reader.scalars(
         select(PlayerAttempt).where(PlayerAttempt.player_id == player, PlayerAttempt.status == Status.PLAYING)
     )
     for attempt in playing:
-        if attempt.number is not None:
-            name = gettext("puzzle #%(number)s, which you have not finished", number=attempt.number)
-        else:
-            name = gettext("practice puzzle %(code)s, which you have not finished", code=attempt.puzzle.code)
-        yield Guarded.of(name, attempt.puzzle)
+        yield Guarded.of(_attempt_name(attempt), attempt.puzzle)
+
+
+def _daily_name(number: int) -> Callable[[], str]:
+    return lambda: gettext("daily puzzle #%(number)s, still open", number=number)
+
+
+def _attempt_name(attempt: PlayerAttempt) -> Callable[[], str]:
+    if attempt.number is not None:
+        number = attempt.number
+        return lambda: gettext("puzzle #%(number)s, which you have not finished", number=number)
+    code = attempt.puzzle.code
+    return lambda: gettext("practice puzzle %(code)s, which you have not finished", code=code)
 
 
 def _table_and_hand(puzzle: PoolPuzzle) -> tuple[Counter[Card], Counter[Card]]:

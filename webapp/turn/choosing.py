@@ -25,7 +25,7 @@ from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn import actions, archive
 from webapp.turn.pages import daily_page
-from webapp.turn.rendering import render_turn
+from webapp.turn.rendering import kept_newcomer_page, render_turn
 from webapp.wording import gettext, rules_title, tier_name
 
 bp = Blueprint("choosing", __name__)
@@ -36,6 +36,9 @@ def today() -> tuple[str, int]:
     number = calendar().today(now(), zone(player_zone_name()))
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
+    kept = kept_newcomer_page(number)
+    if kept is not None:
+        return kept, 200
     page = daily_page(number, is_today=True)
     return render_turn(page, actions.look(page))
 
