@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from generator import TIERS, Puzzle, motif_of, near_duplicate
+from generator import TIERS, Puzzle, PuzzleId, motif_of, near_duplicate
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
 from generator._shapes import holds_joker, is_figure, mixes, moves_joker
@@ -119,7 +119,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     themes = Counter(theme for p in puzzles for theme in p.themes)
     motifs = Counter(motif_of(p.themes) or "none" for p in puzzles)
     ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
-    methods = Counter(p.id[1] for p in puzzles)
+    methods = Counter(PuzzleId.parse(p.id).method for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
     twins = [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
     twinned = sum(bool(found) for found in twins)
