@@ -484,7 +484,7 @@ RIVALLING = frozenset(("0a", "0b"))
 RECIPES: dict[str | None, tuple[str, ...]] = {
     None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p", "0a", "0b"),
     "easy": ("n", "n", "n", "n", "n", "n", "0a"),
-    "medium": (*("n", "o") * 10, "0b"),
+    "medium": (*("n", "o") * 7, "0b"),
     "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
     "expert": ("y", "i", "y", "p", "y", "i"),
     "master": ("z", "z", "z", "g"),
@@ -494,11 +494,11 @@ A figure (ladder, staircase, wall) finds deep puzzles many times faster than a r
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
 need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
 them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns.
-Rivals and blockers (0a, 0b) find Easy and Medium puzzles many times as fast as random tables (0b
-some ten times), nearly all with a live decoy, where random tables have one in about a tenth. One
-turn in seven (Easy) or twenty-one (Medium) makes about two in five of Easy's puzzles and a third
-of Medium's: some 40% of each tier then tempt, and their motifs (a set of four or an end card; a
-swap for every 0b) stay under two in five."""
+Rivals and blockers (0a, 0b) find Easy and Medium puzzles many times as fast as random tables,
+nearly all with a live decoy, where random tables have one in about a tenth (at Medium fewer). One
+turn in seven (Easy) or fifteen (Medium) makes about two in five of Easy's puzzles and a third of
+Medium's, so that a third or more of each tier tempt; more turns would tip Medium over the bench's
+ceiling on motifs, as every 0b puzzle's motif is a swap."""
 JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
     "expert": ("i", "j", "i", "j", "p", "j"),
     "master": ("g", "j", "g", "j"),

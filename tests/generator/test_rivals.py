@@ -99,9 +99,9 @@ def test_the_methods_make_puzzles_of_their_tier_with_live_decoys(method: str, ti
     assert all(dead_twins(p.position(), p.laid_cards, 60) == [] for p in puzzles)
 
 
-# Issue 21 wants 30% of Easy and Medium puzzles to hold a live decoy; the recipes aim at about 40%
-# (bench/generate.py measures it on 40 puzzles a tier). A dozen is a small sample: at Medium, where
-# 0b takes few turns so that its swaps stay under two in five, the first dozen of seed 2 hold three.
+# Issue 21 wants 30% of Easy and Medium puzzles to hold a live decoy; bench/generate.py measures it
+# on 40 puzzles a tier. A dozen is a small sample: at Medium, where 0b takes few turns so that its
+# swaps stay under two in five, the test asks for a quarter.
 @pytest.mark.slow  # a dozen puzzles of each tier
 @pytest.mark.parametrize(("tier", "share"), [("easy", 0.3), ("medium", 0.25)])
 def test_a_tiers_puzzles_hold_live_decoys(tier: str, share: float) -> None:
