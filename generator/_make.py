@@ -26,6 +26,7 @@ from generator._methods import (
     METHODS,
     OLD_METHODS,
     RECIPES,
+    RIVALLING,
     TRAPPING,
     UNCOUNTED_JOKERS,
 )
@@ -263,8 +264,8 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     and uniqueness stand. Like the repairs, this depends only on proved answers: a check the solver
     could not prove in time ends the attempt (None), so a slower machine never picks another card.
     """
-    if puzzle_id.method in OLD_METHODS:
-        return analysis  # published letters keep their puzzles
+    if puzzle_id.method in OLD_METHODS | RIVALLING:
+        return analysis  # published letters keep their puzzles; rivals bring their own decoys
     rng = random.Random(f"{puzzle_id}/tempt")
     shares = TEMPT_SHARE if puzzle_id.method in BEFORE_TWINS else TEMPT_SHARE_NOW
     if rng.random() >= shares.get(tier, 1.0):

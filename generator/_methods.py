@@ -7,10 +7,11 @@ depends on its ID alone; the solver then accepts or rejects it (see `generator._
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from generator._motifs import MOTIF_KINDS, chain_sampler
+from generator._rivals import sample_rivals
 from generator._shapes import is_figure
 from generator._tables import (
     JOKER_INDEX,
@@ -51,6 +52,8 @@ FIGURES: dict[str, Callable[[Rules, random.Random, list[int], int, int], Figure 
     "junction": sample_junction,
     # chains that pass a card along sets and runs in turn (`generator._motifs`)
     **{f"chain-{kind}": chain_sampler(kind) for kind in MOTIF_KINDS},
+    # a meld that gives one card, wanted by rivals or blocked by a hand card (`generator._rivals`)
+    "rivals": sample_rivals,
 }
 
 
@@ -84,6 +87,9 @@ class Profile:
     ladders: bool = True
     """Whether the start table may show a ladder of sets (see `ladder_length`) that the profile's
     figure did not put there: random splits of parallel runs lay them as sets all too often."""
+    decoys_away: bool = False
+    """Whether the decoys leave out the figure's `near` cards: a second copy of a card the figure
+    gives would let the hand do without it (`generator._rivals`)."""
     clustered: bool = False
     """Whether the cards taken into the hand lie near each other (same rank, or same suit two ranks
     apart at most), so that one rearrangement places several: a live decoy that blocks it then costs
@@ -98,12 +104,14 @@ def backwards(profile: Profile) -> Method:
         stock = supply(rules)
         kept: list[list[int]] = []
         forced: list[int] = []
+        lures: list[int] = []
+        near: list[int] = []
         if profile.size is not None:
             ends = rng.choices((1, 2), profile.ends)[0]
             figure = FIGURES[profile.figure](rules, rng, stock, rng.randint(*profile.size), ends)
             if figure is None:
                 return None
-            kept, forced = figure.melds, figure.extras
+            kept, forced, lures, near = figure.melds, figure.extras, figure.lures, figure.near
             for index in figure.near:
                 stock[index] = 0
         final = sample_final_table(
@@ -135,8 +143,12 @@ def backwards(profile: Profile) -> Method:
             return None
         table = layout([to_meld(meld, rules) for meld in kept + start])
         wanted = rng.choices(range(len(profile.decoys)), profile.decoys)[0]
-        in_play = counts_of([*final, *kept, forced])
-        decoys = pick_decoys(rules, rng, table, in_play, wanted, profile.dead_decoys)
+        in_play = counts_of([*final, *kept, forced, lures])
+        away = near if profile.decoys_away else ()
+        decoys = (
+            *(Card.from_index(index) for index in lures),
+            *pick_decoys(rules, rng, table, in_play, wanted, profile.dead_decoys, away),
+        )
         hand = [Card.from_index(index) for index in forced + taken] + list(decoys)
         return Candidate(Position(rules, tuple(table), tuple(hand)), decoys)
 
@@ -185,9 +197,10 @@ def pick_decoys(
     in_play: Sequence[int],
     wanted: int,
     dead_share: float,
+    away: Collection[int] = (),
 ) -> tuple[Card, ...]:
     """Cards that look playable next to this table: one gap past a run's end, or a rank that a set
-    already shows in that suit."""
+    already shows in that suit; none of the cards `away`."""
     near: list[int] = []
     for meld in table:
         real = [card.index for card in meld.cards if not card.is_joker]
@@ -205,7 +218,7 @@ def pick_decoys(
     rng.shuffle(near)
     decoys: list[Card] = []
     for _ in range(wanted):
-        available = [index for index in dict.fromkeys(near) if left[index] > 0]
+        available = [index for index in dict.fromkeys(near) if left[index] > 0 and index not in away]
         dead = [index for index in available if not fits_somewhere(index, counts, rules)]
         choices = dead if dead and rng.random() < dead_share else available
         if not choices:
@@ -451,10 +464,27 @@ METHODS |= {
 }
 TRAPPING |= frozenset("yz")
 
+# Easy and Medium puzzles that tempt (issue 21): on a random table a single decoy finds room somewhere
+# and costs nothing, so these methods build the cost in (`generator._rivals`, RULES.md). The letters
+# ran out: from here on a method is a digit and a letter.
+RIVALS = replace(
+    LATER, melds=(3, 7), placed=(2, 2, 1), decoys=(3, 1), figure="rivals", hand_joker=0.0, decoys_away=True
+)
+"""A rival or a blocker beside a small mid-game table; the other decoys keep off the figure's cards,
+and no joker goes to the hand (it would stand in for the card the meld gives)."""
+METHODS |= {
+    # a set of four or a run of four that gives one card, with rivals or a blocker: easy
+    "0a": backwards(replace(RIVALS, size=(1, 1))),
+    # a set of three that takes its fourth suit from a run's end to give one: medium
+    "0b": backwards(replace(RIVALS, size=(2, 2))),
+}
+RIVALLING = frozenset(("0a", "0b"))
+"""The methods whose figures bring their own live decoys: no other is added (`generator._make`)."""
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
-    None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p"),
-    "easy": ("n",),
-    "medium": ("n", "o"),
+    None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p", "0a", "0b"),
+    "easy": ("n", "n", "n", "n", "n", "n", "0a"),
+    "medium": (*("n", "o") * 7, "0b"),
     "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
     "expert": ("y", "i", "y", "p", "y", "i"),
     "master": ("z", "z", "z", "g"),
@@ -463,7 +493,12 @@ RECIPES: dict[str | None, tuple[str, ...]] = {
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each
 gets few turns, and random tables bring the other motifs (see bench/generate.py). Expert and Master
 need decisions as well as a long chain: their letters add traps (`TRAPPING`). Chains (y, z) find
-them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns."""
+them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns.
+Rivals and blockers (0a, 0b) find Easy and Medium puzzles many times as fast as random tables,
+nearly all with a live decoy, where random tables have one in about a tenth (at Medium fewer). One
+turn in seven (Easy) or fifteen (Medium) makes about two in five of Easy's puzzles and a third of
+Medium's, so that a third or more of each tier tempt; more turns would tip Medium over the bench's
+ceiling on motifs, as every 0b puzzle's motif is a swap."""
 
 
 # Cycles with a joker (issue 21): under rules with jokers, one of the four hand cards that close a

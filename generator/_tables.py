@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 
@@ -110,6 +110,9 @@ class Figure:
     near: list[int]
     """The cards around the figure: the rest of the table leaves them out, so that it offers no
     shortcut."""
+    lures: list[int] = field(default_factory=list)
+    """Hand cards meant as live decoys that cost a card (`generator._rivals`); none in the figures
+    that came before them."""
 
 
 def sample_ladder(

@@ -53,6 +53,22 @@ PINNED = {
         6,
         6,
     ),
+    # rivals (issue 21): a set of four gives 7H to 9H 10H, not 7D to 9D
+    "c0a3": (
+        "classic | AS AH AD AC / AS AH AD AC / 2S 2H 2D 2C / 8S 8H 8D 8C / QS QH QD QC / QH QD QC | "
+        "7H 9H 10H 7D 9D",
+        "7H 9H 10H",
+        1,
+        1,
+    ),
+    # the eights take 8H from 8H-JH and give 8C to 6C 7C 9C; 9S 10S want 8S, and 7H blocks the run
+    "c0b3": (
+        "classic | AS AD AC / 4S 4H 4D / 4S 4H 4C / 8S 8D 8C / QS QD QC / QS QD QC / KS KD KC / "
+        "8H 9H 10H JH / 2C 3C 4C | 9S 10S AH 7H 6C 7C 9C",
+        "AH 6C 7C 9C",
+        2,
+        2,
+    ),
 }
 """Published puzzles: ID -> (position, played, depth, chain)."""
 

@@ -255,7 +255,7 @@ def test_dead_twins_are_decoy_pairs_that_no_play_places() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_a_new_puzzle_holds_no_dead_twins(seed: int) -> None:
     puzzle = make_puzzle("classic", "easy", seed=seed, time_limit=LIMIT)
-    assert puzzle.id[1] not in BEFORE_TWINS
+    assert PuzzleId.parse(puzzle.id).method not in BEFORE_TWINS
     assert dead_twins(puzzle.position(), puzzle.laid_cards, LIMIT) == []
 
 
