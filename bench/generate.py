@@ -39,6 +39,7 @@ from itertools import combinations
 
 from generator import TIERS, Puzzle, motif_of, near_duplicate
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
+from generator._puzzle import PuzzleId
 from generator._runs import Plan, Tally, generate
 from generator._shapes import holds_joker, is_figure, mixes, moves_joker
 from generator._tables import ladder_length
@@ -119,7 +120,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     themes = Counter(theme for p in puzzles for theme in p.themes)
     motifs = Counter(motif_of(p.themes) or "none" for p in puzzles)
     ladders = sum(ladder_length(p.position().table, p.position().rules.top_position) >= 3 for p in puzzles)
-    methods = Counter(p.id[1] for p in puzzles)
+    methods = Counter(PuzzleId.parse(p.id).method for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
     twins = [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
     twinned = sum(bool(found) for found in twins)
@@ -174,7 +175,8 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     )
     print(
         f"    two identical dead decoys {share(twinned):.0%} ({unproven_twins} unproven); near-duplicate"
-        f" pairs {near}, left out by the run {alone.tally.near_duplicates}"
+        f" pairs {near}, left out by the run {alone.tally.near_duplicates}; left out for a motif over"
+        f" its share {alone.tally.motif_refusals}"
     )
     print(
         f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
@@ -199,6 +201,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
         "dead_twins_share": share(twinned),
         "near_duplicate_pairs": near,
         "near_duplicates_left_out": alone.tally.near_duplicates,
+        "motif_refusals": alone.tally.motif_refusals,
         "floors_share": share(floors),
         "joker_in_hand_share": share(jokers),
         "skill_limited_fails": {k: share(n) for k, n in fails.items()},
