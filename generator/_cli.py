@@ -200,7 +200,8 @@ def _summary(plan: Plan, tally: Tally, seconds: float, out: str | None, stopped:
         f"({per_minute:.1f} a minute) from {tally.attempts} attempts (acceptance {tally.acceptance:.1%})",
         f"tiers: {tiers}",
         f"rejected: {rejected or 'none'}; duplicates {tally.duplicates}; "
-        f"near-duplicates {tally.near_duplicates}; other tiers {tally.other_tier}",
+        f"near-duplicates {tally.near_duplicates}; motif over its share {tally.motif_refusals}; "
+        f"other tiers {tally.other_tier}",
     ]
     if out:
         lines.append(f"appended to {out}")

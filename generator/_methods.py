@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
-from generator._motifs import MOTIF_KINDS, chain_sampler
+from generator._motifs import MARGIN, MOTIF_KINDS, chain_sampler
 from generator._rivals import sample_rivals
 from generator._shapes import is_figure
 from generator._tables import (
@@ -428,8 +428,11 @@ CHAIN = replace(FIGURE, melds=(2, 6), decoys=(3, 2, 1))
 """A chain beside a small mid-game table, with fewer decoys: the chain's traps are decoys too."""
 
 
-def _chain(kind: str, size: tuple[int, int]) -> Method:
-    return backwards(replace(CHAIN, figure=f"chain-{kind}", size=size))
+def _chain(kind: str, size: tuple[int, int], margin: int | None = None) -> Method:
+    figure = f"chain-{kind}" if margin is None else f"chain-{kind}-{margin}"
+    if figure not in FIGURES:
+        FIGURES[figure] = chain_sampler(kind, margin if margin is not None else MARGIN)
+    return backwards(replace(CHAIN, figure=figure, size=size))
 
 
 CHAINS = {
@@ -481,13 +484,32 @@ METHODS |= {
 RIVALLING = frozenset(("0a", "0b"))
 """The methods whose figures bring their own live decoys: no other is added (`generator._make`)."""
 
+# Chains named by how they end, now that a chain's motif is its ending and no longer "cycle" (issue
+# 21): at Master a long cycle alone made one motif of nearly every chain, so these bring a swap at
+# Master size and a set of four giving the chain's last card, at both tiers. Methods of two
+# characters (the letters ran out); y and z keep theirs.
+CHAINS |= {
+    "master-swap": _chain("swap", (7, 8)),
+    "four": _chain("four", (5, 5)),
+    "long-four": _chain("four", (7, 7)),
+}
+METHODS |= {
+    # a swap of seven or eight melds: master, and expert when the traps make two decisions
+    "2a": _without_jokers(family((CHAINS["master-swap"],)), "g"),
+    # a chain of seven ending at a set of four that gives its card: master (and expert)
+    "2b": _without_jokers(family((CHAINS["long-four"],)), "g"),
+    # a chain of five ending at a set of four, or a swap of six to eight: expert
+    "2c": _without_jokers(family((CHAINS["four"], CHAINS["swap"])), "i"),
+}
+TRAPPING |= frozenset({"2a", "2b", "2c"})
+
 RECIPES: dict[str | None, tuple[str, ...]] = {
     None: ("n", "o", "q", "n", "o", "q", "n", "o", "q", "n", "o", "g", "n", "o", "i", "p", "0a", "0b"),
     "easy": ("n", "n", "n", "n", "n", "n", "0a"),
     "medium": (*("n", "o") * 7, "0b"),
     "hard": (*("q", "n", "o", "q", "n", "o", "q", "n", "q", "o") * 2, "q", "n", "o", "o"),
-    "expert": ("y", "i", "y", "p", "y", "i"),
-    "master": ("z", "z", "z", "g"),
+    "expert": ("y", "i", "2c", "y", "p", "y", "i", "2c"),
+    "master": ("z", "2a", "2b", "z", "2a", "g", "2a", "2b"),
 }
 """The methods that take turns to find puzzles of each tier (None: any tier), attempt by attempt.
 A figure (ladder, staircase, wall) finds deep puzzles many times faster than a random table, so each

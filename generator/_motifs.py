@@ -15,7 +15,8 @@ block of sets or parallel runs shows on the table. How the chain ends names its 
   sends on a pair; it ends with a run of seven that gives its middle card, or as an end card does;
 - **end card**: the chain ends with a run of four or five that gives its end card and stays a run;
 - **bridge**: the chain ends at a run of three that a hand card joins to a second run of its suit,
-  so that both can give their far end card: one to the chain, one to a set the hand holds two of.
+  so that both can give their far end card: one to the chain, one to a set the hand holds two of;
+- **four**: the chain ends at a set of four that gives the card a run needs and stays a set.
 
 A *trap* is a hand card that lengthens a run of the chain at the end it must give: it is the
 obvious move (RULES.md), and once laid the run cannot give its card, which loses the chain. The
@@ -35,7 +36,7 @@ from generator._tables import Figure, _drawn, card_at
 
 TOP = 13
 """Chains keep to the ace (low) and the king, so that they read the same under every preset."""
-MOTIF_KINDS: tuple[str, ...] = ("swap", "cycle", "split", "end", "bridge")
+MOTIF_KINDS: tuple[str, ...] = ("swap", "cycle", "split", "end", "bridge", "four")
 """The tricks a chain can be about (`sample_chain`'s `kind`)."""
 
 SPLIT_END = 0.5
@@ -78,12 +79,18 @@ class _Chain:
         return [card for meld in self.melds for card in meld] + self.hand
 
 
-SET_TERMINALS = frozenset({"cycle"})
+SET_TERMINALS = frozenset({"cycle", "four"})
 """The kinds whose chain ends at a set (a run needs a card from it), not at a run."""
 
 
 def sample_chain(
-    rules: object, rng: random.Random, stock: list[int], length: int, ends: int, kind: str = "swap"
+    rules: object,
+    rng: random.Random,
+    stock: list[int],
+    length: int,
+    ends: int,
+    kind: str = "swap",
+    margin: int = MARGIN,
 ) -> Figure | None:
     """A chain of about `length` table melds (sets and runs in turn) that the hand's cards make the
     player pass a card along, end to end, ending as `kind` (one of MOTIF_KINDS) says; or None when
@@ -109,6 +116,10 @@ def sample_chain(
         last = link == length - 1
         if need[0] == "run":
             _, suit, rank = need
+            if last and kind == "four":
+                # a set of four gives the card and keeps three: the chain needs no hand card to end
+                chain.set_of(rank, list(range(4)))
+                break
             if last:
                 # the last set gives the card and its two others start runs with hand pairs,
                 # above it or below (where there is room above, either, for variety)
@@ -144,7 +155,7 @@ def sample_chain(
                 chain.run(suit, rank, rank + 2)
                 chain.trap(suit, rank - 1)
             need = ("run", suit, rank + 3)
-    return _placed(rng, stock, chain)
+    return _placed(rng, stock, chain, margin)
 
 
 def _end(chain: _Chain, kind: str, suit: int, rank: int) -> None:
@@ -172,7 +183,7 @@ def _end(chain: _Chain, kind: str, suit: int, rank: int) -> None:
         chain.free += 3
 
 
-def _placed(rng: random.Random, stock: list[int], chain: _Chain) -> Figure | None:
+def _placed(rng: random.Random, stock: list[int], chain: _Chain, margin: int = MARGIN) -> Figure | None:
     """The chain with its traps in the hand, moved to a random place between the ace and the king
     (upside down half of the time) and drawn from the stock; None when it does not fit or the stock
     lacks its cards.
@@ -180,7 +191,7 @@ def _placed(rng: random.Random, stock: list[int], chain: _Chain) -> Figure | Non
     The hand holds as many traps as leave its other cards, less the `free` ones, MARGIN more than
     the traps and the free cards together: all three of a long cycle's, one or two of the other
     chains'. The letters add traps where the count still falls short (`generator._make._trapped`)."""
-    room = len(chain.hand) - 2 * chain.free - MARGIN
+    room = len(chain.hand) - 2 * chain.free - margin
     chain.hand += rng.sample(chain.traps, max(min(room, len(chain.traps)), 0))
     ranks = [p for _, p in chain.cards()]
     low, high = min(ranks), max(ranks)
@@ -201,10 +212,12 @@ def _placed(rng: random.Random, stock: list[int], chain: _Chain) -> Figure | Non
     return _drawn(stock, melds, hand, covered, TOP)
 
 
-def chain_sampler(kind: str) -> Callable[[object, random.Random, list[int], int, int], Figure | None]:
-    """`sample_chain` of one kind, with a figure sampler's signature."""
+def chain_sampler(
+    kind: str, margin: int = MARGIN
+) -> Callable[[object, random.Random, list[int], int, int], Figure | None]:
+    """`sample_chain` of one kind (and `margin`), with a figure sampler's signature."""
 
     def sample(rules: object, rng: random.Random, stock: list[int], length: int, ends: int) -> Figure | None:
-        return sample_chain(rules, rng, stock, length, ends, kind)
+        return sample_chain(rules, rng, stock, length, ends, kind, margin)
 
     return sample

@@ -20,6 +20,7 @@ from typing import TypeVar
 from generator._duplicates import near_duplicate
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id
 from generator._puzzle import Melds, Puzzle
+from generator._themes import motif_of
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -28,6 +29,16 @@ CHUNK = 4
 """Attempts per task: enough to make the cost of handing work to a process negligible."""
 AHEAD = 6
 """Tasks queued per worker, so no worker waits while the next result in order is pending."""
+MOTIF_SHARE = 0.4
+"""At most this share of a run's puzzles of a VARIED tier have one motif (`motif_of`): a puzzle
+whose motif would hold more is left out (issue 21: from Hard up a player met one trick made
+bigger; a chain made longer must not take its place). Chains, the fastest way to Master, all pass
+a card on (the motif "cycle"), so without this a run would be mostly cycles."""
+MOTIF_GRACE = 5
+"""A tier's first puzzles in a run are kept whatever their motif: a share of two or three puzzles
+says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare motif."""
+VARIED = frozenset({"expert", "master"})
+"""The tiers whose runs keep their motifs under MOTIF_SHARE."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +63,8 @@ class Tally:
     duplicates: int = 0
     near_duplicates: int = 0
     """Puzzles left out because they share too many melds with one kept before (`near_duplicate`)."""
+    motif_refusals: int = 0
+    """Puzzles left out because their motif already held MOTIF_SHARE of their tier's (`_too_common`)."""
     other_tier: int = 0
     kept: int = 0
 
@@ -136,15 +149,37 @@ def generate(
 ) -> Iterator[Puzzle]:
     """Up to `count` new puzzles of the plan, in attempt order, skipping canonical forms in `seen`
     (which grows), puzzles of another tier than the plan's, and near-duplicates of a puzzle of the
-    same tier kept before or in `earlier` (the puzzles already in the output file)."""
+    same tier kept before or in `earlier` (the puzzles already in the output file), and, at a VARIED
+    tier, puzzles whose motif already holds MOTIF_SHARE of that tier's (`earlier` counts too)."""
     if count <= 0:
         return
-    tables: dict[str, list[Melds]] = {}
+    kept = _Kept()
     for puzzle in earlier:
         if puzzle.rules == plan.rules:
-            tables.setdefault(puzzle.tier, []).append(puzzle.table)
+            kept.add(puzzle)
     with closing(attempts(plan, workers, stop, limit)) as results:
-        yield from _keep(plan, count, results, seen, tables, tally, progress)
+        yield from _keep(plan, count, results, seen, kept, tally, progress)
+
+
+@dataclass(slots=True)
+class _Kept:
+    """What a run has kept so far, by tier: the tables (near-duplicates) and the motifs (variety)."""
+
+    tables: dict[str, list[Melds]] = field(default_factory=dict)
+    motifs: dict[str, Counter[str | None]] = field(default_factory=dict)
+
+    def add(self, puzzle: Puzzle) -> None:
+        self.tables.setdefault(puzzle.tier, []).append(puzzle.table)
+        self.motifs.setdefault(puzzle.tier, Counter())[motif_of(puzzle.themes)] += 1
+
+
+def _too_common(motifs: Counter[str | None], motif: str | None) -> bool:
+    """Whether one more puzzle of this motif would put it over MOTIF_SHARE of the tier's puzzles
+    (after the first MOTIF_GRACE of them; a puzzle without a motif is never left out for it)."""
+    total = sum(motifs.values())
+    if motif is None or total < MOTIF_GRACE:
+        return False
+    return motifs[motif] + 1 > MOTIF_SHARE * (total + 1)
 
 
 def _keep(
@@ -152,13 +187,13 @@ def _keep(
     count: int,
     results: Iterator[Attempt],
     seen: set[str],
-    tables: dict[str, list[Melds]],
+    kept: _Kept,
     tally: Tally,
     progress: Callable[[Tally], None],
 ) -> Iterator[Puzzle]:
     for result in results:
         tally.add(result)
-        puzzle = _new_puzzle(plan, result, seen, tables, tally)
+        puzzle = _new_puzzle(plan, result, seen, kept, tally)
         progress(tally)
         if puzzle is not None:
             yield puzzle
@@ -166,9 +201,7 @@ def _keep(
                 return
 
 
-def _new_puzzle(
-    plan: Plan, result: Attempt, seen: set[str], tables: dict[str, list[Melds]], tally: Tally
-) -> Puzzle | None:
+def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally: Tally) -> Puzzle | None:
     puzzle = result.puzzle
     if puzzle is None:
         return None
@@ -179,11 +212,15 @@ def _new_puzzle(
     if canonical in seen:
         tally.duplicates += 1
         return None
-    kept = tables.setdefault(puzzle.tier, [])
-    if any(near_duplicate(puzzle.table, table) for table in kept):
+    if any(near_duplicate(puzzle.table, table) for table in kept.tables.get(puzzle.tier, [])):
         tally.near_duplicates += 1
         return None
-    kept.append(puzzle.table)
+    if puzzle.tier in VARIED and _too_common(
+        kept.motifs.get(puzzle.tier, Counter()), motif_of(puzzle.themes)
+    ):
+        tally.motif_refusals += 1
+        return None
+    kept.add(puzzle)
     seen.add(canonical)
     tally.kept += 1
     tally.tiers[puzzle.tier] += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import groupby
 
 from puzzles import JOKER, N_, Analysis, Card, Meld, MeldKind, Position, StepKind, meld_problem, plan_steps
 
@@ -95,7 +95,13 @@ THEMES: dict[str, Theme] = {
             "classic | 7H 7D 7C / 4S 5S 6S 7S | 6C 8C",
         ),
         Theme(
-            "cycle", N_("Pass it on"),
+            "cycle", N_("Go round in a circle"),
+            N_("Cards go round a circle of melds: each meld gives a card to the next and takes one from "
+               "the one before, and the last gives one back to the first."),
+            "classic | 4H 4D 4C / 7S 7D 7C / 4S 5S 6S / 5H 6H 7H | 8S",
+        ),
+        Theme(
+            "pass-on", N_("Pass it on"),
             N_("A card passes from meld to meld: a meld takes a card from another, and gives one of its "
                "own to a third."),
             "classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C",
@@ -122,12 +128,15 @@ THEMES: dict[str, Theme] = {
 
 
 MOTIFS: tuple[str, ...] = (
-    "free-joker", "cycle", "bridge", "swap", "ladder", "staircase", "runs-to-sets", "split-run",
-    "set-of-four", "end-card", "sets-to-runs", "hand-joker",
+    "free-joker", "cycle", "bridge", "ladder", "staircase", "runs-to-sets", "split-run",
+    "set-of-four", "end-card", "sets-to-runs", "swap", "hand-joker",
 )  # fmt: skip
-"""The themes that name a trick, the rarest first: a ladder turned into runs is plain to see, a card
-passed on through it is the trick to find. The others (adding to a meld, starting one, a long chain)
-say what every puzzle, or every deep one, does."""
+"""The themes that name a trick, the rarest and most particular first: a ladder turned into runs is
+plain to see, a card passed on through it is the trick to find. A swap comes late: every link of a
+chain (`generator._motifs`) is one, so a chain is named by what else it does, most often how it
+ends (an end card, a split run, a set dissolved, a bridge), and is a swap only when nothing else
+shows. The others (adding to a meld, starting one, passing a card on, a long chain) say what every
+puzzle, or every deep one, does, as lichess-puzzler keeps its length tags apart from its motifs."""
 
 
 def motif_of(themes: Iterable[str]) -> str | None:
@@ -337,14 +346,17 @@ def _shared_suits(s: _Solution, trio: tuple[int, int, int]) -> int:
 
 @_theme("bridge")
 def _bridge(s: _Solution) -> bool:
-    """A final run holds two whole original runs with exactly one card between them."""
-    for k, (meld, sources) in enumerate(zip(s.final, s.sources, strict=True)):
+    """A final run holds two or more cards of one original run side by side, then one card from
+    elsewhere, then two or more of another original run: the runs may give up their far end cards,
+    as at a chain's end."""
+    runs = set(s.originals(MeldKind.RUN))
+    for meld, sources in zip(s.final, s.sources, strict=True):
         if meld.kind is not MeldKind.RUN:
             continue
-        inside = [i for i in s.originals(MeldKind.RUN) if s.home(i) == k]
-        spans = sorted((sources.index(i), len(sources) - 1 - sources[::-1].index(i)) for i in inside)
-        if any(right[0] - left[1] == 2 for left, right in pairwise(spans)):
-            return True
+        blocks = [(source, len(list(group))) for source, group in groupby(sources)]
+        for (left, n), (_, gap), (right, m) in zip(blocks, blocks[1:], blocks[2:], strict=False):
+            if gap == 1 and n >= 2 and m >= 2 and left in runs and right in runs and left != right:
+                return True
     return False
 
 
@@ -362,21 +374,50 @@ def _swap(s: _Solution) -> bool:
     return False
 
 
-@_theme("cycle")
-def _cycle(s: _Solution) -> bool:
+@_theme("pass-on")
+def _pass_on(s: _Solution) -> bool:
     """An original meld takes a card from a second and gives one of its own to a third: a final meld
     built on it (see `_base`) holds a card of the second, and one of its cards ends in a final meld
     built on the third."""
     bases = [_base(sources) for sources in s.sources]
-    takes: dict[int, set[int]] = {}
-    for base, sources in zip(bases, s.sources, strict=True):
-        if base is not None:
-            takes.setdefault(base, set()).update(i for i in sources if i not in (None, base))
+    takes = _takes(s, bases)
     for middle, givers in takes.items():
         gets = {bases[k] for k in s.routes[middle] if k is not None} - {None, middle}
         if givers and gets and len(givers | gets) >= 2:
             return True
     return False
+
+
+@_theme("cycle")
+def _cycle(s: _Solution) -> bool:
+    """The original melds give each other cards round a circle: each gives a card to a final meld
+    built on the next (see `_base`), and the last to one built on the first. A line of melds that
+    passes a card on, from the hand's new meld to a meld that keeps the rest, is no circle."""
+    bases = [_base(sources) for sources in s.sources]
+    gives: dict[int, set[int]] = {}
+    for taker, givers in _takes(s, bases).items():
+        for giver in givers:
+            gives.setdefault(giver, set()).add(taker)
+    # a circle is a path that comes back to where it started: search from each meld
+    for start in gives:
+        seen: set[int] = set()
+        frontier = set(gives[start])
+        while frontier:
+            if start in frontier:
+                return True
+            seen |= frontier
+            frontier = {nxt for meld in frontier for nxt in gives.get(meld, ())} - seen
+    return False
+
+
+def _takes(s: _Solution, bases: list[int | None]) -> dict[int, set[int]]:
+    """For each original meld that a final meld is built on, the other original melds that give that
+    final meld a card."""
+    takes: dict[int, set[int]] = {}
+    for base, sources in zip(bases, s.sources, strict=True):
+        if base is not None:
+            takes.setdefault(base, set()).update(i for i in sources if i not in (None, base))
+    return takes
 
 
 def _base(sources: tuple[int | None, ...]) -> int | None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from generator import puzzle_of
+from generator import motif_of, puzzle_of
 from generator._make import _obvious
 from generator._methods import CHAINS, METHODS, RECIPES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
@@ -32,24 +32,42 @@ END = (
     "classic | 4S 4H 4C / 7S 7D 7C / 10H 10D 10C / 10S JS QS KS / 7H 8H 9H / 4D 5D 6D | 2S 3S 5S 6S 9S 3D 3D"
 )
 BRIDGE = "classic | 7S 7H 7C / 10S 10H 10D / AD 2D 3D / 5D 6D 7D / 8C 9C 10C | 8S 9S JS QS AH 4D 5D 8D AC"
+# the methods of issue 21's second round: a swap at Master size (2a), a set of four at the end (2b, 2c)
+MASTER_SWAP = (
+    "classic | 2H 2D 2C / 5S 5H 5C / 8S 8H 8D / JH JD JC / 9S 10S JS / 3D 4D 5D / 6C 7C 8C | "
+    "2S QS 6D 9D 10D QD KD 4C 4C 9C"
+)
+MASTER_FOUR = (
+    "classic | 4H 4D 4C / 7S 7D 7C / 10S 10H 10C / KS KH KD KC / 4S 5S 6S / 7H 8H 9H / 10D JD QD | "
+    "3S 3S 8S 6H 2D 3D 5D 6D 9D"
+)
+FOUR = (
+    "classic | AS AH AC / AH AD AC / 2H 2D 2C / 4S 4H 4D 4C / 7S 7H 7D / 10S 10H 10C / 8D 9D 10D / "
+    "5C 6C 7C | AS 8H 9H JH QH JD JD 8C"
+)
 
 
 @pytest.mark.parametrize(
-    ("name", "text", "tier", "chain", "decisions", "theme"),
+    ("name", "text", "tier", "chain", "decisions", "motif"),
     [
         ("cy1", SWAP, "expert", 7, 2, "swap"),
-        ("cz1", CYCLE, "master", 6, 3, "cycle"),
+        ("cz1", CYCLE, "master", 6, 3, "runs-to-sets"),
         ("cy2", SPLIT, "expert", 6, 2, "split-run"),
         ("cy3", END, "expert", 6, 2, "end-card"),
-        ("cy4", BRIDGE, "expert", 5, 2, "new-meld"),
+        ("cy4", BRIDGE, "expert", 5, 2, "bridge"),
+        ("c2at", MASTER_SWAP, "master", 7, 3, "swap"),
+        ("c2bd", MASTER_FOUR, "master", 7, 3, "set-of-four"),
+        ("c2c5", FOUR, "expert", 5, 2, "set-of-four"),
     ],
 )
 def test_each_chain_example_is_graded_as_the_docs_say_and_mixes(
-    name: str, text: str, tier: str, chain: int, decisions: int, theme: str
+    name: str, text: str, tier: str, chain: int, decisions: int, motif: str
 ) -> None:
     puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
     assert (puzzle.tier, puzzle.chain, puzzle.decisions) == (tier, chain, decisions)
-    assert theme in puzzle.themes
+    # a chain is named by how it ends: every link passes a card on, and none goes round a circle
+    assert motif_of(puzzle.themes) == motif
+    assert "pass-on" in puzzle.themes and "cycle" not in puzzle.themes
     # the best play breaks a set and a run, and the table is no block of sets or parallel runs
     assert mixes(puzzle.position(), puzzle.solution)
     assert not is_figure(puzzle.position().table)
@@ -104,6 +122,36 @@ def test_sample_chain_lays_sets_and_runs_with_the_hand_around_a_set_card(kind: s
 
 
 def test_the_chain_letters_serve_expert_and_master() -> None:
-    assert set(CHAINS) >= {"swap", "cycle", "split", "end", "bridge"}
-    assert {"y", "z"} <= set(METHODS) and {"y", "z"} <= TRAPPING
-    assert "y" in RECIPES["expert"] and "z" in RECIPES["master"]
+    assert set(CHAINS) >= {"swap", "cycle", "split", "end", "bridge", "four", "master-swap", "long-four"}
+    assert {"y", "z", "2a", "2b", "2c"} <= set(METHODS) and {"y", "z", "2a", "2b", "2c"} <= TRAPPING
+    assert {"y", "2c"} <= set(RECIPES["expert"]) and {"z", "2a", "2b"} <= set(RECIPES["master"])
+    # no one method takes more than half of a tier's turns, so no one chain's ending fills a tier
+    for tier in ("expert", "master"):
+        turns = RECIPES[tier]
+        assert max(turns.count(method) for method in turns) <= len(turns) / 2
+
+
+def test_the_master_set_of_four_gives_the_chains_last_card_and_keeps_three() -> None:
+    puzzle = puzzle_of("c2bd", Position.parse(MASTER_FOUR), time_limit=60)
+    assert puzzle.laid == ("8S", "2D", "3D", "5D", "6D")
+    solution = {tuple(meld) for meld in puzzle.solution}
+    # K♦ goes to J♦ Q♦, which gave 10♦ to the tens; K♠ K♥ K♣ stay a set
+    assert {("KS", "KH", "KC"), ("JD", "QD", "KD"), ("10S", "10D", "10C")} <= solution
+    # 3♠, 6♥ and 9♦ each lengthen a run of the chain at the end it gives: the three traps
+    position = puzzle.position()
+    for card in parse_cards("3S 6H 9D"):
+        assert _obvious(card, position)
+        check = step_check(position, [card], time_limit=60)
+        assert check.reachable is not None and check.reachable < puzzle.max_placed
+
+
+def test_a_set_of_four_ends_a_chain_that_needs_no_hand_card_to_end() -> None:
+    rules = Rules.named("classic")
+    figures = [sample_chain(rules, random.Random(seed), supply(rules), 5, 0, "four") for seed in range(20)]
+    found = [figure for figure in figures if figure is not None]
+    assert len(found) >= 10
+    for figure in found:
+        sets = [meld for meld in figure.melds if len({rank_of(i) for i in meld}) == 1]
+        # one set of four, and an odd number of melds: the chain ends at a set
+        assert sum(len(meld) == 4 for meld in sets) == 1
+        assert len(figure.melds) % 2 == 1

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from generator._make import REPLAY_TIME_LIMIT, recipe_for
-from generator._runs import Plan, Tally, attempts, generate
+from generator._runs import MOTIF_GRACE, MOTIF_SHARE, Plan, Tally, _Kept, _too_common, attempts, generate
+from generator._themes import motif_of
 
 
 def plan(tier: str | None = None) -> Plan:
@@ -53,3 +56,26 @@ def test_a_run_stops_when_asked_and_after_its_attempt_limit() -> None:
 
     assert len(list(attempts(plan(), 1, stop))) <= 3
     assert len(list(attempts(plan(), 2, lambda: False, limit=6))) == 6
+
+
+def test_a_motif_is_left_out_once_it_would_hold_more_than_its_share() -> None:
+    # the first MOTIF_GRACE puzzles of a tier are kept whatever their motif
+    assert not _too_common(Counter({"cycle": MOTIF_GRACE - 1}), "cycle")
+    # then one more cycle among 4 cycles and 6 others would make 5 of 11, over two in five
+    assert _too_common(Counter({"cycle": 4, "swap": 3, "ladder": 3}), "cycle")
+    assert not _too_common(Counter({"cycle": 4, "swap": 3, "ladder": 3}), "swap")
+    assert not _too_common(Counter({"cycle": 3, "swap": 4, "ladder": 3}), "cycle")
+    # a puzzle without a motif (an extension, a new meld) is never left out for it
+    assert not _too_common(Counter({None: 20}), None)
+    assert MOTIF_SHARE == 0.4
+
+
+@pytest.mark.slow  # a generator run of two puzzles
+def test_kept_counts_each_tiers_motifs_and_tables() -> None:
+    first, second = generate(plan(), 2, 1, lambda: False, set(), Tally())
+    kept = _Kept()
+    kept.add(first)
+    kept.add(second)
+    assert sum(len(tables) for tables in kept.tables.values()) == 2
+    assert sum(sum(motifs.values()) for motifs in kept.motifs.values()) == 2
+    assert motif_of(first.themes) in kept.motifs[first.tier]

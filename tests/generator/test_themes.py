@@ -71,7 +71,13 @@ NOT_DONE = [
     ("classic | 4S 5S 6S 7S | 7H 7D", "split-run", "one end card off is no split"),
     ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", "end-card", "the card comes from the middle"),
     ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", "runs-to-sets", "most of the run stays in runs"),
-    ("classic | 7H 7D 7C / 4S 5S 6S 7S | 6C 8C", "cycle", "a swap between two melds passes nothing on"),
+    ("classic | 7H 7D 7C / 4S 5S 6S 7S | 6C 8C", "pass-on", "a swap between two melds passes nothing on"),
+    ("classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C", "cycle", "a line is no circle"),
+    (
+        "classic | 7S 7H 7C / 10S 10H 10D / AD 2D 3D / 5D 6D 7D / 8C 9C 10C | 8S 9S JS QS AH 4D 5D 8D AC",
+        "cycle",
+        "a chain that ends at a bridge goes round no circle",
+    ),
     ("classic | 7H 7D 7C / 5S 6S 7S / 4S 4H 4D 4C | 6C 8C", "long-chain", "a chain of three is not long"),
     ("jokers | 3S 4S 5S | 9H 9D JK", "free-joker", "the joker comes from the hand"),
     ("jokers | 5H JK 7H | 3S 4S 6H", "hand-joker", "the joker comes from the table"),
@@ -93,7 +99,8 @@ def test_a_theme_is_not_given_when_the_play_does_not_do_it(text: str, theme: str
 
 
 def test_the_order_the_table_is_written_in_does_not_matter() -> None:
-    assert tags("classic | 4S 4H 4D 4C / 5S 6S 7S / 7H 7D 7C | 8C 6C") == tags(THEMES["cycle"].example)
+    assert tags("classic | 4S 4H 4D 4C / 5S 6S 7S / 7H 7D 7C | 8C 6C") == tags(THEMES["pass-on"].example)
+    assert tags("classic | 5H 6H 7H / 4S 5S 6S / 7S 7D 7C / 4H 4D 4C | 8S") == tags(THEMES["cycle"].example)
 
 
 def test_themes_are_known_names_in_vocabulary_order() -> None:
@@ -117,13 +124,26 @@ def test_a_puzzles_motif_is_its_most_telling_trick() -> None:
     assert motif_of(["extend", "sets-to-runs", "ladder", "long-chain"]) == "ladder"
     assert motif_of(["sets-to-runs", "ladder", "cycle"]) == "cycle"
     assert motif_of(tags(THEMES["cycle"].example)) == "cycle"
+    # passing a card on is what every chain does: a chain is named by what else it does
+    assert "pass-on" not in MOTIFS
+    assert motif_of(tags(THEMES["pass-on"].example)) == "set-of-four"
+    assert motif_of(["new-meld", "end-card", "swap", "pass-on"]) == "end-card"
+    assert motif_of(["new-meld", "swap", "pass-on"]) == "swap"
     assert motif_of(["new-meld", "extend", "long-chain"]) is None
     assert motif_of([]) is None
 
 
 def test_a_ladder_turned_into_runs_passes_no_card_on() -> None:
     # each run takes one card of each set: no meld takes a card and gives one of its own away
-    assert "cycle" not in tags("italian | JH JD JC / QH QD QC / KH KD KC | AC")
+    assert {"cycle", "pass-on"}.isdisjoint(tags("italian | JH JD JC / QH QD QC / KH KD KC | AC"))
+
+
+def test_a_circle_of_four_melds_is_a_cycle() -> None:
+    # 8S needs 7S: the spades give 4S to the fours, which give 4H to the hearts, which give 7H to
+    # the sevens, which give 7S back to the spades
+    analysis = analysed(THEMES["cycle"].example)
+    assert analysis.best.play.laid == Position.parse(THEMES["cycle"].example).hand
+    assert analysis.chain.length == 4
 
 
 def test_themes_read_the_graded_play_not_the_depth_play() -> None:
