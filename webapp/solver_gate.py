@@ -5,7 +5,10 @@ in parallel used to keep every worker thread busy while `GET /` waited. The gate
 three checks, cheapest first:
 
 1. **One solve at a time per client address** (per process): a second one while the first runs is a
-   429 at once. A person waits for their answer; only a script sends the next before it comes.
+   429 at once. A person waits for their answer; only a script sends the next before it comes. The
+   analyser's chain length, which its page asks for after answering, solves in a lane of its own
+   (`CHAIN_LANE`): a player who types the next position while the last one's chain length is still
+   being solved is answered, and one address still holds at most two solves.
 2. **A budget in solver seconds** per client address, `SOLVE_SECONDS_LIMIT` ("20 per minute"), kept
    by Flask-Limiter's storage (shared by every worker with `REDIS_URL`): each solve is charged the
    time it took, at least `SOLVE_LEAST_CHARGE`, so a hard position costs what it costs the machine and
@@ -105,8 +108,13 @@ def gate() -> SolverGate:
     return cast(SolverGate, current_app.extensions["tavolo.solver_gate"])
 
 
-def run(solve: Callable[[], T]) -> T:
-    """Run one solve of this request through the gate, charged to the client's solver seconds."""
+CHAIN_LANE = "chain"
+"""The lane of the solves a page asks for after it has answered (the analyser's chain length)."""
+
+
+def run(solve: Callable[[], T], lane: str = "") -> T:
+    """Run one solve of this request through the gate, charged to the client's solver seconds; one
+    at a time per client address in each lane."""
     address = get_remote_address()
     config = current_app.config
     budget = _budget()
@@ -114,7 +122,8 @@ def run(solve: Callable[[], T]) -> T:
         _refuse_when_spent(budget, address)
     # the site's clock (frozen in the tests) times the solve: what a solve is charged never depends on
     # how fast the machine is in a test
-    answer, seconds = gate().run(address, solve, _busy_retry(), config["NOW"])
+    in_lane = f"{address} {lane}" if lane else address
+    answer, seconds = gate().run(in_lane, solve, _busy_retry(), config["NOW"])
     if budget is not None:
         # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
         most = float(config["SOLVE_TIME_LIMIT"]) + 1

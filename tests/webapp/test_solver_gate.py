@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from werkzeug.exceptions import TooManyRequests
 
 import generator
 from puzzles import Objective, Position, Settled
@@ -137,6 +138,40 @@ def test_one_solve_at_a_time_per_client_address(one_slot: Held) -> None:
         environ_overrides={"REMOTE_ADDR": "10.0.0.1"},
     )
     assert page.status_code == 429
+
+
+def test_the_chain_length_solves_in_a_lane_of_its_own(database_url: str, clock: FrozenClock) -> None:
+    # a player types the next position while the last one's chain length is still being solved
+    app = make_app(database_url, clock, SOLVER_SLOTS=2, SOLVER_QUEUE=0, SOLVE_TIME_LIMIT=2.0)
+    started, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        started.set()
+        release.wait()
+
+    def chain_solve() -> None:
+        with app.test_request_context("/analyse/chain", environ_base={"REMOTE_ADDR": "10.0.0.1"}):
+            solver_gate.run(hold, solver_gate.CHAIN_LANE)
+
+    worker = threading.Thread(target=chain_solve)
+    worker.start()
+    try:
+        started.wait()
+        page = app.test_client().get(
+            "/analyse",
+            query_string={"rules": "classic", "table": "3S 4S 5S", "hand": "6S"},
+            environ_overrides={"REMOTE_ADDR": "10.0.0.1"},
+        )
+        assert page.status_code == 200 and "Chain depth" in page.get_data(as_text=True)
+        # the lane itself is still one at a time
+        with (
+            app.test_request_context("/analyse/chain", environ_base={"REMOTE_ADDR": "10.0.0.1"}),
+            pytest.raises(TooManyRequests),
+        ):
+            solver_gate.run(lambda: None, solver_gate.CHAIN_LANE)
+    finally:
+        release.set()
+        worker.join()
 
 
 def test_a_hint_is_a_solve_through_the_gate(one_slot: Held, known_puzzle: generator.Puzzle) -> None:

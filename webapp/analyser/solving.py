@@ -124,7 +124,7 @@ def whole(position: Position, objective: Objective, time_limit: float) -> tuple[
             analysis = with_chain(first.value, chain_time_limit(time_limit, first.value))
         else:
             limit = chain_time_limit(time_limit, first.value)
-            analysis = solver_gate.run(lambda: with_chain(first.value, limit))
+            analysis = solver_gate.run(lambda: with_chain(first.value, limit), solver_gate.CHAIN_LANE)
         kept = _keep(ANALYSES(), key, analysis)
     return told_for(kept.value, position, order), kept.stored
 
