@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
-from generator._make import REPLAY_TIME_LIMIT, recipe_for
-from generator._runs import MOTIF_GRACE, MOTIF_SHARE, Plan, Tally, _Kept, _too_common, attempts, generate
+from generator import Puzzle, PuzzleId
+from generator._make import REPLAY_TIME_LIMIT, Attempt, recipe_for
+from generator._runs import (
+    MOTIF_GRACE,
+    MOTIF_SHARE,
+    Plan,
+    Tally,
+    _Kept,
+    _new_puzzle,
+    _too_common,
+    attempts,
+    generate,
+)
 from generator._themes import motif_of
 
 
@@ -68,6 +80,33 @@ def test_a_motif_is_left_out_once_it_would_hold_more_than_its_share() -> None:
     # a puzzle without a motif (an extension, a new meld) is never left out for it
     assert not _too_common(Counter({None: 20}), None)
     assert MOTIF_SHARE == 0.4
+
+
+def run_of(number: int) -> tuple[str, ...]:
+    """A run of three, another one for each number up to 26 (none in diamonds)."""
+    suit, start = "SHC"[number % 3], 2 + number // 3
+    return tuple(f"{rank}{suit}" for rank in range(start, start + 3))
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
+def test_every_tier_keeps_its_motifs_under_their_share(master: Puzzle, tier: str) -> None:
+    # one motif, offered again and again on tables that share no meld: only the grace and its share
+    tally, kept, seen = Tally(), _Kept(), set[str]()
+    for number in range(4 * MOTIF_GRACE):
+        offered = replace(
+            master,
+            tier=tier,
+            themes=("end-card",),
+            table=(run_of(number),),
+            hand=("KD",),
+        )
+        found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)
+        _new_puzzle(Plan("classic", ("b",), seed=0, tier=tier), found, seen, kept, tally)
+    assert tally.kept == MOTIF_GRACE and tally.motif_refusals == 3 * MOTIF_GRACE
+    # another motif is still welcome
+    other = replace(master, tier=tier, themes=("swap",), table=(("8D", "9D", "10D"),), hand=("KD",))
+    found = Attempt(PuzzleId.parse(master.id), other, "puzzle", None, 1.0)
+    assert _new_puzzle(Plan("classic", ("b",), seed=0, tier=tier), found, seen, kept, tally) == other
 
 
 @pytest.mark.slow  # a generator run of two puzzles
