@@ -42,14 +42,19 @@ GROUPED_PRESOLVE_ITERATIONS = 1
 """Presolve rounds for the grouped model (one copy of every candidate per rearrangement). Measured
 on the slowest real-game tables of bench/solver.py: one round without probing or symmetry
 detection settles the chain length's solves about a third sooner than full presolve, which took
-most of a big table's time; no presolve at all is slower still."""
+most of a big table's time; no presolve at all is slower still. Beside one round on the slowest
+chain phases of bench/solver.py: three rounds were 20% slower in all; a first try without
+presolve under a deterministic work limit (0.2 or 1.0) before the usual solve 13% and 43%
+slower, faster on some searches that find a play, slower on the proofs."""
 
 GROUPED_LINEARIZATION = 0
 GROUPED_INPROCESSING = False
 """The grouped model's search: no LP relaxation and no inprocessing. Measured on the slowest
 real-game tables of bench/solver.py, each variant beside the other in one run: the chain length's
 searches settle in about half the time, and fewer run out of it; the LP (level 2, which the other
-models need) and the clause inprocessing cost more than they prune on these feasibility searches."""
+models need) and the clause inprocessing cost more than they prune on these feasibility searches.
+LP level 1 was 3.7 times slower in all, and two workers instead of one 3.4 times slower on a loaded
+two-core machine, with more solves run out of time."""
 
 LinearExpr = cp_model.LinearExpr | int
 Constraint = cp_model.BoundedLinearExpression
