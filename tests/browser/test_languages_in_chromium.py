@@ -108,31 +108,6 @@ def test_a_move_in_each_language_fits_the_screen(
     context.close()
 
 
-PAGES = {
-    "help": "/help",
-    "settings": "/settings",
-    "stats": "/stats",
-    "archive": "/archive",
-    "practice": "/practice",
-    "analyser": "/analyse?rules=classic&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD",
-    "rush": "/rush",
-    "streak": "/streak",
-}
-
-
-@pytest.mark.parametrize("language", sorted(WORDS))
-def test_every_page_fits_a_phone_in_each_language(browser: object, site: str, language: str) -> None:
-    context = browser.new_context(locale=WORDS[language]["locale"], **DEVICES["phone"])  # type: ignore[attr-defined]
-    page = context.new_page()
-    for name, path in PAGES.items():
-        page.goto(site + path)
-        assert page.get_attribute("html", "lang") == language, name
-        shot(page, f"{language}-phone-page-{name}")
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= 360, (name, wide)
-    context.close()
-
-
 @pytest.mark.parametrize("language", sorted(WORDS))
 def test_the_first_visits_walkthrough_speaks_each_language(browser: object, site: str, language: str) -> None:
     context = browser.new_context(  # type: ignore[attr-defined]

@@ -1,6 +1,8 @@
 """No page is wider than the phone, in any language, at 320 and 360 px: every page, and the play page's
 hint, give-up and result states, with an archive that holds finished puzzles and their crowd shares
-(the widest rows: a status badge and "N% solved it").
+(the widest rows: a status badge and "N% solved it"). Each page is loaded once per language and width
+and every check runs on that load (this test also holds what test_languages' "every page fits a
+phone" held: the rush, the streak, the phone's time zone).
 
 Screenshots go to artifacts/widths-<lang>-<width>-<page>.png for a person to look at.
 """
@@ -29,6 +31,8 @@ PAGES = {
     "stats": "/stats",
     "practice": "/practice",
     "analyser": "/analyse?rules=jokers&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD+JK",
+    "rush": "/rush",
+    "streak": "/streak",
     "archive": "/archive",
 }
 
@@ -71,6 +75,7 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         viewport={"width": width, "height": 740},
         device_scale_factor=2,
         has_touch=True,
+        timezone_id="Europe/Rome",  # the phone of the other tests: a day's end falls an hour apart
     )
     page = context.new_page()
 

@@ -142,6 +142,20 @@ def clock() -> FrozenClock:
     return FrozenClock(NOON)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, only the tests that reach the database: a test that asks for no database (pure
+    rules, templates, words, command-line parsing) runs the same code on either engine and has
+    already passed in the SQLite run, so `make test` would only run it twice (issue 22)."""
+    if not os.environ.get("TAVOLO_TEST_DATABASE_URL"):
+        return
+    kept, left = [], []
+    for item in items:
+        (kept if "postgres_url" in getattr(item, "fixturenames", ()) else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str | None:
     """This test process's own PostgreSQL database, or None on SQLite.
