@@ -30,11 +30,14 @@ CHUNK = 4
 AHEAD = 6
 """Tasks queued per worker, so no worker waits while the next result in order is pending."""
 MOTIF_SHARE = 0.4
-"""At most this share of a run's puzzles of one tier have one motif (`motif_of`): a puzzle whose
-motif would hold more is left out (issue 21: from Hard up a player met one trick made bigger; a
-chain made longer must not take its place). Every tier: the fastest method of a tier makes one
-motif of most of its puzzles (Medium's rivals end-card, Hard's ladders runs-to-sets), as chains
-made "cycle" of nearly every Master."""
+"""At most this share of a run's puzzles of a VARIED tier have one motif (`motif_of`): a puzzle
+whose motif would hold more is left out (issue 21: from Hard up a player met one trick made bigger;
+a chain made longer must not take its place). The fastest method of a tier makes one motif of most
+of its puzzles (Hard's ladders runs-to-sets, chains "cycle" of nearly every Master)."""
+VARIED = frozenset({"hard", "expert", "master"})
+"""The tiers whose runs keep their motifs under MOTIF_SHARE. Not Easy and Medium: their rivals and
+blockers (0a, 0b) are most of their live decoys, and a Medium rival's motif is always the end card,
+so a cap there would bring Medium's live decoys under the 30% they must reach."""
 MOTIF_GRACE = 5
 """A tier's first puzzles in a run are kept whatever their motif: a share of two or three puzzles
 says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare motif."""
@@ -148,8 +151,8 @@ def generate(
 ) -> Iterator[Puzzle]:
     """Up to `count` new puzzles of the plan, in attempt order, skipping canonical forms in `seen`
     (which grows), puzzles of another tier than the plan's, and near-duplicates of a puzzle of the
-    same tier kept before or in `earlier` (the puzzles already in the output file), and puzzles
-    whose motif already holds MOTIF_SHARE of that tier's (`earlier` counts too)."""
+    same tier kept before or in `earlier` (the puzzles already in the output file), and, at a
+    VARIED tier, puzzles whose motif already holds MOTIF_SHARE of that tier's (`earlier` counts too)."""
     if count <= 0:
         return
     kept = _Kept()
@@ -214,7 +217,9 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
     if any(near_duplicate(puzzle.table, table) for table in kept.tables.get(puzzle.tier, [])):
         tally.near_duplicates += 1
         return None
-    if _too_common(kept.motifs.get(puzzle.tier, Counter()), motif_of(puzzle.themes)):
+    if puzzle.tier in VARIED and _too_common(
+        kept.motifs.get(puzzle.tier, Counter()), motif_of(puzzle.themes)
+    ):
         tally.motif_refusals += 1
         return None
     kept.add(puzzle)
