@@ -12,7 +12,7 @@ import logging
 from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request
 from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
-from flask_wtf.csrf import CSRFError, generate_csrf
+from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import (
@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from puzzles import Problem, Words
 from webapp.caching import AppCache
 from webapp.languages import page_language
-from webapp.templating import deck
+from webapp.templating import deck, token_cut, token_put
 from webapp.wording import gettext, say
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,6 @@ def reply(status: int, message: str) -> Response:
 
 KEPT_STATUSES = (429, 503)
 """The answers a flood gets, mostly: each drawn once per process and language, then kept."""
-CSRF_SLOT = "\x00csrf-token\x00"
 REFUSAL_PAGES: AppCache[tuple[object, ...], str] = AppCache(
     "refusal pages",
     64,
@@ -109,11 +108,9 @@ def _kept_page(status: int, message: str) -> str:
     key = (status, message, page_language(), deck())
     page = REFUSAL_PAGES().get(key)
     if page is None:
-        page = render_template("error.html", status=status, message=message).replace(
-            generate_csrf(), CSRF_SLOT
-        )
+        page = token_cut(render_template("error.html", status=status, message=message))
         REFUSAL_PAGES().put(key, page)
-    return page.replace(CSRF_SLOT, generate_csrf())
+    return token_put(page)
 
 
 def http_error(error: HTTPException) -> Response:

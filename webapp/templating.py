@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask, current_app, request
 from flask_babel import gettext, lazy_gettext
+from flask_wtf.csrf import generate_csrf
 from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
 from markupsafe import Markup
@@ -125,3 +126,17 @@ JINJA_OPTIONS: dict[str, Any] = {
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["face"] = card_face
     app.jinja_env.globals.update(drawn_card=drawn_card, deck=deck)
+
+
+TOKEN_SLOT = "\x00csrf-token\x00"
+"""Where a kept page's CSRF token goes: each request that serves the page puts its own there."""
+
+
+def token_cut(page: str) -> str:
+    """A page drawn for this request, with its CSRF token cut out, so that it can be kept for others."""
+    return page.replace(generate_csrf(), TOKEN_SLOT)
+
+
+def token_put(page: str) -> str:
+    """A kept page with this request's own CSRF token."""
+    return page.replace(TOKEN_SLOT, generate_csrf())

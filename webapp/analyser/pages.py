@@ -14,17 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import render_template, url_for
-from flask_wtf.csrf import generate_csrf
 
 from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Card, Chain, Entry, Position, read_entry
 from webapp.analyser import solving
 from webapp.analyser.answer import Answer, answer_of, position_args
 from webapp.languages import LETTERS, letters, page_language
-from webapp.templating import deck
+from webapp.templating import deck, token_cut, token_put
 
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
-CSRF_SLOT = "\x00csrf-token\x00"
 """Where a kept page's CSRF token goes: each request's own is put back in."""
 
 
@@ -63,9 +61,9 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
     page = solving.rendered(
         (str(position), objective.value, limit, how),
         (settled_stamp, chain_stamp),
-        lambda: render_analysis(entry, answer_of(settled, chain), htmx).replace(generate_csrf(), CSRF_SLOT),
+        lambda: token_cut(render_analysis(entry, answer_of(settled, chain), htmx)),
     )
-    return page.replace(CSRF_SLOT, generate_csrf())
+    return token_put(page)
 
 
 def chain_cell(entry: Entry, position: Position) -> str:

@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, render_template, request, url_for
-from flask_wtf.csrf import generate_csrf
 
 from puzzles import HINT_RUNGS, Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
@@ -28,14 +27,13 @@ from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.templating import deck, verdict_shown
+from webapp.templating import TOKEN_SLOT, deck, token_cut, token_put, verdict_shown
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
 from webapp.turn.pages import Mode, PuzzlePage
 from webapp.turn.view import NumberedMeld, TurnView, numbered
 from webapp.wording import say
 
-CSRF_SLOT = "__csrf_token_slot__"
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
     "untouched pages",
     256,
@@ -140,11 +138,9 @@ def untouched_page(
         context = _context(page, None, view, tz_name, behind)
         # the macros imported without the context (the table's undo and reset forms) call Flask-WTF's
         # own csrf_token(): this visitor's token, which must not be kept for the next visitors
-        rendered = render_template(template, csrf_token=lambda: CSRF_SLOT, **context).replace(
-            generate_csrf(), CSRF_SLOT
-        )
+        rendered = token_cut(render_template(template, csrf_token=lambda: TOKEN_SLOT, **context))
         pages.put(key, rendered)
-    return rendered.replace(CSRF_SLOT, generate_csrf())
+    return token_put(rendered)
 
 
 def kept_newcomer_page(number: int) -> str | None:
@@ -157,7 +153,7 @@ def kept_newcomer_page(number: int) -> str | None:
     # as `daily_page(number, is_today=True)` names it, and a visitor with no player has nothing open
     key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), ())
     rendered = UNTOUCHED_PAGES().get(key)
-    return None if rendered is None else rendered.replace(CSRF_SLOT, generate_csrf())
+    return None if rendered is None else token_put(rendered)
 
 
 def _untouched_key(
