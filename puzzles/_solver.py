@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from puzzles import _reach
 from puzzles._candidates import Candidate, Keeping
 from puzzles._cards import Card
 from puzzles._melds import Meld, join_runs
@@ -21,6 +22,10 @@ from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
+USE_REACH = True
+"""Whether the chain length's countdown stops at the hand cards' reach (`puzzles._reach`)."""
+REACH_SHARE = 0.25
+"""The share of the chain length's time left that each question to the reach may take."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -261,7 +266,10 @@ def chain_length(
     # bound is two or more above pay a search per step down; hints from the play above did not
     # make those searches faster
     length, play, settled = upper, found.play, True
+    reach = _reach.Reach(position) if _reaches(position, best) and length > 1 else None
     while length > 1:
+        if reach is not None and reach.exceeds(length - 1, _left(deadline) * REACH_SHARE):
+            break  # some hand card needs more breaks than that in any play: no best play is smaller
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
         if better.play is None:
             settled = better.status is Status.INFEASIBLE
@@ -269,6 +277,11 @@ def chain_length(
         length, play = max(map(len, better.rearrangements)), better.play
     proven = proven and settled
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
+
+
+def _reaches(position: Position, best: Best) -> bool:
+    """Whether the hand cards' reach (`puzzles._reach`) bounds this chain length."""
+    return USE_REACH and best.objective is Objective.CARDS and _reach.Reach.applies(position, best.value)
 
 
 def _placed_alone(position: Position, play: Play) -> Position:
