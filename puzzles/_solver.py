@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles import _reach
 from puzzles._candidates import Candidate, Keeping
 from puzzles._cards import Card
 from puzzles._melds import Meld, join_runs
@@ -22,10 +21,6 @@ from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
-USE_REACH = True
-"""Whether the chain length's countdown stops at the hand cards' reach (`puzzles._reach`)."""
-REACH_SHARE = 0.25
-"""The share of the chain length's time left that each question to the reach may take."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -264,12 +259,21 @@ def chain_length(
     # replaced: the depth play's grouping is the chain length on most tables, or one above it,
     # so a proof or two settles it where the climb proved every k below as well. Tables whose
     # bound is two or more above pay a search per step down; hints from the play above did not
-    # make those searches faster
+    # make those searches faster.
+    # Lower bounds measured beside this countdown (bench/solver.py's 500 real-game positions, 100
+    # a preset, the two alternating per position in one run, load 8-12) and not kept:
+    # - a set-partitioning model for k = 1 and 2, one column per group of at most k melds connected
+    #   in the model's `near` graph, each seeing only its own cards' candidate melds: two to three
+    #   times the slot model's variables (a copy of the candidates per group, not per leader), and
+    #   no faster; full p95 2,276 -> 2,740 ms, proven within 2 s 92.4% -> 90.2%. The slot model's
+    #   proofs at k <= 2 took 50-400 ms already; the slow ones are at k >= 3 (groups too many to list);
+    # - the hand cards' reach: when every best play places the whole hand, each card's
+    #   rearrangement is a play by itself, so the fewest breaks of any play placing a card bounds
+    #   the chain length from below (one small kept-meld solve per card and bound, checked
+    #   against the brute force). Below the chain length on most slow tables (1-2 where it is 3-4):
+    #   full p95 2,740 -> 4,058 ms, proven within 2 s 90.6% -> 86.4%. Commit 24e0188 has it.
     length, play, settled = upper, found.play, True
-    reach = _reach.Reach(position) if _reaches(position, best) and length > 1 else None
     while length > 1:
-        if reach is not None and reach.exceeds(length - 1, _left(deadline) * REACH_SHARE):
-            break  # some hand card needs more breaks than that in any play: no best play is smaller
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
         if better.play is None:
             settled = better.status is Status.INFEASIBLE
@@ -277,11 +281,6 @@ def chain_length(
         length, play = max(map(len, better.rearrangements)), better.play
     proven = proven and settled
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
-
-
-def _reaches(position: Position, best: Best) -> bool:
-    """Whether the hand cards' reach (`puzzles._reach`) bounds this chain length."""
-    return USE_REACH and best.objective is Objective.CARDS and _reach.Reach.applies(position, best.value)
 
 
 def _placed_alone(position: Position, play: Play) -> Position:
