@@ -259,7 +259,19 @@ def chain_length(
     # the first k with none): the chain length's solves took 16-31% less time in all, since a
     # bound two or more above the answer is one search instead of a model and a search per step;
     # the proof alone, where the bound is the answer, takes as long. A first play at k = u - 1
-    # and then one optimisation below it saved less (the second model's building)
+    # and then one optimisation below it saved less (the second model's building).
+    # Lower bounds measured beside the step down (bench/solver.py's 500 real-game positions, 100
+    # a preset, the two alternating per position in one run, load 8-12) and not kept:
+    # - a set-partitioning model for k = 1 and 2, one column per group of at most k melds connected
+    #   in the model's `near` graph, each seeing only its own cards' candidate melds: two to three
+    #   times the slot model's variables (a copy of the candidates per group, not per leader), and
+    #   no faster; full p95 2,276 -> 2,740 ms, proven within 2 s 92.4% -> 90.2%. The slot model's
+    #   proofs at k <= 2 took 50-400 ms already; the slow ones are at k >= 3 (groups too many to list);
+    # - the hand cards' reach: when every best play places the whole hand, each card's
+    #   rearrangement is a play by itself, so the fewest breaks of any play placing a card bounds
+    #   the chain length from below (one small kept-meld solve per card and bound, checked
+    #   against the brute force). Below the chain length on most slow tables (1-2 where it is 3-4):
+    #   full p95 2,740 -> 4,058 ms, proven within 2 s 90.6% -> 86.4%. Commit 24e0188 has it.
     length, play, settled = upper, found.play, True
     if length > 1:
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
