@@ -185,6 +185,7 @@ def start_nginx(folder: Path, app_port: int, limits: bool) -> tuple[subprocess.P
         (folder / temporary).mkdir(exist_ok=True)
     site = (ROOT / "deploy/nginx.conf").read_text()
     site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(ROOT))
+    site = site.replace("/var/cache/tavolo-nginx", str(folder / "cache"))
     if not limits:
         site = "\n".join(
             line for line in site.splitlines() if "limit_req " not in line and "limit_conn " not in line

@@ -147,8 +147,9 @@ def player(base: str, number: int) -> dict[str, str]:
     """A new player who has made a first move (and taken it back): their cookie and CSRF token."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    page = opener.open(base + "/").read().decode()
-    token = re.search(r'name="csrf-token" content="([^"]+)"', page)
+    # today's page for a browser without a session carries no token: its script asks /token, as here
+    opener.open(base + "/").read()
+    token = re.search(r'"token":\s*"([^"]+)"', opener.open(base + "/token").read().decode())
     assert token is not None
     for body in (b"card=h0&to=new", b"card=h0&to=hand"):
         move = urllib.request.Request(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request
+from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request, session
 from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -45,6 +45,8 @@ CSRF_WORDS = {
     "The CSRF session token is missing.": lazy_gettext("The CSRF session token is missing."),
 }
 """Flask-WTF's reasons for refusing a form, in the player's language."""
+CSRF_FIELD = "csrf_token"
+"""Flask-WTF's name for the token, in a form and in the session."""
 DATABASE_RETRY_SECONDS = 5
 """A 503's `Retry-After` while the database is away: the pool's pre-ping reconnects within that."""
 
@@ -121,6 +123,8 @@ def http_error(error: HTTPException) -> Response:
         )
     if isinstance(error, CSRFError):
         why = CSRF_WORDS.get(str(error.description), str(error.description))
+        if _first_form():
+            return _send_again(why)
         return reply(400, gettext("%(why)s Reload the page and try again.", why=why))
     if isinstance(error, RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"]
@@ -140,6 +144,26 @@ def http_error(error: HTTPException) -> Response:
         if isinstance(error, kind) and description == kind.description:
             description = str(words)
     return reply(error.code or 500, description or error.name)
+
+
+def _first_form() -> bool:
+    """A plain form (no script) sent by a browser that has no session yet: today's page for a
+    newcomer carries no token (so that one copy serves them all), and its forms send none."""
+    return (
+        request.method == "POST"
+        and not request.path.startswith("/api/")
+        and not request.headers.get("HX-Request")
+        and CSRF_FIELD not in session
+    )
+
+
+def _send_again(why: str) -> Response:
+    """Nothing was done; the same form again, now with a token (and the session cookie it belongs to),
+    to send with one press. The CSRF check stands: only a press on this page, on the site itself,
+    sends it, and a forged form from elsewhere gets no further than this page."""
+    fields = [(name, value) for name, value in request.form.items(multi=True) if name != CSRF_FIELD]
+    page = render_template("send_again.html", why=why, action=request.path, fields=fields)
+    return Response(page, 400)
 
 
 def database_away(error: OperationalError | PoolTimeout) -> Response:

@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale, lazy_gettext
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from puzzles import Card
 
@@ -43,8 +45,14 @@ def choose_language() -> str:
     """The Babel locale of this request: the cookie's language, else the browser's, else English."""
     chosen = request.cookies.get(LANGUAGE_COOKIE, "")
     if chosen not in LANGUAGES:
-        chosen = request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+        chosen = browser_language(request.headers.get("Accept-Language"))
     return FORMATS.get(chosen, chosen)
+
+
+def browser_language(accept_language: str | None) -> str:
+    """The site's language that best matches an `Accept-Language` header, else English."""
+    accepted = parse_accept_header(accept_language, LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
 
 
 def page_language() -> str:

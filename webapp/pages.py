@@ -1,5 +1,5 @@
 """The pages beside the game: how to play (`/help`, and the first visit's walkthrough at `/tour`), and
-the settings (`/settings`).
+the settings (`/settings`); and `/token`, the CSRF token for a page that came without one.
 
 The settings page chooses how the deck is drawn, kept in a cookie of its own (`templating.deck`): not
 in the player's record, so it needs no database and stays with the browser, like the light or dark
@@ -8,8 +8,9 @@ theme.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import force_locale, lazy_gettext
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from generator import THEMES
@@ -80,6 +81,16 @@ def tour() -> str:
     """The first visit's walkthrough, which the play page's script asks for once: kept off the
     puzzle's own page, whose HTML then holds no table but the puzzle's."""
     return render_template("_tutorial.html")
+
+
+@bp.get("/token")
+def token() -> Response:
+    """This browser's CSRF token, as JSON, with the session cookie it belongs to: today's page for a
+    visitor without a session carries none (so that one copy serves them all), and its script asks
+    here before its first POST."""
+    response = jsonify(token=generate_csrf())
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _theme_examples() -> list[tuple[str, str, str, str, list[tuple[Card, ...]], tuple[Card, ...]]]:

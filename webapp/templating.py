@@ -9,10 +9,12 @@ colours on the first paint, with no script.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import generate_csrf
 from jinja2 import BytecodeCache, Environment
@@ -125,7 +127,10 @@ JINJA_OPTIONS: dict[str, Any] = {
 
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["face"] = card_face
-    app.jinja_env.globals.update(drawn_card=drawn_card, deck=deck)
+    # in place of Flask-WTF's own, in the globals (macros imported without the context) and in every
+    # template's context (this processor runs after Flask-WTF's)
+    app.jinja_env.globals.update(drawn_card=drawn_card, deck=deck, csrf_token=page_token)
+    app.context_processor(lambda: {"csrf_token": page_token})
 
 
 TOKEN_SLOT = "\x00csrf-token\x00"
@@ -140,3 +145,32 @@ def token_cut(page: str) -> str:
 def token_put(page: str) -> str:
     """A kept page with this request's own CSRF token."""
     return page.replace(TOKEN_SLOT, generate_csrf())
+
+
+def page_token() -> str:
+    """`csrf_token()` in templates: this request's token, or the slot while a page is drawn to be kept
+    (`drawn_for_keeping`), which then neither makes a token nor starts a session for this request."""
+    return TOKEN_SLOT if g.get("drawing_kept") else generate_csrf()
+
+
+@contextmanager
+def drawn_for_keeping() -> Iterator[None]:
+    """Pages drawn inside this carry `TOKEN_SLOT` wherever a token goes, for `token_put` (or
+    `token_left_out`) to fill in for each request that is served the page."""
+    g.drawing_kept = True
+    try:
+        yield
+    finally:
+        g.drawing_kept = False
+
+
+def sessionless() -> bool:
+    """This request carries no session cookie: a newcomer's first page, or a browser that keeps none.
+    Today's page for it carries no token and sets no cookie, so one copy serves every such visitor
+    (and nginx may keep it); the page's script asks `/token` for a token before its first POST."""
+    return current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
+
+
+def token_left_out(page: str) -> str:
+    """A kept page with no token at all, for a visitor without a session (`sessionless`)."""
+    return page.replace(TOKEN_SLOT, "")

@@ -138,3 +138,25 @@ def test_play_to_the_maximum_on_a_360_pixel_phone(
     )
     assert min(w for w, _ in sizes) >= 40 and min(h for _, h in sizes) >= 56
     context.close()
+
+
+def test_a_newcomer_gives_up_without_javascript(browser: object, site: str) -> None:
+    """Today's page for a visitor without a session carries no token; its plain form comes back once
+    with one, and the second press does it."""
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 360, "height": 740}, java_script_enabled=False, timezone_id="UTC"
+    )
+    page = context.new_page()
+    page.goto(site + "/")
+    assert page.get_attribute('meta[name="csrf-token"]', "content") == ""
+    assert context.cookies() == []  # type: ignore[attr-defined]
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    assert page.is_visible("#send-again")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(ARTIFACTS / "phone-no-script-send-again.png"), full_page=True)
+    page.click("#send-again")
+    page.wait_for_selector("#result")
+    assert "You gave up" in page.inner_text("#result")
+    page.screenshot(path=str(ARTIFACTS / "phone-no-script-gave-up.png"), full_page=True)
+    context.close()

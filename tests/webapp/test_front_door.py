@@ -1,6 +1,7 @@
 """deploy/nginx.conf in front of gunicorn, as the README's self-hosting section runs them: Debian's
-nginx with that file (only its host, checkout and port changed), gunicorn with one worker of 4
-threads behind it. Slow-header clients are nginx's to hold, never gunicorn's threads."""
+nginx with that file (only its host, checkout, cache folder and port changed), gunicorn with one
+worker of 4 threads behind it. Slow-header clients are nginx's to hold, never gunicorn's threads;
+today's page for a visitor without a cookie is nginx's to serve."""
 
 from __future__ import annotations
 
@@ -115,6 +116,7 @@ def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[in
     app = subprocess.Popen(gunicorn, env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log)
     site = (PROJECT_ROOT / "deploy/nginx.conf").read_text()
     site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(PROJECT_ROOT))
+    site = site.replace("/var/cache/tavolo-nginx", str(folder / "cache"))
     (folder / "tavolo.conf").write_text(site.replace("listen 80", f"listen 127.0.0.1:{nginx_port}"))
     (folder / "nginx.conf").write_text(
         MAIN_CONF.format(
@@ -213,3 +215,50 @@ def test_nginx_limits_the_requests_in_progress_per_address(front_door: int) -> N
         for client in held:
             client.close()
     wait_until(lambda: get(front_door, "/help").status == 200, "pages did not come back")
+
+
+def fetch(port: int, path: str, **headers: str) -> tuple[http.client.HTTPResponse, bytes]:
+    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    link.request("GET", path, headers={"Host": HOST, **headers})
+    response = link.getresponse()
+    body = response.read()
+    link.close()
+    return response, body
+
+
+def test_nginx_keeps_todays_page_for_visitors_without_a_cookie(front_door: int) -> None:
+    def kept(**headers: str) -> bool:
+        return fetch(front_door, "/", **headers)[0].getheader("X-Cache-Status") == "HIT"
+
+    # waited on, not asked once: in the last second of a day the app lets nothing be kept
+    wait_until(kept, "nginx did not keep today's page")
+    answer, page = fetch(front_door, "/")
+    assert answer.status == 200 and app_answered(answer)  # the app's own headers, kept with it
+    assert answer.getheader("Set-Cookie") is None and answer.getheader("X-Accel-Expires") is None
+    assert answer.getheader("Cache-Control") == "no-cache"  # browsers ask again
+    assert b'<meta name="csrf-token" content=""' in page and b'lang="en"' in page
+    wait_until(lambda: kept(**{"Accept-Language": "de"}), "nginx did not keep the German page")
+    assert b'lang="de"' in fetch(front_door, "/", **{"Accept-Language": "de"})[1]
+    # any cookie, a query or htmx: the app answers, with the visitor's own page
+    for path, headers in (
+        ("/", {"Cookie": "tavolo_deck=four"}),
+        ("/?beat=3", {}),
+        ("/", {"HX-Request": "1"}),
+    ):
+        answer, page = fetch(front_door, path, **headers)
+        assert answer.status == 200 and answer.getheader("X-Cache-Status") == "BYPASS", (path, headers)
+    assert b'class="four-colour"' in fetch(front_door, "/", Cookie="tavolo_deck=four")[1]
+
+
+def test_the_token_and_its_cookie_come_from_the_app_for_each_visitor(front_door: int) -> None:
+    tokens = set()
+    for _ in range(2):
+        answer, body = fetch(front_door, "/token")
+        assert answer.status == 200 and answer.getheader("Cache-Control") == "no-store"
+        cookie = answer.getheader("Set-Cookie") or ""
+        assert "HttpOnly" in cookie and "Secure" in cookie
+        tokens.add(body)
+        # with its session, today's page is the visitor's own, with that token
+        mine, page = fetch(front_door, "/", Cookie=cookie.split(";", 1)[0])
+        assert mine.getheader("X-Cache-Status") == "BYPASS" and b'name="csrf-token" content=""' not in page
+    assert len(tokens) == 2

@@ -226,7 +226,11 @@ def test_htmx_sends_the_token_in_a_header_that_the_server_takes(app: Flask, publ
     assert re.search(r'htmx:configRequest[\s\S]{0,200}headers\["X-CSRFToken"\]', script)
     client = app.test_client()
     page = client.get("/").get_data(as_text=True)
-    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+    assert '<meta name="csrf-token" content=""' in page  # no session yet: the script asks for a token
+    assert re.search(r"htmx:confirm[\s\S]{0,300}tokenFirst\(\)", script)
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True))
+    assert token is None
+    token = re.search(r'"token":\s*"([^"]+)"', client.get("/token").get_data(as_text=True))
     assert token is not None
     moved = client.post(
         f"/puzzles/{TODAY}/move",

@@ -23,6 +23,34 @@
     if (meta) { event.detail.headers["X-CSRFToken"] = meta.content; }
   });
 
+  // today's page for a visitor without a session comes without a token (one copy serves them all):
+  // before its first POST, the page asks for one, which brings the session cookie with it
+  var asking = null;
+  function tokenFirst() {
+    if (!asking) {
+      var meta = document.querySelector('meta[name="csrf-token"]');
+      asking = fetch(meta.dataset.src, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (answer) {
+          if (!answer.ok) { throw new Error(String(answer.status)); }
+          return answer.json();
+        })
+        .then(function (given) {
+          meta.content = given.token;
+          Array.prototype.forEach.call(document.querySelectorAll('input[name="csrf_token"]'), function (input) {
+            input.value = given.token;
+          });
+        })
+        .finally(function () { asking = null; });
+    }
+    return asking;
+  }
+  document.addEventListener("htmx:confirm", function (event) {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    if (!meta || meta.content || String(event.detail.verb).toLowerCase() === "get") { return; }
+    event.preventDefault();
+    tokenFirst().then(function () { event.detail.issueRequest(true); }, function () { putBack(); unanswered(); });
+  });
+
   // no answer the page can show (the network is down, or the server is restarting): say so where
   // the server's own notices go, so that a tap never seems to do nothing
   function unanswered() {

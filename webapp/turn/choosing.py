@@ -8,8 +8,10 @@ its daily page for the player's own day.
 from __future__ import annotations
 
 import random
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from generator import THEMES, TIERS
@@ -23,6 +25,7 @@ from webapp.review import queue
 from webapp.schedule import practice
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
+from webapp.templating import sessionless
 from webapp.turn import actions, archive
 from webapp.turn.pages import daily_page
 from webapp.turn.rendering import kept_newcomer_page, render_turn
@@ -30,17 +33,39 @@ from webapp.wording import gettext, rules_title, tier_name
 
 bp = Blueprint("choosing", __name__)
 
+SHARED_PAGE_SECONDS = 10
+"""How long today's page for a visitor without a session may be kept whole and served to every such
+visitor (in one language), by nginx (`X-Accel-Expires`) and by each process (`webapp.kept_answers`);
+never past the visitor's midnight, so the next day's puzzle shows from its first second."""
+
 
 @bp.get("/")
-def today() -> tuple[str, int]:
-    number = calendar().today(now(), zone(player_zone_name()))
+def today() -> Response | tuple[str, int]:
+    moment, day_zone = now(), zone(player_zone_name())
+    number = calendar().today(moment, day_zone)
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
+    g.sessionless = sessionless()
     kept = kept_newcomer_page(number)
     if kept is not None:
-        return kept, 200
+        return _shared(kept, moment, day_zone)
     page = daily_page(number, is_today=True)
-    return render_turn(page, actions.look(page))
+    answer = render_turn(page, actions.look(page))
+    return _shared(answer[0], moment, day_zone) if g.sessionless else answer
+
+
+def _shared(page: str, moment: datetime, day_zone: ZoneInfo) -> Response | tuple[str, int]:
+    """Today's page, marked for keeping whole when it carries no token (`g.sessionless`): browsers ask
+    again every time (it is no longer theirs once they have a session), nginx and the process keep it
+    until `SHARED_PAGE_SECONDS` or the day's end, whichever comes first."""
+    if not g.sessionless:
+        return page, 200
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-cache"
+    left = int((calendar().next_day_starts(moment, day_zone) - moment).total_seconds())
+    if (seconds := min(SHARED_PAGE_SECONDS, left)) > 0:
+        response.headers["X-Accel-Expires"] = str(seconds)
+    return response
 
 
 @bp.get("/archive")

@@ -4,7 +4,9 @@ draws: the turn comes from `actions` (which has ended an overdue timed turn and 
 what it reads here is what the result card shows (the streak, the rating change, the crowd).
 
 A puzzle nobody has moved a card of looks the same to everyone in a time zone, minute by minute, so
-each process renders it once (`untouched_page`) and fills in only the visitor's CSRF token.
+each process renders it once (`untouched_page`) and fills in only the visitor's CSRF token, or no
+token at all for today's page (`GET /`) when the visitor has no session (`g.sessionless`, set by that
+view): that page is then the same for every such visitor in a language, and can be kept whole.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app, render_template, request, url_for
+from flask import current_app, g, render_template, request, url_for
 
 from puzzles import HINT_RUNGS, Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
@@ -27,7 +29,7 @@ from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.templating import TOKEN_SLOT, deck, token_cut, token_put, verdict_shown
+from webapp.templating import deck, drawn_for_keeping, token_left_out, token_put, verdict_shown
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
 from webapp.turn.pages import Mode, PuzzlePage
@@ -136,11 +138,14 @@ def untouched_page(
     rendered = pages.get(key)
     if rendered is None:
         context = _context(page, None, view, tz_name, behind)
-        # the macros imported without the context (the table's undo and reset forms) call Flask-WTF's
-        # own csrf_token(): this visitor's token, which must not be kept for the next visitors
-        rendered = token_cut(render_template(template, csrf_token=lambda: TOKEN_SLOT, **context))
+        with drawn_for_keeping():
+            rendered = render_template(template, **context)
         pages.put(key, rendered)
-    return token_put(rendered)
+    return _token_in(rendered)
+
+
+def _token_in(rendered: str) -> str:
+    return token_left_out(rendered) if g.get("sessionless") else token_put(rendered)
 
 
 def kept_newcomer_page(number: int) -> str | None:
@@ -153,7 +158,7 @@ def kept_newcomer_page(number: int) -> str | None:
     # as `daily_page(number, is_today=True)` names it, and a visitor with no player has nothing open
     key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), ())
     rendered = UNTOUCHED_PAGES().get(key)
-    return None if rendered is None else token_put(rendered)
+    return None if rendered is None else _token_in(rendered)
 
 
 def _untouched_key(

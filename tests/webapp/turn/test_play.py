@@ -342,6 +342,8 @@ def test_the_untouched_page_is_shared_but_every_visitor_gets_their_own_token(
     app: Flask, published: int
 ) -> None:
     first, second = app.test_client(), app.test_client()
+    for visitor in (first, second):
+        visitor.get("/token")  # a session: today's page then carries its own token
     tokens = [csrf_token(visitor, "/") for visitor in (first, second)]
     assert tokens[0] != tokens[1]
     page = second.get("/").get_data(as_text=True)
