@@ -112,9 +112,11 @@ CHAIN_LANE = "chain"
 """The lane of the solves a page asks for after it has answered (the analyser's chain length)."""
 
 
-def run(solve: Callable[[], T], lane: str = "") -> T:
+def run(solve: Callable[[], T], lane: str = "", least: bool = True) -> T:
     """Run one solve of this request through the gate, charged to the client's solver seconds; one
-    at a time per client address in each lane."""
+    at a time per client address in each lane. `least=False` charges only the time it took: for the
+    second phase of an answer whose first phase paid the least charge already (the analyser's chain
+    length after its page), so that one answer pays it once."""
     address = get_remote_address()
     config = current_app.config
     budget = _budget()
@@ -127,10 +129,10 @@ def run(solve: Callable[[], T], lane: str = "") -> T:
     if budget is not None:
         # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
         most = float(config["SOLVE_TIME_LIMIT"]) + 1
-        charge = min(max(seconds, float(config["SOLVE_LEAST_CHARGE"])), most)
-        counting(
-            lambda counters: counters.hit(budget, "solver-seconds", address, cost=math.ceil(charge * 1000))
-        )
+        floor = float(config["SOLVE_LEAST_CHARGE"]) if least else 0.0
+        cost = math.ceil(min(max(seconds, floor), most) * 1000)
+        if cost > 0:
+            counting(lambda counters: counters.hit(budget, "solver-seconds", address, cost=cost))
     return answer
 
 

@@ -153,7 +153,7 @@ def list_words(items: list[str] | tuple[str, ...]) -> str:
 
 
 def script_words() -> dict[str, str]:
-    """What play.js writes by itself, in the player's language."""
+    """What play.js and analyser.js write by themselves, in the player's language."""
     return {
         "unanswered": gettext("The server did not answer. Check the connection and try again."),
         "copied": gettext("Copied"),
@@ -161,6 +161,8 @@ def script_words() -> dict[str, str]:
         "left": gettext("left: %(count)s", count="%s"),
         "none_left": gettext("none left in these rules"),
         "earlier_answer": gettext("The last answer, to the position before:"),
+        "chain_retry": gettext("The solver is busy: trying again in %(seconds)s s.", seconds="%s"),
+        "chain_gave_up": gettext("The solver is busy: the chain length was not worked out."),
     }
 
 

@@ -6,6 +6,7 @@ Screenshots go to artifacts/analyser-*.png for a person to look at.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -234,5 +235,81 @@ def test_without_javascript_the_chain_length_is_one_link_away(browser: object, s
     assert chain in page.inner_text("#chain-length")
     assert "4" in page.inner_text("#max-played")
     shot(page, "phone-chain-no-script-2")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+def refuse_chain(page: object, times: int) -> list[int]:
+    """The page's next `times` chain length requests answered as a busy server does (429, Retry-After
+    30), the ones after by the site; the refusals given so far."""
+    refused: list[int] = []
+
+    def answer(route: object) -> None:
+        if len(refused) < times:
+            refused.append(1)
+            route.fulfill(  # type: ignore[attr-defined]
+                status=429,
+                # as webapp.errors answers htmx: the notice line of a board, which this page has not
+                headers={
+                    "Retry-After": "30",
+                    "Content-Type": "text/html; charset=utf-8",
+                    "HX-Retarget": "#notice",
+                    "HX-Reswap": "innerHTML",
+                },
+                body='<p class="error">One solve at a time: wait for the answer you asked for.</p>',
+            )
+        else:
+            route.continue_()  # type: ignore[attr-defined]
+
+    page.route(re.compile(r"/analyse/chain\?"), answer)  # type: ignore[attr-defined]
+    return refused
+
+
+def test_a_refused_chain_length_asks_again_after_retry_after(browser: object, site: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda message: message.type == "error" and "429" not in message.text and errors.append(message.text),
+    )
+    # the browser's clock is the test's: the 30 s of Retry-After pass when the test says, never waited
+    page.clock.install()
+    refused = refuse_chain(page, 2)
+    page.goto(site + TWO_CUTS)
+    page.wait_for_selector("#chain-length .chain-note:has-text('trying again in 30 s')")
+    assert len(refused) == 1
+    assert not page.is_visible("#chain-length .chain-work-out")  # no link while it will ask again
+    shot(page, "phone-chain-retrying")
+    page.clock.run_for(30_000)
+    page.wait_for_selector("#chain-length[data-tries='2']")
+    assert len(refused) == 2
+    page.clock.run_for(30_000)
+    page.wait_for_selector("#chain-length:not(.chain-pending)")
+    assert CHAIN_WORDS["en"][1] in page.inner_text("#chain-length")
+    assert page.locator("#chain-length .chain-note").count() == 0
+    assert errors == []
+    context.close()
+
+
+def test_a_chain_length_refused_three_times_gives_its_link_back(browser: object, site: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="it-IT")  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.clock.install()
+    refused = refuse_chain(page, 3)
+    page.goto(site + TWO_CUTS)
+    for tries in (1, 2):
+        page.wait_for_selector(f"#chain-length[data-tries='{tries}']")
+        page.clock.run_for(30_000)
+    page.wait_for_selector("#chain-length[data-tries='3']")
+    assert len(refused) == 3
+    # it asks no more: the link is back, with why, in the player's language
+    page.clock.run_for(120_000)
+    assert len(refused) == 3
+    assert page.locator("#chain-length.chain-pending").count() == 1
+    assert page.is_visible(f"#chain-length a:has-text('{CHAIN_WORDS['it'][2]}')")
+    note = page.inner_text("#chain-length .chain-note")
+    assert "la lunghezza della catena non è stata calcolata" in note, note
+    shot(page, "phone-chain-gave-up-it")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()

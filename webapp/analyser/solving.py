@@ -123,8 +123,12 @@ def whole(position: Position, objective: Objective, time_limit: float) -> tuple[
         elif first.value.chain_known:  # nothing to solve: no reason to wait at the gate
             analysis = with_chain(first.value, chain_time_limit(time_limit, first.value))
         else:
+            # the settled part was solved (and paid the least charge) by its page: this is the same
+            # answer's second phase, charged what it takes
             limit = chain_time_limit(time_limit, first.value)
-            analysis = solver_gate.run(lambda: with_chain(first.value, limit), solver_gate.CHAIN_LANE)
+            analysis = solver_gate.run(
+                lambda: with_chain(first.value, limit), solver_gate.CHAIN_LANE, least=False
+            )
         kept = _keep(ANALYSES(), key, analysis)
     return told_for(kept.value, position, order), kept.stored
 

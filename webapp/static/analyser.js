@@ -131,6 +131,41 @@
     }
     start();
   }
+  // The chain length's cell asks for itself after the page; refused for now (429 one solve at a time
+  // or budget spent, 503 solver busy) it asks again by itself after the answer's Retry-After, a few
+  // times, saying so; then it shows its link again, with why.
+  var CHAIN_TRIES = 3;
+  var CHAIN_MOST_WAIT = 120;
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var cell = event.detail.elt;
+    if (!cell || cell.id !== "chain-length" || !cell.classList.contains("chain-pending")) { return; }
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status !== 429 && status !== 503) { return; }
+    // the refusal's notice is for a board's notice line, which this page has not: the cell says it
+    event.preventDefault();
+    var wait = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+    wait = Math.min(Math.max(isNaN(wait) ? 2 : wait, 1), CHAIN_MOST_WAIT);
+    var tries = Number(cell.dataset.tries || 0) + 1;
+    cell.dataset.tries = String(tries);
+    var note = cell.querySelector(".chain-note");
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "chain-note";
+      note.setAttribute("role", "status");
+      cell.insertBefore(note, cell.firstChild);
+    }
+    if (tries >= CHAIN_TRIES) {
+      cell.classList.remove("chain-retrying");
+      note.textContent = say("chain_gave_up", "The solver is busy: the chain length was not worked out.") + " ";
+      return;
+    }
+    cell.classList.add("chain-retrying");
+    note.textContent = say("chain_retry", "The solver is busy: trying again in %s s.").replace("%s", wait);
+    setTimeout(function () {
+      if (document.body.contains(cell)) { htmx.trigger(cell, "chain-retry"); }
+    }, wait * 1000);
+  });
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSwap", afterSwap);
 })();

@@ -133,7 +133,7 @@ def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
     assert "from meld\u00a01 to a new meld\u00a03" in response.get_data(as_text=True)
     # one break is its own chain length: the page holds it at once, with nothing to ask after
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
-    assert 'hx-trigger="load"' not in response.get_data(as_text=True)
+    assert 'hx-trigger="load' not in response.get_data(as_text=True)
 
 
 TWO_CUTS = ("classic", "3C 4C 5C 6C 7C 8C 9C / 3H 4H 5H 6H 7H 8H 9H", "6S 6S 6D 6D")
@@ -150,7 +150,7 @@ def test_the_page_answers_before_the_chain_length_which_follows(client: FlaskCli
     # no chain length yet: the cell asks for it once the page is shown, and links to it without htmx
     assert "the most melds one rearrangement" not in answer and "at most" not in answer
     body = first.get_data(as_text=True)
-    assert 'hx-trigger="load"' in body and 'class="chain-work-out" href="/analyse/chain?' in body
+    assert 'hx-trigger="load, chain-retry"' in body and 'class="chain-work-out" href="/analyse/chain?' in body
     assert "Chain length 1: the most melds one rearrangement must break at once" in chain_text(client, first)
     # now it is kept, the page holds it from the start, and asks for nothing
     again = page(client, *TWO_CUTS)
@@ -349,6 +349,19 @@ def test_solves_are_charged_in_solver_seconds_per_client_page_and_api_together(
         other.get("/analyse", query_string=query, environ_overrides={"REMOTE_ADDR": "10.0.0.9"}).status_code
         == 200
     )
+
+
+def test_a_page_and_its_chain_length_pay_the_least_charge_once(database_url: str, clock: FrozenClock) -> None:
+    # the frozen clock times every solve at 0 s: the page's settled part pays the least charge, 1 s,
+    # and its chain length, the same answer's second phase, only what it took
+    limits = {"SOLVE_SECONDS_LIMIT": "2 per minute", "SOLVE_LEAST_CHARGE": 1.0}
+    client = make_app(database_url, clock, RATELIMIT_ENABLED=True, **limits).test_client()
+    first = page(client, *TWO_CUTS)
+    assert "Chain length 1:" in chain_text(client, first)
+    # charged twice, the budget of 2 would be spent here
+    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200
+    refused = page(client, "classic", "3S 4S 5S", "7S")
+    assert refused.status_code == 429 and "solver seconds" in text_of(refused)
 
 
 TOKENS = st.sampled_from(
