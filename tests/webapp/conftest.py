@@ -37,6 +37,9 @@ LAUNCH = date(2026, 11, 23)
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 TODAY = 7
 
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
+"""Examples per web fuzz test: `make check` asks for fewer, `make test` runs them all."""
+
 KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
 """Five cards to place (9♠ Q♦ Q♠ 8♣ K♥), the 2♦ never; three sets must become runs (depth 3)."""
 
@@ -176,18 +179,30 @@ def postgres_url() -> str | None:
     return server.set(database=name).render_as_string(hide_password=False)
 
 
-@pytest.fixture
-def database_url(tmp_path: Path, postgres_url: str | None) -> Iterator[str]:
+def empty_database(folder: Path, postgres_url: str | None) -> str:
+    """A database with nothing in it: a new SQLite file's name in `folder`, or this process's
+    PostgreSQL database emptied."""
     url = postgres_url
     if not url:
-        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
-        return
+        return f"sqlite:///{folder / 'test.sqlite3'}"
     engine = create_engine(engine_url(url))
     with engine.begin() as connection:
         connection.execute(text("DROP SCHEMA public CASCADE"))
         connection.execute(text("CREATE SCHEMA public"))
     engine.dispose()
-    yield url
+    return url
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, postgres_url: str | None) -> str:
+    return empty_database(tmp_path, postgres_url)
+
+
+@pytest.fixture(scope="module")
+def module_database_url(tmp_path_factory: pytest.TempPathFactory, postgres_url: str | None) -> str:
+    """One empty database for a whole module, for the tests that share a server they started: a test
+    process runs one module's tests one after another, so no other test empties it meanwhile."""
+    return empty_database(tmp_path_factory.mktemp("module"), postgres_url)
 
 
 class KeptBuilderRule(Rule):
