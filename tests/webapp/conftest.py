@@ -208,15 +208,17 @@ def module_database_url(tmp_path_factory: pytest.TempPathFactory, postgres_url: 
 class KeptBuilderRule(Rule):
     """Werkzeug's URL rule, whose builders are compiled once per test process rather than once per app.
 
-    Werkzeug compiles Python source twice for each of the app's 88 rules when an app is built: 70 to
-    85 ms of CPU per app against 11 with this cache (tests/webapp/conftest.py's `make_app`, 10 apps,
-    issue 22), and about 800 tests build one, so without it a run spends about a minute of CPU, a
-    third of `make check`'s time on 2 cores, compiling the same routes again. Werkzeug has no public
-    switch for it; Flask's public `url_rule_class` hook lets the tests' apps use this rule class
-    instead of patching Werkzeug's own, which the site and other programs keep. The builder is a
-    function of the rule's parsed parts and defaults alone (it reads converters through the rule it
-    is bound to), so equal keys give equal builders. Should Werkzeug rename the method, the cache
-    stops applying and the tests only get slower."""
+    Werkzeug compiles Python source twice for each of the app's 90 rules when an app is built: 90 ms
+    of CPU per app against 17 to 21 with this cache (20 apps each way, twice, issue 22), and 484
+    tests ask for the `app` fixture alone, so without it a run spends more than 30 s of CPU, 15 s of
+    `make check`'s 90 on 2 cores, compiling the same routes again. Werkzeug has no public switch for
+    it: `Map.add` binds each rule, and binding runs the public `Rule.compile`, which parses the rule
+    and builds both builders in one go; the other way round, one `Map` shared by the apps, would
+    have to fill its private rule lists. Flask's public `url_rule_class` hook lets the tests' apps
+    use this rule class instead of patching Werkzeug's own, which the site and other programs keep.
+    The builder is a function of the rule's parsed parts and defaults alone (it reads converters
+    through the rule it is bound to), so equal keys give equal builders. Should Werkzeug rename the
+    method, the cache stops applying and the tests only get slower."""
 
     _builders: ClassVar[dict[tuple[Any, ...], Any]] = {}
 
