@@ -37,6 +37,9 @@ LAUNCH = date(2026, 11, 23)
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 TODAY = 7
 
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
+"""Examples per web fuzz test: `make check` asks for fewer, `make test` runs them all."""
+
 KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
 """Five cards to place (9♠ Q♦ Q♠ 8♣ K♥), the 2♦ never; three sets must become runs (depth 3)."""
 
@@ -176,32 +179,46 @@ def postgres_url() -> str | None:
     return server.set(database=name).render_as_string(hide_password=False)
 
 
-@pytest.fixture
-def database_url(tmp_path: Path, postgres_url: str | None) -> Iterator[str]:
+def empty_database(folder: Path, postgres_url: str | None) -> str:
+    """A database with nothing in it: a new SQLite file's name in `folder`, or this process's
+    PostgreSQL database emptied."""
     url = postgres_url
     if not url:
-        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
-        return
+        return f"sqlite:///{folder / 'test.sqlite3'}"
     engine = create_engine(engine_url(url))
     with engine.begin() as connection:
         connection.execute(text("DROP SCHEMA public CASCADE"))
         connection.execute(text("CREATE SCHEMA public"))
     engine.dispose()
-    yield url
+    return url
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, postgres_url: str | None) -> str:
+    return empty_database(tmp_path, postgres_url)
+
+
+@pytest.fixture(scope="module")
+def module_database_url(tmp_path_factory: pytest.TempPathFactory, postgres_url: str | None) -> str:
+    """One empty database for a whole module, for the tests that share a server they started: a test
+    process runs one module's tests one after another, so no other test empties it meanwhile."""
+    return empty_database(tmp_path_factory.mktemp("module"), postgres_url)
 
 
 class KeptBuilderRule(Rule):
     """Werkzeug's URL rule, whose builders are compiled once per test process rather than once per app.
 
-    Werkzeug compiles Python source twice for each of the app's 88 rules when an app is built: 70 to
-    85 ms of CPU per app against 11 with this cache (tests/webapp/conftest.py's `make_app`, 10 apps,
-    issue 22), and about 800 tests build one, so without it a run spends about a minute of CPU, a
-    third of `make check`'s time on 2 cores, compiling the same routes again. Werkzeug has no public
-    switch for it; Flask's public `url_rule_class` hook lets the tests' apps use this rule class
-    instead of patching Werkzeug's own, which the site and other programs keep. The builder is a
-    function of the rule's parsed parts and defaults alone (it reads converters through the rule it
-    is bound to), so equal keys give equal builders. Should Werkzeug rename the method, the cache
-    stops applying and the tests only get slower."""
+    Werkzeug compiles Python source twice for each of the app's 90 rules when an app is built: 90 ms
+    of CPU per app against 17 to 21 with this cache (20 apps each way, twice, issue 22), and 484
+    tests ask for the `app` fixture alone, so without it a run spends more than 30 s of CPU, 15 s of
+    `make check`'s 90 on 2 cores, compiling the same routes again. Werkzeug has no public switch for
+    it: `Map.add` binds each rule, and binding runs the public `Rule.compile`, which parses the rule
+    and builds both builders in one go; the other way round, one `Map` shared by the apps, would
+    have to fill its private rule lists. Flask's public `url_rule_class` hook lets the tests' apps
+    use this rule class instead of patching Werkzeug's own, which the site and other programs keep.
+    The builder is a function of the rule's parsed parts and defaults alone (it reads converters
+    through the rule it is bound to), so equal keys give equal builders. Should Werkzeug rename the
+    method, the cache stops applying and the tests only get slower."""
 
     _builders: ClassVar[dict[tuple[Any, ...], Any]] = {}
 

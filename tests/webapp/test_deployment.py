@@ -53,16 +53,25 @@ def test_the_procfile_runs_release_web_and_clock() -> None:
     assert shlex.split(lines["clock"]) == ["flask", "--app", "webapp", "clock"]
 
 
-def test_release_migrates_an_empty_database(database_url: str) -> None:
+@pytest.fixture(scope="module")
+def released(module_database_url: str) -> tuple[str, subprocess.CompletedProcess[str]]:
+    """The Procfile's `release:` line run once on an empty database, which the `web:` test then
+    serves: a platform runs them in that order, and migrating again cost the web test a `flask`
+    start. Returns the database's URL and how the release went."""
     done = subprocess.run(
         procfile()["release"],
         shell=True,
-        env=platform_env(database_url),
+        env=platform_env(module_database_url),
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
         timeout=120,
     )
+    return module_database_url, done
+
+
+def test_release_migrates_an_empty_database(released: tuple[str, subprocess.CompletedProcess[str]]) -> None:
+    database_url, done = released
     assert done.returncode == 0, done.stderr
     engine = create_engine(engine_url(database_url))
     try:
@@ -80,10 +89,11 @@ def port() -> int:
 
 
 @pytest.fixture
-def web(database_url: str, port: int, tmp_path: Path) -> Iterator[str]:
-    """The Procfile's `web:` line, running."""
+def web(released: tuple[str, subprocess.CompletedProcess[str]], port: int, tmp_path: Path) -> Iterator[str]:
+    """The Procfile's `web:` line, running on the released database."""
+    database_url, done = released
+    assert done.returncode == 0, done.stderr
     env = platform_env(database_url, PORT=str(port), WEB_CONCURRENCY="2", GUNICORN_THREADS="2")
-    subprocess.run(procfile()["release"], shell=True, env=env, cwd=PROJECT_ROOT, check=True, timeout=120)
     log = (tmp_path / "web.log").open("w")
     server = subprocess.Popen(
         ["sh", "-c", f"exec {procfile()['web']}"], env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log

@@ -88,9 +88,15 @@ def wait_for(port: int, process: subprocess.Popen[bytes], what: str, host: str =
     wait_until(ready, f"{what} did not answer")
 
 
-@pytest.fixture
-def front_door(database_url: str, known_puzzle: generator.Puzzle) -> Iterator[int]:
-    """nginx on a free port with deploy/nginx.conf, in front of gunicorn; yields nginx's port."""
+@pytest.fixture(scope="module")
+def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iterator[int]:
+    """nginx on a free port with deploy/nginx.conf, in front of gunicorn; yields nginx's port.
+
+    One for the module: starting them (migrations, gunicorn, nginx) took most of each test's time.
+    Each test leaves nginx as it found it (it closes the connections it held), and the request
+    limits are per zone: only the costly-requests test reaches the costly zone, and the pages' burst
+    of 100 is far above what the module asks for."""
+    database_url = module_database_url
     if not Path(NGINX).exists():
         pytest.skip("needs Debian's nginx (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))

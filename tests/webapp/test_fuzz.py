@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from importlib import resources
 from typing import Any
 
@@ -19,7 +18,7 @@ from flask import Flask
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.webapp.conftest import TODAY, Player, attempts
+from tests.webapp.conftest import FUZZ_EXAMPLES, TODAY, Player, attempts
 from webapp.schedule import daily
 
 TOKENS = st.sampled_from(
@@ -60,8 +59,6 @@ ZONE_NAMES = (
     | st.sampled_from(["", ".", "..", "/", "../etc/passwd", "/etc/localtime", "x" * 300])
     | st.text(max_size=12)
 )
-FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
-"""Examples per fuzz test: `make check` asks for fewer, `make test` runs them all."""
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.webapp.conftest import FrozenClock, make_app
+from tests.webapp.conftest import FUZZ_EXAMPLES, FrozenClock, make_app
 from webapp.analyser import solving
 
 HARD_TABLE = (
@@ -371,7 +371,7 @@ TYPED = st.lists(TOKENS, max_size=12).map(" ".join) | st.text(max_size=30)
 
 
 @settings(
-    max_examples=60,
+    max_examples=FUZZ_EXAMPLES,
     deadline=None,
     derandomize=True,
     database=None,

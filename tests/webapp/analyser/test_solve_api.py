@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
-from tests.webapp.conftest import FrozenClock, make_app
+from tests.webapp.conftest import FUZZ_EXAMPLES, FrozenClock, make_app
 
 EXAMPLES = [
     {
@@ -167,7 +167,7 @@ JSON_BODIES = st.recursive(
 
 
 @settings(
-    max_examples=60,
+    max_examples=FUZZ_EXAMPLES,
     deadline=None,
     derandomize=True,
     database=None,
