@@ -414,6 +414,21 @@ class Model:
         """Maximize the terms lexicographically: each is an expression and how far it can range."""
         self.model.maximize(_lexicographic(terms))
 
+    def hint_whole(self) -> None:
+        """Lead the search towards plays that keep every original meld whole and free no joker: the
+        chain depth's optimum keeps most of them, and its first solutions come sooner. Measured on
+        bench/solver.py's 435 real-game positions of every preset, old and new alternating per
+        position: the depth phase 19.3 -> 14.9 s in all (p95 161 -> 105 ms), every answer the same.
+        The hint is only a preference, so the optimum is the same; among equal plays the search may
+        stop at another (172 of the 435 shown plays changed, and with them the chain length's time).
+        Beside it and left out: hinting the maximum's placed cards as well (slower than this alone),
+        branching on the kept melds first (no faster), and maximising the kept melds alone before the
+        hand points (slower: two searches)."""
+        for kept in self.kept:
+            self.model.add_hint(kept, 1)
+        for swap, _ in self.swaps:
+            self.model.add_hint(swap, 0)
+
     def require_fewer_somewhere(self, play: Play) -> None:
         """Constrain to plays whose hand after differs from `play`'s, given an equal objective.
 
