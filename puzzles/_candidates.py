@@ -98,7 +98,16 @@ def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, 
 def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker: each model of a position asks again for every meld
     (measured: 0.4 ms a meld, a tenth of a generator attempt's model building)."""
-    return _keeping_values((meld,) * (index + 1), index, rules)
+    return tuple(Keeping((index,), way.cards, way.extra) for way in _keepings_anywhere(meld, rules))
+
+
+@lru_cache(maxsize=1024)
+def _keepings_anywhere(meld: Meld, rules: Rules) -> tuple[Keeping, ...]:
+    """The keepings of a meld without a joker as the first meld of a table: they keep that meld
+    alone, so only their meld number changes with its place. The same meld lies at other places
+    on other tables; measured on bench/solver.py's 435 real-game positions, in table order: the
+    chain depth's keepings took 1.44 -> 0.88 s in all."""
+    return _keeping_values((meld,), 0, rules)
 
 
 def _keeping_values(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
