@@ -98,7 +98,16 @@ def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, 
 def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker: each model of a position asks again for every meld
     (measured: 0.4 ms a meld, a tenth of a generator attempt's model building)."""
-    return _keeping_values((meld,) * (index + 1), index, rules)
+    return tuple(Keeping((index,), way.cards, way.extra) for way in _keepings_anywhere(meld, rules))
+
+
+@lru_cache(maxsize=1024)
+def _keepings_anywhere(meld: Meld, rules: Rules) -> tuple[Keeping, ...]:
+    """The keepings of a meld without a joker as the first meld of a table: they keep that meld
+    alone, so only their meld number changes with its place. The same meld lies at other places
+    on other tables; measured on bench/solver.py's 435 real-game positions, in table order: the
+    chain depth's keepings took 1.44 -> 0.88 s in all."""
+    return _keeping_values((meld,), 0, rules)
 
 
 def _keeping_values(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
@@ -177,10 +186,12 @@ def _runs_within(table: Sequence[Meld], index: int, suit: int, places: set[int])
 
 
 def _minus(candidate: Candidate, indices: list[int]) -> Candidate:
-    left = Counter(dict(candidate))
-    left.subtract(indices)
+    # a plain dict: Counter's subtract and unary plus were a third of the chain depth's keepings
+    left = dict(candidate)
+    for index in indices:
+        left[index] = left.get(index, 0) - 1
     assert all(n >= 0 for n in left.values()), "a keeping holds the cards of the melds it keeps"
-    return tuple(sorted((+left).items()))
+    return tuple(sorted((index, n) for index, n in left.items() if n))
 
 
 def fits(candidate: Candidate, available: Counter[int]) -> bool:

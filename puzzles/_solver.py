@@ -194,6 +194,7 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     model.add(model.objective == best.value)
     # keep as many original melds whole as possible, then shed as many hand points as possible
     model.maximize((sum(model.kept), len(position.table)), _points_term(model))
+    model.hint_whole()
     found = model.solve(time_limit)
     if found.play is None:
         return Depth(None, None, (), False, _ms(started))
