@@ -122,9 +122,9 @@ def http_error(error: HTTPException) -> Response:
             f"{error.description} This site answers at its own address only.\n", 400, mimetype="text/plain"
         )
     if isinstance(error, CSRFError):
-        if _first_form():
-            return _send_again()
         why = CSRF_WORDS.get(str(error.description), str(error.description))
+        if _first_form():
+            return _send_again(why)
         return reply(400, gettext("%(why)s Reload the page and try again.", why=why))
     if isinstance(error, RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"]
@@ -157,13 +157,12 @@ def _first_form() -> bool:
     )
 
 
-def _send_again() -> Response:
+def _send_again(why: str) -> Response:
     """Nothing was done; the same form again, now with a token (and the session cookie it belongs to),
-    to send with one press. The token's own fault is left unsaid: a player cannot act on it. The
-    CSRF check stands: only a press on this page, on the site itself, sends it, and a forged form
-    from elsewhere gets no further than this page."""
+    to send with one press. The CSRF check stands: only a press on this page, on the site itself,
+    sends it, and a forged form from elsewhere gets no further than this page."""
     fields = [(name, value) for name, value in request.form.items(multi=True) if name != CSRF_FIELD]
-    page = render_template("send_again.html", action=request.path, fields=fields)
+    page = render_template("send_again.html", why=why, action=request.path, fields=fields)
     return Response(page, 400)
 
 
