@@ -453,8 +453,8 @@ class Model:
             net[JOKER_INDEX] = (placed_jokers - self.freed, -len(self.swaps))
         return net
 
-    def solve(self, time_limit: float, values: Sequence[LinearExpr] = (), first: bool = False) -> Solution:
-        """Solve within the time limit; with `first`, stop at the first solution found."""
+    def solve(self, time_limit: float, values: Sequence[LinearExpr] = ()) -> Solution:
+        """Solve within the time limit."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
@@ -474,7 +474,6 @@ class Model:
             solver.parameters.use_sat_inprocessing = GROUPED_INPROCESSING
         else:
             solver.parameters.cp_model_presolve = False
-        solver.parameters.stop_after_first_solution = first
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:
             return Solution(status, None, (), (), (), Counter())
