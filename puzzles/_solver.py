@@ -273,6 +273,26 @@ def chain_length(
     #   the chain length from below (one small kept-meld solve per card and bound, checked
     #   against the brute force). Below the chain length on most slow tables (1-2 where it is 3-4):
     #   full p95 2,740 -> 4,058 ms, proven within 2 s 90.6% -> 86.4%. Commit 24e0188 has it.
+    # Measured on the 63 real-game positions of bench/solver.py (seeds 20240601 and 1, every
+    # preset) whose chain length took over 0.5 s, by the CPU time of this search, each variant
+    # beside it in one run (15.6 s in all, of which one `jokers` table 3.5-4.6 s and one
+    # `german-jokers` table 1.6 s; under load the wall time is that times about half the load
+    # average), and not kept:
+    # - splitting the table where the cards of its parts (with the hand's, or only the placed ones)
+    #   can never meet in one candidate meld or keeping: none of the 63 splits, since sets, runs
+    #   and jokers tie every table together;
+    # - a search at k = L - 1 once a play at L is found: the proof costs the same in either model
+    #   (with jokers both see every meld), and the step down was measured slower before;
+    # - requiring each rearrangement to hang together (a meld beyond the leader's reach joins only
+    #   beside a near meld of its rearrangement): 15.57 -> 15.52 s, noise;
+    # - at least ceil(broken / k) rearrangements, or branching first on the kept melds or on which
+    #   rearrangement breaks each meld: no faster;
+    # - other solver settings for this search: LP level 2 took 10.6 -> 42.6 CPU s on 32 of them (it
+    #   halves the two hardest joker proofs and slows all else), level 1 slower still; on the 22
+    #   slowest, against 12.1 s: no presolve, no SAT presolve, zero presolve rounds, reverse
+    #   variable order, no phase saving, the objective lower-bound search 12.9-13.9 s, the
+    #   quick-restart portfolio 38.4 s; full presolve with probing and symmetry, symmetry level 2
+    #   and inprocessing no faster in all.
     length, play, settled = upper, found.play, True
     if length > 1:
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
