@@ -40,13 +40,6 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
     """The page (or with `htmx` its section) with the answer: the chain length in it when it is kept
     or `chain_now` asks for it to be solved first, else a cell that asks for it."""
     objective, limit = entry.objective, solving.solve_time_limit()
-    if chain_now:
-        solving.whole(position, objective, limit)
-    settled, settled_stamp = solving.settled(position, objective, limit)
-    kept = solving.kept_whole(position, objective, limit)
-    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
-        kept = solving.whole(position, objective, limit)
-    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
     # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
     how = (
         "page",
@@ -58,6 +51,16 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
         letters(),
         deck(),
     )
+    page = solving.kept_rendered(position, objective, limit, how)
+    if page is not None:
+        return token_left_out(page) if sessionless() else token_put(page)
+    if chain_now:
+        solving.whole(position, objective, limit)
+    settled, settled_stamp = solving.settled(position, objective, limit)
+    kept = solving.kept_whole(position, objective, limit)
+    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
+        kept = solving.whole(position, objective, limit)
+    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
     page = solving.rendered(
         (str(position), objective.value, limit, how),
         (settled_stamp, chain_stamp),
