@@ -9,7 +9,8 @@ whose answer the site keeps: first a cached `/analyse` page, then a cached `POST
 refusal is sent again at once (a flood, never waiting for `Retry-After`). `GET /` is sampled ten
 times a second from other addresses throughout. Printed: `GET /` p50, p95, p99 and max when quiet and
 under each flood, what the flood got (by status), and what a kept answer costs to serve in one
-process (the Flask test client, limits off: the mean of 200, wall clock and CPU). Then a new visitor's
+process (the Flask test client, limits off: the mean of 200, wall clock and CPU), and what a refusal
+costs (an address past the analyser's limit, asking again). Then a new visitor's
 `GET /` (no cookie; wrk, 32 connections, `--rate-seconds`) beside nginx serving the same page as a
 file in the same run, and our share of nginx's rate. Figures are printed, never asserted.
 `--app-root DIR` serves another checkout (before/after a change) with this .venv.
@@ -137,10 +138,18 @@ def timed(send):
         send()
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {{"wall": round(wall / 200 * 1000, 2), "cpu": round(cpu / 200 * 1000, 2)}}
-print(json.dumps({{
+costs = {{
     "analyse_page": timed(lambda: client.get({ANALYSE!r})),
     "api_solve": timed(lambda: client.post("/api/solve", data=position, content_type="application/json")),
-}}))
+}}
+# then a refusal: an address past the analyser's limit asks again (limits on, one an hour; an app of
+# its own, made after the other's timing, as the limiter is one for the process)
+limited = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": True,
+                      "ANALYSE_RATE_LIMIT": "1 per hour", "LAUNCH_DATE": datetime.now(UTC).date()}})
+flood = limited.test_client()
+flood.get({ANALYSE!r})
+costs["analyse_refused"] = timed(lambda: flood.get({ANALYSE!r}))
+print(json.dumps(costs))
 """
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True

@@ -25,9 +25,11 @@ from werkzeug.exceptions import (
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from puzzles import Problem, Words
+from webapp import refused_early
 from webapp.caching import AppCache
 from webapp.languages import page_language
-from webapp.templating import deck, token_cut, token_put
+from webapp.security import limiter
+from webapp.templating import deck, drawn_for_keeping, sessionless, token_left_out, token_put
 from webapp.wording import gettext, say
 
 log = logging.getLogger(__name__)
@@ -110,9 +112,12 @@ def _kept_page(status: int, message: str) -> str:
     key = (status, message, page_language(), deck())
     page = REFUSAL_PAGES().get(key)
     if page is None:
-        page = token_cut(render_template("error.html", status=status, message=message))
+        with drawn_for_keeping():
+            page = render_template("error.html", status=status, message=message)
         REFUSAL_PAGES().put(key, page)
-    return token_put(page)
+    # a visitor without a session gets none for a refusal (the page's script asks for a token before
+    # any POST): no session to start and sign, and the same bytes for every such visitor
+    return token_left_out(page) if sessionless() else token_put(page)
 
 
 def http_error(error: HTTPException) -> Response:
@@ -130,6 +135,7 @@ def http_error(error: HTTPException) -> Response:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         return reply(413, gettext("The request is too large: at most %(size)s KiB.", size=limit // 1024))
     if isinstance(error, RateLimitExceeded):
+        _refused_until_reset(str(error.description))
         return reply(
             429,
             gettext(
@@ -144,6 +150,19 @@ def http_error(error: HTTPException) -> Response:
         if isinstance(error, kind) and description == kind.description:
             description = str(words)
     return reply(error.code or 500, description or error.name)
+
+
+def _refused_until_reset(description: str) -> None:
+    """This address is refused here until the limit resets: its next requests are answered in front
+    of Flask (`webapp.refused_early`)."""
+    breached = limiter.current_limit
+    if breached is None:
+        return
+    try:
+        until = breached.reset_at  # a read of the limit's window in its storage
+    except Exception:  # the storage failed since it refused: the next request asks it again
+        return
+    refused_early.remember(current_app._get_current_object(), until, description)  # type: ignore[attr-defined]
 
 
 def _first_form() -> bool:

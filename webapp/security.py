@@ -22,6 +22,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
+from webapp import refused_early
+
 csrf = CSRFProtect()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
 log = logging.getLogger("tavolo.security")
@@ -154,6 +156,8 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     limiter._storage_dead = False  # a new app's storage is believed up until it fails
     app.after_request(add_headers)
+    # inside the ProxyFix below, so that it sees the client's address as Flask-Limiter does
+    refused_early.init_app(app)
     proxies = int(app.config["PROXIES"])
     if proxies:
         # trust exactly as many X-Forwarded-* hops as there are proxies, no more

@@ -137,11 +137,6 @@ TOKEN_SLOT = "\x00csrf-token\x00"
 """Where a kept page's CSRF token goes: each request that serves the page puts its own there."""
 
 
-def token_cut(page: str) -> str:
-    """A page drawn for this request, with its CSRF token cut out, so that it can be kept for others."""
-    return page.replace(generate_csrf(), TOKEN_SLOT)
-
-
 def token_put(page: str) -> str:
     """A kept page with this request's own CSRF token."""
     return page.replace(TOKEN_SLOT, generate_csrf())

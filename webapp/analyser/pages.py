@@ -11,7 +11,7 @@ The views validate the request and ask the spoiler guard before calling these.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from flask import render_template, url_for
 
@@ -19,7 +19,7 @@ from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Card, Chain, Entry, Pos
 from webapp.analyser import solving
 from webapp.analyser.answer import Answer, answer_of, position_args
 from webapp.languages import LETTERS, letters, page_language
-from webapp.templating import deck, token_cut, token_put
+from webapp.templating import deck, drawn_for_keeping, sessionless, token_left_out, token_put
 
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
@@ -40,13 +40,6 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
     """The page (or with `htmx` its section) with the answer: the chain length in it when it is kept
     or `chain_now` asks for it to be solved first, else a cell that asks for it."""
     objective, limit = entry.objective, solving.solve_time_limit()
-    if chain_now:
-        solving.whole(position, objective, limit)
-    settled, settled_stamp = solving.settled(position, objective, limit)
-    kept = solving.kept_whole(position, objective, limit)
-    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
-        kept = solving.whole(position, objective, limit)
-    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
     # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
     how = (
         "page",
@@ -58,12 +51,23 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
         letters(),
         deck(),
     )
+    page = solving.kept_rendered(position, objective, limit, how)
+    if page is not None:
+        return token_left_out(page) if sessionless() else token_put(page)
+    if chain_now:
+        solving.whole(position, objective, limit)
+    settled, settled_stamp = solving.settled(position, objective, limit)
+    kept = solving.kept_whole(position, objective, limit)
+    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
+        kept = solving.whole(position, objective, limit)
+    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
     page = solving.rendered(
         (str(position), objective.value, limit, how),
         (settled_stamp, chain_stamp),
-        lambda: token_cut(render_analysis(entry, answer_of(settled, chain), htmx)),
+        lambda: _drawn_for_keeping(lambda: render_analysis(entry, answer_of(settled, chain), htmx)),
     )
-    return token_put(page)
+    # without a session, none is started for it: its script asks for a token before any POST
+    return token_left_out(page) if sessionless() else token_put(page)
 
 
 def chain_cell(entry: Entry, position: Position) -> str:
@@ -96,3 +100,9 @@ def render_analysis(entry: Entry, answer: Answer | None, htmx: bool) -> str:
         max_problems=MAX_PROBLEMS,
         time_limit=solving.settled_time_limit(solving.solve_time_limit()),
     )
+
+
+def _drawn_for_keeping(draw: Callable[[], str]) -> str:
+    """A page drawn with the token's slot: drawing it starts no session for this request."""
+    with drawn_for_keeping():
+        return draw()

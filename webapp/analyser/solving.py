@@ -161,6 +161,20 @@ def _settled(ordered: Position, objective: Objective, time_limit: float) -> Kept
     return kept
 
 
+def kept_rendered(position: Position, objective: Objective, time_limit: float, how: Hashable) -> Any:
+    """What `rendered` keeps for the page of this position's answer, when both its answers are kept
+    as they were when it was drawn: found without telling the answers for the position (the way a
+    kept page is served again). None when anything is missing or newer."""
+    ordered, _ = canonical(position)
+    key = _key(ordered, objective, time_limit)
+    first = _settled(ordered, objective, time_limit)
+    whole = _kept(ANALYSES(), Analysis, key)
+    made = RENDERED().get((str(position), objective.value, time_limit, how))
+    if first is None or whole is None or made is None:
+        return None
+    return made[1] if made[0] == (first.stored, whole.stored) else None
+
+
 def rendered(key: Hashable, stamp: Hashable, render: Callable[[], T]) -> T:
     """`render()`, kept under `key` (what the answer depends on: the position, the view, the language,
     ...) for as long as the answers it was made from, named by their `stamp`, are the same."""

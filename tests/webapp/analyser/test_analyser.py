@@ -402,6 +402,7 @@ def test_a_kept_page_is_served_with_each_visitors_own_csrf_token(app: Flask) -> 
     pages, tokens = [], []
     for _ in range(2):
         client = app.test_client()
+        client.get("/token")  # a session: without one the page carries no token
         page = client.get("/analyse", query_string=query).get_data(as_text=True)
         token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
         assert token and "The best play places" in page

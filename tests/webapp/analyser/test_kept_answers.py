@@ -37,7 +37,9 @@ def test_a_kept_page_carries_each_requests_own_csrf_token(app: Flask) -> None:
     position = {"rules": "classic", "table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"}
     pages, tokens = [], []
     for _ in range(3):
-        page = app.test_client().get("/analyse", query_string=position)
+        client = app.test_client()
+        client.get("/token")  # a session, whose token the page carries
+        page = client.get("/analyse", query_string=position)
         assert page.status_code == 200
         text = page.get_data(as_text=True)
         token = re.search(r'<meta name="csrf-token" content="([^"]+)"', text)
@@ -46,6 +48,11 @@ def test_a_kept_page_carries_each_requests_own_csrf_token(app: Flask) -> None:
         pages.append(text.replace(token.group(1), ""))
     assert len(set(tokens)) == 3
     assert pages[0] == pages[1] == pages[2]
+    # without a session the kept page starts none: no token, no cookie, the same bytes for everyone
+    sessionless = [app.test_client().get("/analyse", query_string=position) for _ in range(2)]
+    assert all("Set-Cookie" not in answer.headers for answer in sessionless)
+    assert '<meta name="csrf-token" content=""' in sessionless[0].get_data(as_text=True)
+    assert sessionless[0].get_data() == sessionless[1].get_data()
     for _ in range(2):  # htmx's fragment, drawn then kept: the address bar's tidy link each time
         fragment = app.test_client().get("/analyse", query_string=position, headers={"HX-Request": "true"})
         assert fragment.status_code == 200

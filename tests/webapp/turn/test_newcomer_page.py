@@ -73,6 +73,10 @@ def test_without_javascript_the_first_form_comes_back_with_a_token(app: Flask, p
         page,
     )
     assert again is not None and again.group(1) == f"/puzzles/{TODAY}/give-up"
+    # the player reads what to do first; the token's fault is named after the button, as a detail
+    said = re.search(r"<h1>One more press</h1>\s*<p>([^<]*)</p>", page)
+    assert said is not None and "nothing was done" in said.group(1) and "CSRF" not in said.group(1)
+    assert re.search(r'id="send-again-why">Why: The CSRF token is missing\.', page)
     done = client.post(again.group(1), data={"csrf_token": again.group(2)})
     assert done.status_code == 303
     assert [status for _, _, status, _ in attempts(app)] == ["gave-up"]
