@@ -5,7 +5,7 @@
 | `DATABASE_URL` | SQLAlchemy URL; `postgres://...` works too. Default: SQLite in `instance/` |
 | `SECRET_KEY` | signs cookies; required when `TAVOLO_ENV=production`, else kept in `instance/secret_key` |
 | `TAVOLO_DAILY_SECRET` | chooses the daily puzzles; required in production, else in `instance/daily_secret` |
-| `TAVOLO_ENV` | `production` (any case): Secure cookies; TAVOLO_BASE_URL and 32-character secrets required |
+| `TAVOLO_ENV` | `production` (any case): Secure cookies; TAVOLO_BASE_URL, random 32-character secrets |
 | `TAVOLO_BASE_URL` | the site's address (`https://tavolo.example`): absolute URLs, the one Host accepted |
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import click
+
 from puzzles import PRESETS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +36,11 @@ LAUNCH_DATE = date(2026, 11, 23)
 """The default day of puzzle #1 (a Monday, so the first week ramps from Easy)."""
 
 
-class SettingsError(RuntimeError):
-    """A configuration the site refuses to start with."""
+class SettingsError(click.ClickException):
+    """A configuration the site refuses to start with. A `flask` command (`db upgrade` before the
+    server starts, the clock) says it in one line and exits 2, as every command refuses bad input."""
+
+    exit_code = 2
 
 
 def utc_now() -> datetime:
@@ -175,6 +180,9 @@ ENVIRONMENTS = ("production", "development")
 SECRET_LEAST_LENGTH = 32
 """Characters a production secret needs at least: a short key can be guessed offline from any one
 signed cookie, and then a cookie forged for a known player id."""
+SECRET_LEAST_KINDS = 8
+"""Different characters a production secret needs at least: 64 times one letter is as easily guessed
+as one letter (a hex token of 32 characters has 8 or more but once in about 10^15)."""
 
 
 def environment_name(text: object) -> str:
@@ -234,10 +242,18 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
     production = config.get("ENV_NAME") == "production"
     if config.get(key):
         value = str(config[key])
-        if production and len(value) < SECRET_LEAST_LENGTH:
+        # spaces and line ends (a key pasted from a file) count for nothing: 40 spaces are no secret
+        kept = value.strip()
+        if production and len(kept) < SECRET_LEAST_LENGTH:
             raise SettingsError(
-                f"{variable} is {len(value)} characters long: production needs at least "
+                f"{variable} is {len(kept)} characters long: production needs at least "
                 f"{SECRET_LEAST_LENGTH} (python3 -c 'import secrets; print(secrets.token_hex(32))')"
+            )
+        kinds = len(set(kept))
+        if production and kinds < SECRET_LEAST_KINDS:
+            raise SettingsError(
+                f"{variable} repeats {kinds} character{'s' if kinds > 1 else ''}: production needs a "
+                f"random one (python3 -c 'import secrets; print(secrets.token_hex(32))')"
             )
         return value
     if production:

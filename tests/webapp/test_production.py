@@ -142,6 +142,22 @@ LONG_KEY = "a production secret key of 32 characters or more"
 LONG_DAILY = "a production daily secret of 32 characters or more"
 
 
+@pytest.mark.slow  # runs flask three times as a program
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"TAVOLO_ENV": "Prod"}, "TAVOLO_ENV 'Prod' is not one of"),
+        ({"TAVOLO_ENV": "production", "SECRET_KEY": " " * 40}, "SECRET_KEY is 0 characters long"),
+        ({"TAVOLO_ENV": "PRODUCTION", "SECRET_KEY": LONG_KEY}, "TAVOLO_DAILY_SECRET is not set"),
+    ],
+)
+def test_a_refused_setting_is_one_line_and_exit_2(tmp_path: Path, env: dict[str, str], variable: str) -> None:
+    # the hole found: a refused setting was a 42-line traceback and exit 1, its cause on the last line
+    refused = flask_command({**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}, "db", "upgrade")
+    assert refused.returncode == 2, refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and variable in refused.stderr, refused.stderr
+
+
 def production_app(database_url: str, clock: FrozenClock) -> Flask:
     from webapp import settings
 

@@ -76,9 +76,9 @@ def test_an_environment_set_in_the_instance_config_is_checked_too(tmp_path: Path
     ("key", "variable"), [("SECRET_KEY", "SECRET_KEY"), ("DAILY_SECRET", "TAVOLO_DAILY_SECRET")]
 )
 def test_production_refuses_a_short_secret_naming_it(tmp_path: Path, key: str, variable: str) -> None:
-    long = "s" * 32
+    long = "s3cr3t-0123456789abcdefghijklmnop"
     config = {"ENV_NAME": "production", "SECRET_KEY": long, "DAILY_SECRET": long}
-    for short in ("x", "s" * 31):
+    for short in ("x", long[:31]):
         with pytest.raises(
             SettingsError, match=f"^{variable} is {len(short)} characters long: .* at least 32"
         ):
@@ -86,6 +86,31 @@ def test_production_refuses_a_short_secret_naming_it(tmp_path: Path, key: str, v
     assert secret_key(config, str(tmp_path)) == long and daily_secret(config, str(tmp_path)) == long
     # outside production a short secret is the developer's business
     assert secret_key({"SECRET_KEY": "x"}, str(tmp_path)) == "x"
+
+
+@pytest.mark.parametrize(
+    ("key", "variable"), [("SECRET_KEY", "SECRET_KEY"), ("DAILY_SECRET", "TAVOLO_DAILY_SECRET")]
+)
+@pytest.mark.parametrize(
+    ("secret", "why"),
+    [
+        (" " * 40, "is 0 characters long"),
+        ("\tkey\n" + " " * 40, "is 3 characters long"),
+        ("a" * 64, "repeats 1 character"),
+        ("abab" * 10, "repeats 2 characters"),
+    ],
+)
+def test_production_refuses_a_blank_or_repetitive_secret(
+    tmp_path: Path, key: str, variable: str, secret: str, why: str
+) -> None:
+    # the hole found: 40 spaces, or one letter 64 times, passed for a 32-character secret
+    config = {
+        "ENV_NAME": "production",
+        "SECRET_KEY": "k" + "0123456789" * 4,
+        "DAILY_SECRET": "d" + "abcdefghij" * 4,
+    }
+    with pytest.raises(SettingsError, match=f"^{variable} {why}"):
+        (secret_key if key == "SECRET_KEY" else daily_secret)({**config, key: secret}, str(tmp_path))
 
 
 def test_hosting_urls_use_psycopg_3() -> None:

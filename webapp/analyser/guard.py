@@ -3,8 +3,9 @@ for a streak or a rating.
 
 Guarded: every daily puzzle still open somewhere, whatever its preset, until the caller has finished
 it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when its
-table holds most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), and not many more
-cards (`TABLE_SPREAD`), while its cards hold any card of the puzzle's hand beyond that table: its melds
+cards, on its table or in its hand, hold most of the puzzle's table cards (`TABLE_SHARE`, whatever the
+melds), its table not many more cards (`TABLE_SPREAD`), while its cards hold any card of the puzzle's
+hand beyond that table: its melds
 shuffled, split, rebuilt or partly left out, a few melds or any cards added, hand cards left out (any
 of them, placed or not), any preset, any spelling of the cards. One joker in the position stands in
 for one missing card, in each count.
@@ -60,15 +61,18 @@ class Guarded:
         """Whether the position, whose table holds the cards `table`, is this puzzle in disguise."""
         if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
             return False
+        # the puzzle's table cards count wherever the position holds them: carried into the hand,
+        # the whole table laid out anew is the answer whenever the puzzle places every card
+        cards = table + Counter(position.hand)
         # one joker of the position's own stands in for one missing card, in each count: more would
         # let any joker-laden table pass for any puzzle
-        spare = 1 if table[JOKER] > self.table[JOKER] else 0
-        shared = sum((self.table & table).values()) + spare
+        spare = 1 if cards[JOKER] > self.table[JOKER] + self.hand[JOKER] else 0
+        shared = sum((self.table & cards).values()) + spare
         if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
             return False
         # the cards the position has beyond the puzzle's table: one of the puzzle's hand (or a joker
         # for one) is enough, since each answer with some of the hand tells how those cards go
-        rest = (table - self.table) + Counter(position.hand)
+        rest = cards - self.table
         return bool(rest & self.hand) or rest[JOKER] > self.hand[JOKER]
 
 

@@ -96,12 +96,13 @@ CROWDS: AppCache[int, tuple[datetime, Crowd]] = AppCache(
 
 def real_players(now: datetime) -> ColumnElement[bool]:
     """The attempts whose players play for real: a record begun `REAL_PLAY_DAYS` days ago or more,
-    with `REAL_PLAY_FINISHED` finished attempts or more. A cookie made to give up a puzzle is neither:
-    to count, it must come back days later and finish puzzles, for each cookie."""
+    with puzzles finished on `REAL_PLAY_FINISHED` different days or more. A cookie made to give up a
+    puzzle is neither: to count, it must come back on days apart and finish puzzles, for each cookie
+    (finished attempts of any day counted, a cookie made days ago passed after a minute's give-ups)."""
     config = current_app.config
     earlier = aliased(PlayerAttempt)
     finished = (
-        select(func.count())
+        select(func.count(func.distinct(func.date(earlier.finished))))
         .where(earlier.player_id == PlayerAttempt.player_id, earlier.status.in_(FINISHED))
         .scalar_subquery()
     )

@@ -233,14 +233,14 @@ def score(attempt: models.PlayerAttempt) -> float:
 
 def _real(session: Session, player: models.Player, attempt: models.PlayerAttempt) -> bool:
     """Whether the player plays for real (`crowd.real_players`, the same test): a record at least
-    `REAL_PLAY_DAYS` old when this attempt finished, with `REAL_PLAY_FINISHED` finished attempts,
-    this one included."""
+    `REAL_PLAY_DAYS` old when this attempt finished, with puzzles finished on `REAL_PLAY_FINISHED`
+    different days, this one's included."""
     config = current_app.config
     moment = attempt.finished or attempt.started
     if player.created > moment - timedelta(days=float(config["REAL_PLAY_DAYS"])):
         return False
     finished = session.scalar(
-        select(func.count()).where(
+        select(func.count(func.distinct(func.date(models.PlayerAttempt.finished)))).where(
             models.PlayerAttempt.player_id == player.id, models.PlayerAttempt.status.in_(FINISHED)
         )
     )

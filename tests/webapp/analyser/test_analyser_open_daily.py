@@ -117,6 +117,18 @@ def test_the_api_refuses_near_copies_of_todays_puzzle(
     assert refused.status_code == 403, (near_copy, refused.get_data(as_text=True))
 
 
+@pytest.mark.parametrize("kept_on_the_table", [0, 1, 2])
+def test_the_api_refuses_todays_table_carried_into_the_hand(
+    client: FlaskClient, published: int, known_puzzle: generator.Puzzle, kept_on_the_table: int
+) -> None:
+    # the hole found: every table card moved into the hand left no table to recognise, and the answer
+    # laid out the whole table and hand, which is the solution whenever the puzzle places every card
+    table = [list(meld) for meld in known_puzzle.table]
+    hand = list(known_puzzle.hand) + [card for meld in table[kept_on_the_table:] for card in meld]
+    refused = solve(client, known_puzzle.rules, table[:kept_on_the_table], hand)
+    assert refused.status_code == 403, refused.get_data(as_text=True)
+
+
 def test_which_near_copies_are_refused_tells_nothing_of_the_solution(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle
 ) -> None:

@@ -67,6 +67,53 @@ def test_forty_throwaway_give_ups_move_a_rating_less_than_fifty_points(strict: F
         assert crowd.solved_shares(session, [daily.puzzle_id], NOON) == {}
 
 
+def farmed(app: Flask, known_puzzle: generator.Puzzle, name: str, days: tuple[int, ...]) -> Player:
+    """A cookie made 3 days ago by giving up a puzzle, then given up a puzzle on each of `days` (days
+    before today, 0 for today): what a script does to pass for real play."""
+    player_id = name.ljust(32, "0")
+    with app.app_context(), database().write() as session:
+        session.add(models.Player(id=player_id, created=NOON - timedelta(days=3)))
+        for number, day in enumerate((3, *days)):
+            decoys = ("2H 3D", "2H 3H", "2D 3D")[number]
+            row, _ = pool.add(session, variant(known_puzzle, decoys, "hard", f"cf{name}{number}"), NOON)
+            moment = NOON - timedelta(days=day, minutes=10 - number)
+            session.add(
+                models.PlayerAttempt(
+                    player_id=player_id,
+                    puzzle_id=row.id,
+                    melds=[],
+                    history=[],
+                    status=models.Status.GAVE_UP,
+                    started=moment,
+                    finished=moment,
+                )
+            )
+    client = app.test_client()
+    with client.session_transaction() as cookie:
+        cookie["player"] = player_id
+    return Player(client)
+
+
+def test_forty_cookies_made_days_ago_and_given_up_puzzles_today_are_no_crowd(
+    strict: Flask, known_puzzle: generator.Puzzle
+) -> None:
+    # the hole found: a cookie made 3 days ago that gives up a practice puzzle today, then today's,
+    # had 3 finished attempts in a record 3 days old: 40 of them moved today's rating and figures
+    before = puzzle_rating(strict)
+    for number in range(40):
+        player = farmed(strict, known_puzzle, f"f{number:02d}x", (0,))
+        assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    assert abs(puzzle_rating(strict) - before) < 50, puzzle_rating(strict)
+    with strict.app_context(), database().reader() as session:
+        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
+        assert crowd.how_others_did(session, daily.puzzle_id, NOON, NOON).finished == 0
+        assert crowd.solved_shares(session, [daily.puzzle_id], NOON) == {}
+    # one that came back on a third day plays for real
+    player = farmed(strict, known_puzzle, "real", (1,))
+    assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    assert puzzle_rating(strict) > before
+
+
 def test_a_player_with_a_record_of_some_days_moves_the_rating_and_the_figures(
     strict: Flask, known_puzzle: generator.Puzzle, clock: FrozenClock
 ) -> None:
@@ -84,4 +131,7 @@ def test_a_player_with_a_record_of_some_days_moves_the_rating_and_the_figures(
 
 def test_the_help_page_says_what_counts_as_real_play(strict: Flask) -> None:
     page = strict.test_client().get("/help").get_data(as_text=True)
-    assert "both count real play only" in page and "once its record is 2 days old and has 3 finished" in page
+    assert (
+        "both count real play only" in page
+        and "once its record is 2 days old and has finished puzzles on 3 different days" in page
+    )
