@@ -1,6 +1,7 @@
 """Midnight rush: the start of a new day played through the real stack.
 
     scripts/with-postgres.sh .venv/bin/python bench/rush.py [--players 500 2000] [--seconds 60]
+                                                            [--app-root DIR]
 
 deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of gunicorn
 (2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL` (durable, as
@@ -11,7 +12,8 @@ step POST with its step check) and ends the turn. Printed per N: p50, p99 and ma
 errors (non-2xx or no answer), and the players done. Then `GET /` for a new visitor through the front
 door (wrk, 32 connections, 10 s) beside nginx serving the same page as a file: wrk has one address,
 so that measurement runs with the per-address `limit_req` lines taken out of the site file. Figures
-are printed, never asserted.
+are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with
+this .venv, as bench/flood.py does.
 """
 
 from __future__ import annotations
@@ -223,6 +225,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not database.startswith("postgres"):
         raise OSError("DATABASE_URL must name a PostgreSQL: run under scripts/with-postgres.sh")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-rush-"))
+    app_root = args.app_root.resolve()
     redis_port = web.free_port()
     redis = subprocess.Popen(
         [
@@ -245,11 +248,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "TAVOLO_DAILY_SECRET": "a rush benchmark's daily secret, 32 characters or more",
         "TAVOLO_PROXIES": "1",
         "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
+        "PYTHONPATH": str(app_root),
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
     # the pool's one puzzle is today's: its solution is the moves every player makes
-    solution = [list(meld) for meld in flood.seed_pool(flask, env, ROOT, folder).solution]
+    solution = [list(meld) for meld in flood.seed_pool(flask, env, app_root, folder).solution]
     app_port = web.free_port()
     gunicorn = [
         str(ROOT / ".venv/bin/gunicorn"),
@@ -259,9 +263,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "gthread",
     ]
     gunicorn += ["--workers", "2", "--threads", "4", "--log-level", "error", "webapp:create_app()"]
-    app = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
+    app = subprocess.Popen(gunicorn, env=env, cwd=app_root)
     nginx, port = start_nginx(folder, app_port, limits=True)
-    results: dict[str, Any] = {"cores": os.cpu_count(), "load_average_at_start": round(os.getloadavg()[0], 2)}
+    results: dict[str, Any] = {
+        "app_root": str(app_root),
+        "cores": os.cpu_count(),
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+    }
     try:
         web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
         results["rushes"] = []
@@ -294,9 +302,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[500, 2000], help="rush sizes (500 2000)")
     parser.add_argument("--seconds", type=float, default=60, help="players arrive within this (60)")
+    parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (this one)")
     args = parser.parse_args()
     if args.seconds <= 0 or any(not 1 <= players <= 100_000 for players in args.players):
         parser.error("--seconds must be positive and --players 1 to 100000")
+    if not (args.app_root / "webapp" / "__init__.py").is_file():
+        parser.error(f"--app-root {args.app_root} holds no webapp/")
     return web.report("rush.py", lambda: run(args))
 
 
