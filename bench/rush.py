@@ -9,7 +9,8 @@ with-postgres.sh starts it without --fast), and a Redis of its own for the limit
 Today is puzzle #1. Each of N players arrives at a moment spread evenly over `--seconds`, from an
 address of their own (127.x.y.z), loads the puzzle page, plays the moves of the solution (each a
 step POST with its step check) and ends the turn. Printed per N: p50, p99 and max of every request,
-errors (non-2xx or no answer), and the players done. Then `GET /` for a new visitor through the front
+errors (non-2xx or no answer), the players done, and the app's own CPU seconds (gunicorn's processes,
+which other work on a shared machine hardly moves, unlike the times). Then `GET /` for a new visitor through the front
 door (wrk, 32 connections, 10 s) beside nginx serving the same page as a file: wrk has one address,
 so that measurement runs with the per-address `limit_req` lines taken out of the site file. Figures
 are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with
@@ -205,6 +206,24 @@ def start_nginx(folder: Path, app_port: int, limits: bool) -> tuple[subprocess.P
     return nginx, port
 
 
+def app_cpu_seconds(master: int) -> float:
+    """CPU seconds (user and system) used so far by gunicorn's master and its workers (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [master]
+    try:
+        pids += [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    except OSError:
+        return 0.0
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def wrk_rate(url: str, seconds: int) -> dict[str, float]:
     done = subprocess.run(
         ["wrk", "-t2", "-c32", f"-d{seconds}s", "-H", f"Host: {HOST}", "--latency", url],
@@ -275,7 +294,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results["rushes"] = []
         offset = 0
         for players in args.players:
+            cpu = app_cpu_seconds(app.pid)
             results["rushes"].append(rush(port, players, args.seconds, solution, offset))
+            # the app's own CPU (gunicorn's workers), which other work on the machine hardly moves
+            results["rushes"][-1]["app_cpu_s"] = round(app_cpu_seconds(app.pid) - cpu, 1)
             print(json.dumps(results["rushes"][-1]), file=sys.stderr, flush=True)  # each as it ends
             offset += players
         nginx.terminate()
