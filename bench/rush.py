@@ -3,18 +3,18 @@
     scripts/with-postgres.sh .venv/bin/python bench/rush.py [--players 500 2000] [--seconds 60]
                                                             [--app-root DIR]
 
-deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of gunicorn
-(2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL` (durable, as
-with-postgres.sh starts it without --fast), and a Redis of its own for the limits and kept answers.
-Today is puzzle #1. Each of N players arrives at a moment spread evenly over `--seconds`, from an
-address of their own (127.x.y.z), loads the puzzle page, plays the moves of the solution (each a
-step POST with its step check) and ends the turn. Printed per N: p50, p99 and max of every request,
-errors (non-2xx or no answer), the players done, and the app's own CPU seconds (gunicorn's processes,
-which other work on a shared machine hardly moves, unlike the times). Then `GET /` for a new visitor through the front
-door (wrk, 32 connections, 10 s) beside nginx serving the same page as a file: wrk has one address,
-so that measurement runs with the per-address `limit_req` lines taken out of the site file. Figures
-are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with
-this .venv, as bench/flood.py does.
+deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of
+gunicorn (2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL`
+(durable, as with-postgres.sh starts it without --fast), and a Redis of its own for the limits and
+kept answers. Today is puzzle #1. Each of N players arrives at a moment spread evenly over
+`--seconds`, from an address of their own (127.x.y.z), loads the puzzle page, plays the moves of the
+solution (each a step POST with its step check) and ends the turn. Printed per N: p50, p99 and max
+of every request, errors (non-2xx or no answer), the players done, and the app's own CPU seconds
+(gunicorn's processes, which other work on a shared machine hardly moves, unlike the times). Then
+`GET /` for a new visitor through the front door (wrk, 32 connections, 10 s) beside nginx serving
+the same page as a file: wrk has one address, so that measurement runs with the per-address
+`limit_req` lines taken out of the site file. Figures are printed, never asserted. `--app-root DIR`
+serves another checkout (before/after a change) with this .venv, as bench/flood.py does.
 """
 
 from __future__ import annotations
