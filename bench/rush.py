@@ -1,17 +1,20 @@
 """Midnight rush: the start of a new day played through the real stack.
 
     scripts/with-postgres.sh .venv/bin/python bench/rush.py [--players 500 2000] [--seconds 60]
+                                                            [--app-root DIR]
 
-deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of gunicorn
-(2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL` (durable, as
-with-postgres.sh starts it without --fast), and a Redis of its own for the limits and kept answers.
-Today is puzzle #1. Each of N players arrives at a moment spread evenly over `--seconds`, from an
-address of their own (127.x.y.z), loads the puzzle page, plays the moves of the solution (each a
-step POST with its step check) and ends the turn. Printed per N: p50, p99 and max of every request,
-errors (non-2xx or no answer), and the players done. Then `GET /` for a new visitor through the front
-door (wrk, 32 connections, 10 s) beside nginx serving the same page as a file: wrk has one address,
-so that measurement runs with the per-address `limit_req` lines taken out of the site file. Figures
-are printed, never asserted.
+deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of
+gunicorn (2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL`
+(durable, as with-postgres.sh starts it without --fast), and a Redis of its own for the limits and
+kept answers. Today is puzzle #1. Each of N players arrives at a moment spread evenly over
+`--seconds`, from an address of their own (127.x.y.z), loads the puzzle page, plays the moves of the
+solution (each a step POST with its step check) and ends the turn. Printed per N: p50, p99 and max
+of every request, errors (non-2xx or no answer), the players done, and the app's own CPU seconds
+(gunicorn's processes, which other work on a shared machine hardly moves, unlike the times). Then
+`GET /` for a new visitor through the front door (wrk, 32 connections, 10 s) beside nginx serving
+the same page as a file: wrk has one address, so that measurement runs with the per-address
+`limit_req` lines taken out of the site file. Figures are printed, never asserted. `--app-root DIR`
+serves another checkout (before/after a change) with this .venv, as bench/flood.py does.
 """
 
 from __future__ import annotations
@@ -203,6 +206,24 @@ def start_nginx(folder: Path, app_port: int, limits: bool) -> tuple[subprocess.P
     return nginx, port
 
 
+def app_cpu_seconds(master: int) -> float:
+    """CPU seconds (user and system) used so far by gunicorn's master and its workers (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [master]
+    try:
+        pids += [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    except OSError:
+        return 0.0
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def wrk_rate(url: str, seconds: int) -> dict[str, float]:
     done = subprocess.run(
         ["wrk", "-t2", "-c32", f"-d{seconds}s", "-H", f"Host: {HOST}", "--latency", url],
@@ -223,6 +244,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not database.startswith("postgres"):
         raise OSError("DATABASE_URL must name a PostgreSQL: run under scripts/with-postgres.sh")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-rush-"))
+    app_root = args.app_root.resolve()
     redis_port = web.free_port()
     redis = subprocess.Popen(
         [
@@ -245,11 +267,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "TAVOLO_DAILY_SECRET": "a rush benchmark's daily secret, 32 characters or more",
         "TAVOLO_PROXIES": "1",
         "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
+        "PYTHONPATH": str(app_root),
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
     # the pool's one puzzle is today's: its solution is the moves every player makes
-    solution = [list(meld) for meld in flood.seed_pool(flask, env, ROOT, folder).solution]
+    solution = [list(meld) for meld in flood.seed_pool(flask, env, app_root, folder).solution]
     app_port = web.free_port()
     gunicorn = [
         str(ROOT / ".venv/bin/gunicorn"),
@@ -259,15 +282,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "gthread",
     ]
     gunicorn += ["--workers", "2", "--threads", "4", "--log-level", "error", "webapp:create_app()"]
-    app = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
+    app = subprocess.Popen(gunicorn, env=env, cwd=app_root)
     nginx, port = start_nginx(folder, app_port, limits=True)
-    results: dict[str, Any] = {"cores": os.cpu_count(), "load_average_at_start": round(os.getloadavg()[0], 2)}
+    results: dict[str, Any] = {
+        "app_root": str(app_root),
+        "cores": os.cpu_count(),
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+    }
     try:
         web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
         results["rushes"] = []
         offset = 0
         for players in args.players:
+            cpu = app_cpu_seconds(app.pid)
             results["rushes"].append(rush(port, players, args.seconds, solution, offset))
+            # the app's own CPU (gunicorn's workers), which other work on the machine hardly moves
+            results["rushes"][-1]["app_cpu_s"] = round(app_cpu_seconds(app.pid) - cpu, 1)
             print(json.dumps(results["rushes"][-1]), file=sys.stderr, flush=True)  # each as it ends
             offset += players
         nginx.terminate()
@@ -294,9 +324,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[500, 2000], help="rush sizes (500 2000)")
     parser.add_argument("--seconds", type=float, default=60, help="players arrive within this (60)")
+    parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (this one)")
     args = parser.parse_args()
     if args.seconds <= 0 or any(not 1 <= players <= 100_000 for players in args.players):
         parser.error("--seconds must be positive and --players 1 to 100000")
+    if not (args.app_root / "webapp" / "__init__.py").is_file():
+        parser.error(f"--app-root {args.app_root} holds no webapp/")
     return web.report("rush.py", lambda: run(args))
 
 

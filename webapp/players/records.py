@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 from flask import current_app
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import models
 from webapp.models import Status
@@ -256,13 +257,15 @@ def rate(session: Session, attempt_id: int) -> float | None:
     player = session.get(models.Player, attempt.player_id, with_for_update=True)
     if player is None:  # erased meanwhile
         return None
-    puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
+    # locked only when this game moves it, late: a rush of new players (who never do) queued on it
+    moves_puzzle = not attempt.review and _real(session, player, attempt)
     last = session.scalar(
         select(func.max(models.PlayerAttempt.finished)).where(
             models.PlayerAttempt.player_id == attempt.player_id,
             models.PlayerAttempt.rating_after.is_not(None),
         )
     )
+    puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=moves_puzzle or None)
     # a rating period is a day, and the game's own period widens the deviation already (in play):
     # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
@@ -271,9 +274,8 @@ def rate(session: Session, attempt_id: int) -> float | None:
         Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
         score(attempt),
     )
-    if attempt.review or not _real(session, player, attempt):
-        # a throwaway cookie's game moves its own rating, never the puzzle's: 40 fresh cookies giving
-        # up moved a puzzle from 1500 to 2208; and a review round's player has seen the solution
+    if not moves_puzzle:  # a review's player has seen the solution; a throwaway cookie's game moves
+        # its own rating, never the puzzle's: 40 fresh cookies giving up moved one from 1500 to 2208
         puzzle_after = Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(
@@ -284,7 +286,7 @@ def rate(session: Session, attempt_id: int) -> float | None:
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return None
-    attempt.rating_after = player_after.rating
+    set_committed_value(attempt, "rating_after", player_after.rating)  # written above: not again
     player.rating, player.deviation, player.volatility = (
         player_after.rating,
         player_after.deviation,
