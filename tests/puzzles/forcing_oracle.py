@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
 from puzzles import JOKER, SUITS, Card, Meld, MeldKind, Position
-from tests.puzzles.oracle import can_free, can_split, cards_of
+from tests.puzzles.oracle import can_free, can_split, cards_of, is_meld
 
 Value = tuple[int, int, int]
 SETS, RUNS, KEPT = 0, 1, 2
@@ -28,6 +28,7 @@ class Board:
         self.hand = position.hand_counts()
         self.cards = sorted(set(self.table) | set(self.hand), key=Card.sort_key)
         self.lying: dict[Card, Value] = {}
+        self._of_three: dict[tuple[Card, int], list[frozenset[Card]]] = {}
         for card in self.cards:
             in_sets = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.SET)
             in_runs = sum(m.cards.count(card) for m in position.table if m.kind is MeldKind.RUN)
@@ -95,9 +96,17 @@ class Board:
                     found.append(frozenset({other, third}))
         return found
 
+    def melds_of_three(self, card: Card, kind: int) -> list[frozenset[Card]]:
+        """`sets_of_three` or `runs_of_three`, listed once per board: they depend on the board's
+        cards alone, and the forced moves ask for them thousands of times."""
+        key = (card, kind)
+        if key not in self._of_three:
+            self._of_three[key] = self.sets_of_three(card) if kind == SETS else self.runs_of_three(card)
+        return self._of_three[key]
+
     def choices(self, card: Card, copies: int, kind: int, most: dict[Card, Value]) -> list[Counter[Card]]:
         """Each way to give `copies` melds of this kind to the card, as the others' copies it takes."""
-        melds = self.sets_of_three(card) if kind == SETS else self.runs_of_three(card)
+        melds = self.melds_of_three(card, kind)
         found = []
         for chosen in combinations_with_replacement(melds, copies):
             takes = Counter(other for meld in chosen for other in meld)
@@ -223,9 +232,7 @@ class Board:
 
 
 def meld_ok(cards: list[Card], position: Position) -> bool:
-    from puzzles import meld_problem
-
-    return meld_problem(cards, position.rules) is None
+    return is_meld(cards_of(cards), position.rules)
 
 
 def fewest_decisions(position: Position, maximum: int, most: int) -> int | None:

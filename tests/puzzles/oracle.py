@@ -22,14 +22,18 @@ Cards = tuple[Card, ...]
 """A multiset of cards, sorted by `Card.index` (jokers last) so that equal multisets are equal tuples."""
 
 
+def _index(card: Card) -> int:
+    return card.index
+
+
 def cards_of(cards: Iterable[Card]) -> Cards:
-    return tuple(sorted(cards, key=lambda card: card.index))
+    return tuple(sorted(cards, key=_index))
 
 
 def sub_multisets(cards: Iterable[Card]) -> Iterator[Cards]:
     """Every sub-multiset of the cards, each once."""
     counts = Counter(cards)
-    kinds = sorted(counts, key=lambda card: card.index)
+    kinds = sorted(counts, key=_index)
     for takes in product(*(range(counts[card] + 1) for card in kinds)):
         yield cards_of(card for card, take in zip(kinds, takes, strict=True) for _ in range(take))
 
@@ -44,24 +48,37 @@ def _minus(cards: Iterable[Card], taken: Iterable[Card]) -> Cards:
 # -- splitting cards into melds
 
 
-def _melds_with_first(cards: Cards, rules: Rules) -> Iterator[tuple[Cards, Cards]]:
+@cache
+def is_meld(meld: Cards, rules: Rules) -> bool:
+    """Whether these cards (a sorted multiset) form a valid meld: the engine's `meld_problem`,
+    asked once per multiset, since the searches below meet the same few melds again and again."""
+    return len(meld) >= 3 and meld_problem(meld, rules) is None
+
+
+@cache
+def _melds_with_first(cards: Cards, rules: Rules) -> tuple[tuple[Cards, Cards], ...]:
     """Every valid meld that holds the first card of `cards`, with the cards it leaves.
 
     A meld is cards of one rank (a set) or of one suit (a run), plus jokers, and never holds the same
     real card twice (a set has different suits, a run different ranks): only such cards are tried.
+    Kept per multiset of cards: `can_split` and `final_tables` ask for the same ones many times.
     """
     first, rest = cards[0], cards[1:]
     if first.is_joker:  # only jokers are left, and no meld is made of jokers alone
-        return
+        return ()
     partners = [c for c in rest if c.is_joker or c.rank == first.rank or c.suit == first.suit]
     counts = Counter(partners)
-    kinds = sorted(counts, key=lambda card: card.index)
+    kinds = sorted(counts, key=_index)
     limits = [counts[card] if card.is_joker else 1 for card in kinds]
+    found = []
     for takes in product(*(range(limit + 1) for limit in limits)):
+        if sum(takes) < 2:
+            continue  # a meld holds three cards or more
         chosen = [card for card, take in zip(kinds, takes, strict=True) for _ in range(take)]
         meld = cards_of([first, *chosen])
-        if len(meld) >= 3 and meld_problem(meld, rules) is None:
-            yield meld, _minus(rest, chosen)
+        if is_meld(meld, rules):
+            found.append((meld, _minus(rest, chosen)))
+    return tuple(found)
 
 
 @cache
@@ -72,15 +89,17 @@ def can_split(cards: Cards, rules: Rules) -> bool:
     return any(can_split(rest, rules) for _, rest in _melds_with_first(cards, rules))
 
 
-def final_tables(cards: Cards, rules: Rules) -> Iterator[tuple[Cards, ...]]:
+@cache
+def final_tables(cards: Cards, rules: Rules) -> tuple[tuple[Cards, ...], ...]:
     """Every way to lay out all the cards as valid melds, each once (as a multiset of melds)."""
     if not cards:
-        yield ()
-        return
-    for meld, rest in _melds_with_first(cards, rules):
-        if can_split(rest, rules):
-            for table in final_tables(rest, rules):
-                yield (meld, *table)
+        return ((),)
+    return tuple(
+        (meld, *table)
+        for meld, rest in _melds_with_first(cards, rules)
+        if can_split(rest, rules)
+        for table in final_tables(rest, rules)
+    )
 
 
 # -- plays

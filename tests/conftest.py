@@ -1,0 +1,78 @@
+"""The order of the run: the longest tests first, shared out among the test processes.
+
+pytest-xdist's `worksteal` hands each process one contiguous share of the collection and lets an
+idle process take the back half of a busy one's queue. A long test near the end of a share runs
+last, alone, while the other processes wait (issue 22: the run's last minutes were one oracle
+test). So each share here starts with its part of the long tests, longest first, and ends with
+quick ones that can be stolen. Only tests that share no module-scoped fixture are moved: moving
+one of those would set its module's server or database up twice.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+LONG = {
+    # test function (all its parameters) -> seconds of its longest case, from
+    # `pytest -n 4 --dist worksteal --durations=80` on the shared 2-core machine (issue 22)
+    "tests/puzzles/test_oracle.py::test_chain_length_matches_the_oracle_where_it_is_hard": 228,
+    "tests/puzzles/test_forcing.py::test_decisions_match_the_brute_force_on_blocks": 145,
+    "tests/webapp/test_production.py::test_production_refuses_to_start_without_a_secret_key": 134,
+    "tests/puzzles/test_oracle.py::test_depth_matches_the_oracle_when_jokers_move_past_runs": 110,
+    "tests/puzzles/test_order.py::test_the_answer_does_not_depend_on_order_or_spelling": 101,
+    "tests/puzzles/test_forcing.py::test_decisions_match_the_brute_force_on_small_tables": 83,
+    "tests/webapp/test_bad_input.py::test_any_sequence_of_steps_leaves_a_valid_attempt": 78,
+    "tests/puzzles/test_forcing.py::test_the_sweep_is_fewer_decisions_than_the_trap": 60,
+    "tests/puzzles/test_oracle.py::test_depth_and_shown_play_match_the_oracle": 59,
+    "tests/puzzles/test_oracle.py::test_chain_length_matches_the_oracle_when_jokers_move": 58,
+    "tests/generator/test_make.py::test_ids_replay_the_same_in_a_fresh_process_whatever_the_hash_seed": 51,
+    "tests/puzzles/test_oracle.py::test_chain_length_matches_the_oracle_on_two_spots": 50,
+    "tests/generator/test_rivals.py::test_a_tiers_puzzles_hold_live_decoys": 47,
+    "tests/puzzles/test_oracle.py::test_chain_depth_matches_the_oracle": 41,
+    "tests/puzzles/test_oracle.py::test_chain_length_matches_the_oracle": 40,
+    "tests/puzzles/test_oracle.py::test_maximum_matches_the_oracle": 36,
+    "tests/webapp/analyser/test_analyser.py::test_no_typed_position_or_move_list_is_ever_a_500": 35,
+    "tests/puzzles/test_oracle.py::test_a_unique_best_play_takes_no_joker_back": 33,
+    "tests/generator/test_runs.py::test_puzzles_already_seen_are_skipped_as_duplicates": 31,
+    "tests/puzzles/test_oracle.py::test_uniqueness_matches_the_oracle": 29,
+    "tests/puzzles/test_steps.py::test_following_the_steps_of_a_second_best_play_or_a_points_play": 26,
+    "tests/webapp/players/test_real_play.py::"
+    "test_forty_throwaway_give_ups_move_a_rating_less_than_fifty_points": 23,
+}
+"""Figures to order by, not limits: a stale one only makes the order a little worse."""
+
+
+def expected_seconds(item: pytest.Item) -> int:
+    return LONG.get(item.nodeid.split("[", 1)[0], 0)
+
+
+def shares(count: int, processes: int) -> list[int]:
+    """The sizes of worksteal's first shares: each idle process in turn gets an even part of
+    what is left (xdist/scheduler/worksteal.py, `check_schedule`)."""
+    sizes = []
+    for remaining in range(processes, 0, -1):
+        sizes.append((count - sum(sizes)) // remaining)
+    return sizes
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every process collects and orders alike (xdist insists), so the order depends only on the
+    collection and the number of processes."""
+    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    long = sorted((item for item in items if expected_seconds(item)), key=expected_seconds, reverse=True)
+    if not long:
+        return
+    moved = {id(item) for item in long}
+    rest = [item for item in items if id(item) not in moved]
+    ordered: list[pytest.Item] = []
+    for process, size in enumerate(shares(len(items), processes)):
+        own = long[process::processes]
+        quick = max(0, size - len(own))
+        ordered += own + rest[:quick]
+        del rest[:quick]
+    ordered += rest
+    assert len(ordered) == len(items)
+    items[:] = ordered
