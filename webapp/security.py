@@ -36,10 +36,12 @@ def counting(use: Callable[[limits.strategies.RateLimiter], T]) -> T:
     try:
         return use(limiter.limiter)
     except Exception as error:  # redis-py's errors, and whatever else a storage raises
-        if limiter._storage_dead or not limiter._in_memory_fallback_enabled:
+        if not limiter._in_memory_fallback_enabled:
             raise
-        log.warning("rate limits: Redis unreachable, counting in memory (%s)", type(error).__name__)
-        limiter._storage_dead = True  # the flag Flask-Limiter's own fallback sets
+        # another thread may have switched while this call to Redis was failing: count in memory too
+        if not limiter._storage_dead:
+            log.warning("rate limits: Redis unreachable, counting in memory (%s)", type(error).__name__)
+            limiter._storage_dead = True  # the flag Flask-Limiter's own fallback sets
         return use(limiter.limiter)
 
 

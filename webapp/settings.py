@@ -110,6 +110,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Redis down: count in each process's memory until it is back (security.py), answering at
         # once rather than waiting on a dead server
         "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        # a request whose call to Redis fails after another thread has switched to memory: Flask-Limiter
+        # falls back only for the first, and would answer the others 500 (seen in bench/rush.py)
+        "RATELIMIT_SWALLOW_ERRORS": True,
         "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
         "RATELIMIT_HEADERS_ENABLED": True,
         "STEP_RATE_LIMIT": "120 per minute",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.exceptions import TimeoutError as RedisTimeout
 
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app, store
@@ -17,6 +18,7 @@ from tests.webapp.redis_server import RedisServer
 from webapp import settings
 from webapp.analyser import solving
 from webapp.db import database
+from webapp.security import limiter
 
 
 @pytest.fixture
@@ -77,6 +79,44 @@ def test_play_goes_on_when_redis_stops(
     # the limits still hold, counted in this process's memory from the moment Redis went
     checks = [requests(player)["check"]() for _ in range(8)]
     assert checks[:7] == [200] * 7 and checks[7] == 429
+    with app.app_context():
+        database().dispose()
+
+
+@pytest.mark.slow  # a Redis server of its own
+def test_a_call_to_redis_failing_after_another_thread_switched_is_answered(
+    database_url: str,
+    clock: FrozenClock,
+    known_puzzle: generator.Puzzle,
+    redis: RedisServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under the midnight rush, Redis timed out for two threads at once: the first switched the limits
+    # to memory, and the second, whose call had been failing meanwhile, answered 500.
+    config = settings.from_environment({"REDIS_URL": redis.url})
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, **config)
+    store(app, known_puzzle, TODAY)
+    player = Player(app.test_client())
+    in_redis = limiter._limiter  # the counters in Redis, before any fallback
+
+    def switched_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        limiter._storage_dead = True  # what the thread that failed first did, while this call waited
+        raise RedisTimeout("Timeout reading from socket")
+
+    for name in ("hit", "test", "get_window_stats"):
+        monkeypatch.setattr(in_redis, name, switched_meanwhile)
+    answered = {}
+    for kind, send in requests(player).items():
+        limiter._storage_dead = False  # Redis believed up as each request starts
+        answered[kind] = send()
+    assert answered == {
+        "move": 200,
+        "undo": 200,
+        "check": 200,
+        "solve": 200,
+        "analyse": 200,
+        "transfer code": 303,
+    }
     with app.app_context():
         database().dispose()
 
