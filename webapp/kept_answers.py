@@ -86,29 +86,42 @@ class KeptAnswers:
     def _answer(
         self, key: tuple[str, ...], moment: datetime, environ: WSGIEnvironment, start_response: StartResponse
     ) -> Iterable[bytes]:
-        said: list[Any] = []
-
-        def record(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Callable[[bytes], object]:
-            said[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        answer = self.inner(environ, record)
+        answer, said = through(self.inner, environ, start_response)
         if not said:  # the body has to be read before the status is known: not one to keep
             return answer
         status, headers = said
         seconds = _seconds(headers)
         if not status.startswith("200 ") or seconds is None:
             return answer
-        try:
-            body = b"".join(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
+        body = whole(answer)
         others = tuple((name, value) for name, value in headers if name.lower() != EXPIRES.lower())
         self.kept.put(key, Kept(status, others, body, moment, moment + timedelta(seconds=seconds)))
         return [body]
+
+
+def through(
+    inner: WSGIApplication, environ: WSGIEnvironment, start_response: StartResponse
+) -> tuple[Iterable[bytes], list[Any]]:
+    """`inner`'s answer, and the status and headers it started with (empty when it starts only as its
+    body is read), for a middleware that may keep the answer."""
+    said: list[Any] = []
+
+    def record(
+        status: str, headers: list[tuple[str, str]], exc_info: Any = None
+    ) -> Callable[[bytes], object]:
+        said[:] = [status, headers]
+        return start_response(status, headers, exc_info)
+
+    return inner(environ, record), said
+
+
+def whole(answer: Iterable[bytes]) -> bytes:
+    """An answer's body read to its end, and the answer closed, as the server would have."""
+    try:
+        return b"".join(answer)
+    finally:
+        if hasattr(answer, "close"):
+            answer.close()
 
 
 def _seconds(headers: list[tuple[str, str]]) -> int | None:

@@ -17,7 +17,7 @@ yet, goes to Flask as before. Sits inside the ProxyFix, so the address is the cl
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from flask import Flask, request
 from werkzeug.http import parse_cookie
 
 from webapp.caching import CACHES, BoundedCache, CacheInfo
+from webapp.kept_answers import through, whole
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE, browser_language
 from webapp.templating import DECK_COOKIE
 
@@ -91,15 +92,7 @@ class RefusedEarly:
     def _answer(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Through Flask, keeping a rate limit's refusal as bytes when it holds nothing of the
         visitor's (no cookie set, and so no token)."""
-        said: list[Any] = []
-
-        def record(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Callable[[bytes], object]:
-            said[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        answer = self.inner(environ, record)
+        answer, said = through(self.inner, environ, start_response)
         noted = environ.get(NOTED)
         if noted is None or not said or not said[0].startswith("429 "):
             return answer
@@ -108,11 +101,7 @@ class RefusedEarly:
             name.lower() in ("set-cookie", "content-encoding") for name, _ in said[1]
         ):
             return answer
-        try:
-            body = b"".join(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
+        body = whole(answer)
         others = tuple((name, value) for name, value in said[1] if name.lower() not in FRESH)
         self.pages.put(_variant(environ, cookies, noted[1]), Kept(said[0], others, body))
         return [body]

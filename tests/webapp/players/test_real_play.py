@@ -30,52 +30,15 @@ def puzzle_rating(app: Flask) -> float:
         return float(daily.puzzle.rating)
 
 
-def veteran(app: Flask, known_puzzle: generator.Puzzle, name: str) -> Player:
-    """A browser whose record began 3 days ago, with 2 puzzles finished since."""
+def given_up(app: Flask, known_puzzle: generator.Puzzle, name: str, days: tuple[int, ...]) -> Player:
+    """A browser whose record began 3 days ago, with a puzzle given up on each of `days` (days before
+    today, 0 for today)."""
     player_id = name.ljust(32, "0")
     with app.app_context(), database().write() as session:
         session.add(models.Player(id=player_id, created=NOON - timedelta(days=3)))
-        for number, decoys in enumerate(("2H 3D", "2H 3H")):
-            row, _ = pool.add(session, variant(known_puzzle, decoys, "hard", f"cv{name}{number}"), NOON)
-            session.add(
-                models.PlayerAttempt(
-                    player_id=player_id,
-                    puzzle_id=row.id,
-                    melds=[],
-                    history=[],
-                    status=models.Status.GAVE_UP,
-                    started=NOON - timedelta(days=2 - number),
-                    finished=NOON - timedelta(days=2 - number),
-                )
-            )
-    client = app.test_client()
-    with client.session_transaction() as cookie:
-        cookie["player"] = player_id
-    return Player(client)
-
-
-def test_forty_throwaway_give_ups_move_a_rating_less_than_fifty_points(strict: Flask) -> None:
-    # the hole found: 40 fresh cookies giving up moved today's rating from 1500 to 2208
-    before = puzzle_rating(strict)
-    for _ in range(40):
-        assert Player(strict.test_client()).post(f"/puzzles/{TODAY}/give-up").status_code == 200
-    assert abs(puzzle_rating(strict) - before) < 50
-    # nor how everyone did: the throwaways are no crowd
-    with strict.app_context(), database().reader() as session:
-        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
-        assert crowd.how_others_did(session, daily.puzzle_id, NOON, NOON).finished == 0
-        assert crowd.solved_shares(session, [daily.puzzle_id], NOON) == {}
-
-
-def farmed(app: Flask, known_puzzle: generator.Puzzle, name: str, days: tuple[int, ...]) -> Player:
-    """A cookie made 3 days ago by giving up a puzzle, then given up a puzzle on each of `days` (days
-    before today, 0 for today): what a script does to pass for real play."""
-    player_id = name.ljust(32, "0")
-    with app.app_context(), database().write() as session:
-        session.add(models.Player(id=player_id, created=NOON - timedelta(days=3)))
-        for number, day in enumerate((3, *days)):
+        for number, day in enumerate(days):
             decoys = ("2H 3D", "2H 3H", "2D 3D")[number]
-            row, _ = pool.add(session, variant(known_puzzle, decoys, "hard", f"cf{name}{number}"), NOON)
+            row, _ = pool.add(session, variant(known_puzzle, decoys, "hard", f"c{name}{number}"), NOON)
             moment = NOON - timedelta(days=day, minutes=10 - number)
             session.add(
                 models.PlayerAttempt(
@@ -92,6 +55,30 @@ def farmed(app: Flask, known_puzzle: generator.Puzzle, name: str, days: tuple[in
     with client.session_transaction() as cookie:
         cookie["player"] = player_id
     return Player(client)
+
+
+def veteran(app: Flask, known_puzzle: generator.Puzzle, name: str) -> Player:
+    """A browser whose record began 3 days ago, with 2 puzzles finished since."""
+    return given_up(app, known_puzzle, name, (2, 1))
+
+
+def farmed(app: Flask, known_puzzle: generator.Puzzle, name: str, days: tuple[int, ...]) -> Player:
+    """A cookie made 3 days ago by giving up a puzzle, then given up a puzzle on each of `days` (days
+    before today, 0 for today): what a script does to pass for real play."""
+    return given_up(app, known_puzzle, name, (3, *days))
+
+
+def test_forty_throwaway_give_ups_move_a_rating_less_than_fifty_points(strict: Flask) -> None:
+    # the hole found: 40 fresh cookies giving up moved today's rating from 1500 to 2208
+    before = puzzle_rating(strict)
+    for _ in range(40):
+        assert Player(strict.test_client()).post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    assert abs(puzzle_rating(strict) - before) < 50
+    # nor how everyone did: the throwaways are no crowd
+    with strict.app_context(), database().reader() as session:
+        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
+        assert crowd.how_others_did(session, daily.puzzle_id, NOON, NOON).finished == 0
+        assert crowd.solved_shares(session, [daily.puzzle_id], NOON) == {}
 
 
 def test_forty_cookies_made_days_ago_and_given_up_puzzles_today_are_no_crowd(
