@@ -28,6 +28,10 @@ def redis(tmp_path: Path) -> Iterator[RedisServer]:
     server.stop()
 
 
+ANSWERED = {"move": 200, "undo": 200, "check": 200, "solve": 200, "analyse": 200, "transfer code": 303}
+"""What each of `requests` answers when all is well."""
+
+
 def requests(player: Player) -> dict[str, Any]:
     """One request of each kind that counts against a limit, and the status it gets."""
     client = player.client
@@ -63,15 +67,14 @@ def test_play_goes_on_when_redis_stops(
     app = make_app(database_url, clock, RATELIMIT_ENABLED=True, CHECK_RATE_LIMIT="8 per minute", **config)
     store(app, known_puzzle, TODAY)
     player = Player(app.test_client())
-    expected = {"move": 200, "undo": 200, "check": 200, "solve": 200, "analyse": 200, "transfer code": 303}
     before = {kind: send() for kind, send in requests(player).items()}
-    assert before == expected
+    assert before == ANSWERED
     assert not [record for record in caplog.records if "Redis unreachable" in record.getMessage()]
 
     redis.stop()
     with caplog.at_level(logging.WARNING, logger="tavolo"):
         after = {kind: send() for kind, send in requests(player).items()}
-    assert after == expected
+    assert after == ANSWERED
     said = [record.getMessage() for record in caplog.records if record.name == "tavolo.security"]
     assert said and all("rate limits: Redis unreachable, counting in memory" in line for line in said)
     kept = [record.getMessage() for record in caplog.records if record.name == "tavolo.caching"]
@@ -109,14 +112,7 @@ def test_a_call_to_redis_failing_after_another_thread_switched_is_answered(
     for kind, send in requests(player).items():
         limiter._storage_dead = False  # Redis believed up as each request starts
         answered[kind] = send()
-    assert answered == {
-        "move": 200,
-        "undo": 200,
-        "check": 200,
-        "solve": 200,
-        "analyse": 200,
-        "transfer code": 303,
-    }
+    assert answered == ANSWERED
     with app.app_context():
         database().dispose()
 
