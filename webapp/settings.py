@@ -183,6 +183,8 @@ ENVIRONMENTS = ("production", "development")
 SECRET_LEAST_LENGTH = 32
 """Characters a production secret needs at least: a short key can be guessed offline from any one
 signed cookie, and then a cookie forged for a known player id."""
+MAKE_SECRET = "(python3 -c 'import secrets; print(secrets.token_hex(32))')"
+"""How to make a secret that passes, said by both refusals."""
 SECRET_LEAST_KINDS = 8
 """Different characters a production secret needs at least: 64 times one letter is as easily guessed
 as one letter (a hex token of 32 characters has 8 or more but once in about 10^15)."""
@@ -250,13 +252,13 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
         if production and len(kept) < SECRET_LEAST_LENGTH:
             raise SettingsError(
                 f"{variable} is {len(kept)} characters long: production needs at least "
-                f"{SECRET_LEAST_LENGTH} (python3 -c 'import secrets; print(secrets.token_hex(32))')"
+                f"{SECRET_LEAST_LENGTH} {MAKE_SECRET}"
             )
         kinds = len(set(kept))
         if production and kinds < SECRET_LEAST_KINDS:
             raise SettingsError(
                 f"{variable} repeats {kinds} character{'s' if kinds > 1 else ''}: production needs a "
-                f"random one (python3 -c 'import secrets; print(secrets.token_hex(32))')"
+                f"random one {MAKE_SECRET}"
             )
         return value
     if production:
