@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles._candidates import Candidate, Keeping
+from puzzles._candidates import JOKER_INDEX, Candidate, Keeping
 from puzzles._cards import Card
-from puzzles._melds import Meld, join_runs
-from puzzles._model import LinearExpr, Model, Objective, Solution, Status
+from puzzles._melds import Meld, join_runs, table_order
+from puzzles._model import LinearExpr, Model, Objective, Solution, Status, _meld_of
 from puzzles._plays import Play
 from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
@@ -213,13 +213,14 @@ def chain_length(
     """The chain length, and the depth play laid out by rearrangement (its `broken` may name other
     melds of the same count, with the same hand points left).
 
-    Up to one broken meld needs no solve. Otherwise a first solve groups the depth play's breaks
-    as finely as it can, which bounds the chain length from above. Then a second solve asks for a
-    best play (breaking any number of melds, at least the depth) whose rearrangements each break
-    fewer melds than the bound, the largest of them as small as it can be, in a model pruned to
-    what rearrangements that small reach: its optimum is the chain length, and a proof that there
-    is no such play settles the bound. Not proven in time, the length is the least bound found:
-    the chain length is at most that.
+    Up to one broken meld needs no solve. Otherwise the depth play's own rearrangements, read off
+    its layout (`_rearranged`), bound the chain length from above; where the layout does not say,
+    a first solve groups the depth play's breaks as finely as it can instead. A bound of 1 is the
+    answer. Otherwise a solve asks for a best play (breaking any number of melds, at least the
+    depth) whose rearrangements each break fewer melds than the bound, the largest of them as
+    small as it can be, in a model pruned to what rearrangements that small reach: its optimum is
+    the chain length, and a proof that there is no such play settles the bound. Not proven in
+    time, the length is the least bound found: the chain length is at most that.
 
     `unique` (True when proved that every best play leaves the same hand) lets every model take
     the depth play's hand cards alone, all of them placed.
@@ -231,27 +232,32 @@ def chain_length(
     if depth.depth <= 1:
         shown_groups = (depth.broken,) if depth.broken else ()
         return Chain(depth.depth, depth.optimal, shown_groups, depth.play, _ms(started)), depth
-    n = len(position.table)
+    # The bound from the depth play's own layout, beside the grouping solve it replaces
+    # (bench/solver.py's corpus, `--per-preset 87` and `--per-preset 100 --seed 1`: 935 positions,
+    # old and new alternating per position, CPU time, load 15-20): the chain phase 14.1 -> 13.0 s
+    # and 14.6 -> 13.0 s in all, every chain length the same, and the same proven given the time
+    # (three joker tables ran out of wall clock under load, one way or the other, and settle
+    # alike with it). The layout said on all 502 of depth 2 or more. A bound of 1 needs no solve
+    # (97 positions, 0.85 -> 0.12 s), a bound of 2 one (222, 4.3 -> 2.8 s); at 3 or more the
+    # proof is most of the time (183, 23.5 -> 23.0 s), and where
+    # the bound was a guess (a card type from several places) and a smaller play turned up
+    # (87 positions) the grouping solve still runs after it: 13.8 -> 14.2 s. Not measured: the
+    # grouping solve first for guesses of 3 or more (on these figures it could win back that
+    # 0.4 s and lose the 0.8 s won where the guess was the answer). Measured and left alone: the
+    # proof's model at k = bound - 1 on the nine slowest tables has 1,203-2,738 variables, a
+    # third of them keepings, and no candidate meld of hand card types alone (the placed cards
+    # share their types with the table), so nothing moves out of the slots; building it takes
+    # 22-36 ms against 95-378 ms of search (CPU).
+    laid_out = _rearranged(position, depth)
     position = _placed_alone(position, depth.play) if unique else position
-
-    # the depth play, grouped as finely as it can be
-    shown = Model(position, best.objective, largest=depth.depth, layout=depth.layout)
-    shown.add(shown.objective == best.value)
-    largest = _largest(shown, n)
-    shown.maximize((-largest, n), (shown.rearrangements, n))
-    found = shown.solve(_left(deadline), [largest])
-    if found.play is None:
+    if laid_out is not None:
+        return _chain_from_layout(position, best, depth, laid_out, started, deadline)
+    grouped = _grouped(position, best, depth, depth.depth, deadline)
+    if grouped is None:
         # keep the plain depth play: all its breaks as one rearrangement is true, if coarse
         return Chain(depth.depth, False, (depth.broken,), depth.play, _ms(started)), depth
-    upper = found.values[0]
-    grouped_depth = replace(
-        depth,
-        play=found.play,
-        broken=tuple(sorted(i for group in found.rearrangements for i in group)),
-        optimal=depth.optimal and found.status is Status.OPTIMAL,
-    )
+    grouped_depth, groups, upper = grouped
     proven = best.optimal and grouped_depth.optimal
-    groups = found.rearrangements
 
     # any best play (breaking any number of melds) whose rearrangements each break fewer melds
     # than the bound, its largest rearrangement as small as can be: a play found lowers the bound,
@@ -295,7 +301,7 @@ def chain_length(
     #   variable order, no phase saving, the objective lower-bound search 12.9-13.9 s, the
     #   quick-restart portfolio 38.4 s, probing level 1 17.7 s against 11.5 in another run; full
     #   presolve with probing and symmetry, symmetry level 2 and inprocessing no faster in all.
-    length, play, settled = upper, found.play, True
+    length, play, settled = upper, grouped_depth.play, True
     if length > 1:
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
         if better.play is None:
@@ -305,6 +311,63 @@ def chain_length(
             settled = better.status is Status.OPTIMAL
     proven = proven and settled
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
+
+
+def _grouped(
+    position: Position, best: Best, depth: Depth, largest: int, deadline: float
+) -> tuple[Depth, tuple[tuple[int, ...], ...], int] | None:
+    """The depth play, grouped as finely as it can be: the play laid out by rearrangement, its
+    groups and the largest of them; None when no grouping was found in time."""
+    shown = Model(position, best.objective, largest=largest, layout=depth.layout)
+    shown.add(shown.objective == best.value)
+    most = _largest(shown, len(position.table))
+    shown.maximize((-most, len(position.table)), (shown.rearrangements, len(position.table)))
+    found = shown.solve(_left(deadline), [most])
+    if found.play is None:
+        return None
+    grouped_depth = replace(
+        depth,
+        play=found.play,
+        broken=tuple(sorted(i for group in found.rearrangements for i in group)),
+        optimal=depth.optimal and found.status is Status.OPTIMAL,
+    )
+    return grouped_depth, found.rearrangements, found.values[0]
+
+
+def _chain_from_layout(
+    position: Position,
+    best: Best,
+    depth: Depth,
+    laid_out: tuple[tuple[tuple[int, ...], ...], Play, bool],
+    started: float,
+    deadline: float,
+) -> tuple[Chain, Depth]:
+    """The chain length from the depth play's own rearrangements (`_rearranged`): their largest,
+    u, bounds it, and only a play whose rearrangements each break fewer than u melds can lower
+    it. No such play settles u with one solve instead of two (the grouping solve, then this
+    one); none is looked for when u is 1."""
+    groups, play, finest = laid_out
+    upper = max(map(len, groups))
+    shown_depth = replace(depth, play=play)
+    proven = best.optimal and depth.optimal
+    if upper == 1:
+        return Chain(1, proven, groups, play, _ms(started)), shown_depth
+    better = _smaller(position, best, depth, upper - 1, _left(deadline))
+    if better.status is Status.INFEASIBLE:
+        return Chain(upper, proven, groups, play, _ms(started)), shown_depth
+    if better.play is None:
+        return Chain(upper, False, groups, play, _ms(started)), shown_depth
+    length = max(map(len, better.rearrangements), default=0)
+    if finest:
+        proven = proven and better.status is Status.OPTIMAL
+        return Chain(length, proven, groups, better.play, _ms(started)), shown_depth
+    # a smaller play: the depth play's own grouping may be finer than the one laid out here
+    grouped = _grouped(position, best, depth, upper, deadline)
+    if grouped is None:
+        return Chain(length, False, groups, better.play, _ms(started)), shown_depth
+    grouped_depth, groups, _ = grouped
+    proven = proven and grouped_depth.optimal and better.status is Status.OPTIMAL
+    return Chain(length, proven, groups, better.play, _ms(started)), grouped_depth
 
 
 def _placed_alone(position: Position, play: Play) -> Position:
@@ -318,6 +381,117 @@ def _placed_alone(position: Position, play: Play) -> Position:
     if position.rules.freed_joker is FreedJoker.HAND and any(meld.jokers for meld in position.table):
         return position
     return Position(position.rules, position.table, play.laid)
+
+
+_HAND = -1
+"""Where a card comes from or goes to when that is the hand, in `_rearranged`."""
+
+
+def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...], ...], Play, bool] | None:
+    """The depth play's breaks grouped as one way of laying its cards out sends them, and the play
+    with runs joined within a rearrangement only; None where its layout does not say (none, or a
+    rearrangement that would place no card).
+
+    Each final meld of the layout takes each card it holds from a broken meld or from the hand,
+    and two broken melds whose cards share a final meld are one rearrangement. A card type found
+    in one place only goes where it must; the copies of one found in several go first to final
+    melds already joined to their meld, then to those that join nothing yet, and the hand fills
+    the rest. That is one way, not always the finest: its largest group bounds the chain length
+    from above, and where a play with smaller rearrangements turns up, the grouping solve still
+    finds the finest.
+    """
+    layout, play = depth.layout, depth.play
+    if not layout or play is None:
+        return None
+    rules = position.rules
+    n = len(position.table)
+    shapes = sorted(
+        layout.elements(),
+        key=lambda shape: (1, shape.cards, shape.melds) if isinstance(shape, Keeping) else (0, shape, ()),
+    )
+    kept = {i for shape in shapes if isinstance(shape, Keeping) for i in shape.melds}
+    broken = tuple(i for i in range(n) if i not in kept)
+    if broken != depth.broken:
+        return None
+    # where each card type comes from (broken melds, the hand) and goes to (the final melds,
+    # numbered from n on, and the hand for freed jokers)
+    sources: dict[int, Counter[int]] = {}
+    for i in broken:
+        for card in position.table[i].cards:
+            sources.setdefault(card.index, Counter())[i] += 1
+    for card in play.laid:
+        sources.setdefault(card.index, Counter())[_HAND] += 1
+    needs: dict[int, list[int]] = {}
+    for k, shape in enumerate(shapes, start=n):
+        for index, count in shape.extra if isinstance(shape, Keeping) else shape:
+            needs.setdefault(index, []).extend([k] * count)
+    if play.freed:
+        needs.setdefault(JOKER_INDEX, []).extend([_HAND] * len(play.freed))
+    if {index: sum(counts.values()) for index, counts in sources.items()} != {
+        index: len(places) for index, places in needs.items()
+    }:
+        return None
+
+    parent = list(range(n + len(shapes)))
+    size = [int(node < n) for node in parent]  # broken melds in each group
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def join(meld: int, final: int) -> None:
+        # the meld's side stays the root: a group with a meld in it is named by a meld
+        a, b = root(meld), root(final)
+        if a != b:
+            parent[b] = a
+            size[a] += size[b]
+
+    hand_to: list[int] = []
+    freed_from: list[int] = []
+    # True while every card type comes from one place: then no other way of laying out the same
+    # final melds exists, and the groups are the finest
+    finest = True
+    for index in sorted(needs, key=lambda index: (len(sources[index]) > 1, index)):
+        given, places = sources[index], needs[index]
+        finest = finest and len(given) == 1
+        melds = [i for i in sorted(given.elements()) if i != _HAND]
+        left = []
+        for place in places:
+            if place == _HAND:
+                if not melds:
+                    return None
+                freed_from.append(melds.pop(0))  # a freed joker leaves a broken meld
+            elif len(given) == 1 and melds:
+                join(melds.pop(), place)
+            elif (near := next((i for i in melds if root(i) == root(place)), None)) is not None:
+                melds.remove(near)
+            else:
+                left.append(place)
+        for meld in melds:
+            place = min(left, key=lambda k: (size[root(k)], k))
+            left.remove(place)
+            join(meld, place)
+        hand_to += left
+
+    groups: dict[int, list[int]] = {}
+    for i in broken:
+        groups.setdefault(root(i), []).append(i)
+    placed = Counter(root(k) for k in hand_to)
+    placed.subtract(root(i) for i in freed_from)
+    if any(placed[group] < 1 for group in groups):
+        return None
+    melds_of: dict[int, list[Meld]] = {}
+    for k, shape in enumerate(shapes, start=n):
+        group = root(k) if root(k) in groups else _HAND
+        melds_of.setdefault(group, []).append(
+            _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
+        )
+    # runs are joined within a rearrangement only, as the grouped model lays them out
+    table = sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
+    rearrangements = tuple(sorted(tuple(group) for group in groups.values()))
+    return rearrangements, Play(tuple(table), play.laid, play.freed), finest
 
 
 def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:
