@@ -8,6 +8,7 @@ calls `abort()`: one handler, `refused`, answers them all.
 from __future__ import annotations
 
 import logging
+import time
 
 from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request, session
 from flask_babel import LazyString, lazy_gettext
@@ -162,6 +163,7 @@ def _refused_until_reset(description: str) -> None:
         until = breached.reset_at  # a read of the limit's window in its storage
     except Exception:  # the storage failed since it refused: the next request asks it again
         return
+    g.retry_after = max(int(until - time.time()), 0)  # as Flask-Limiter words it
     refused_early.remember(current_app._get_current_object(), until, description)  # type: ignore[attr-defined]
 
 

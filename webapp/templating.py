@@ -79,9 +79,21 @@ def drawn_card(
     hinted: bool = False,
 ) -> Markup:
     """The `card` macro of `_cards.html` for this card, place and state."""
-    # the card's letters and its spoken name follow the player's language and deck
+    return _drawn_card(
+        current_app.jinja_env, _card_language(), card_id, card, where, from_hand, movable, hinted
+    )
+
+
+def _card_language() -> tuple[str, str]:
+    """The card's letters and its spoken name follow the player's language and deck: looked up once
+    per request and locale (a board draws some 20 cards), so that `force_locale` still switches."""
+    locale = getattr(g.get("_flask_babel"), "babel_locale", None)  # Flask-Babel's, once chosen
+    kept = g.get("tavolo_card_language")
+    if kept is not None and locale is not None and kept[0] is locale:
+        return kept[1]  # type: ignore[no-any-return]
     language = (page_language(), letters())
-    return _drawn_card(current_app.jinja_env, language, card_id, card, where, from_hand, movable, hinted)
+    g.tavolo_card_language = (getattr(g.get("_flask_babel"), "babel_locale", None), language)
+    return language
 
 
 @memoised(
