@@ -98,8 +98,10 @@ def test_postgresql_moves_commit_without_waiting_for_the_disk(app: Flask) -> Non
     setting = text("SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'")
     with db.autocommit() as connection:
         assert tuple(connection.execute(setting).one()) == ("off", "client")  # set as it connects
-    with db.write() as session:  # other writes keep the server's setting
-        assert session.execute(setting).one().source not in {"client", "session"}
+    with db.write() as session:  # every other write waits for the disk
+        assert session.execute(setting).one().setting == "on"
+    with db.autocommit() as connection:  # and leaves the connection as it found it
+        assert connection.execute(setting).one().setting == "off"
 
 
 # -- SECRET_KEY and cookies
