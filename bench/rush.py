@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import grp
 import http.client
 import itertools
@@ -192,11 +193,11 @@ class Player:
         yield ("POST", "/puzzles/1/end", None)
 
 
-def play_threaded(port: int, number: int, moves: list[Move]) -> tuple[list[float], int]:
+def play_threaded(port: int, number: int, moves: list[Move]) -> tuple[list[float], list[str]]:
     """A player on http.client (`--client threads`, the rush's first client): the time of each
-    request (ms) and the errors."""
+    request (ms) and the errors (what each was)."""
     times: list[float] = []
-    errors = 0
+    errors: list[str] = []
     link = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(address(number), 0))
     player = Player(moves)
     script = player.script()
@@ -209,13 +210,14 @@ def play_threaded(port: int, number: int, moves: list[Move]) -> tuple[list[float
                 link.request(method, path, body, player.headers)
                 response = link.getresponse()
                 text = response.read().decode()
-            except OSError:
-                errors += 1
+            except OSError as error:
+                errors.append(f"no answer ({type(error).__name__})")
                 break
             times.append((time.perf_counter() - started) * 1000)
             player.took(response.headers.get_all("Set-Cookie") or [])
             answer = text if 200 <= response.status < 300 else None
-            errors += answer is None
+            if answer is None:
+                errors.append(f"{method} {path.rsplit('/', 1)[1]} {response.status}")
             method, path, body = script.send(answer)
     except StopIteration:
         pass
@@ -245,24 +247,24 @@ class Tally:
 
     def __init__(self) -> None:
         self.times: list[float] = []
-        self.errors = 0
+        self.errors: list[str] = []
         self.lates: list[float] = []
 
-    def add(self, times: list[float], errors: int, late: float) -> None:
+    def add(self, times: list[float], errors: list[str], late: float) -> None:
         self.times += times
         self.errors += errors
         self.lates.append(late)
 
-    def finish(self) -> tuple[list[float], int, list[float], float]:
+    def finish(self) -> tuple[list[float], list[str], list[float], float]:
         """The figures, and the CPU seconds this process used (user and system)."""
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return self.times, self.errors, self.lates, usage.ru_utime + usage.ru_stime
 
 
-async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[float], int]:
+async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[float], list[str]]:
     """A player on one asyncio stream: the same requests, bytes for bytes, as http.client sends."""
     times: list[float] = []
-    errors = 0
+    errors: list[str] = []
     player = Player(moves)
     script = player.script()
     writer = None
@@ -279,13 +281,14 @@ async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[fl
                         )
                     writer.write(request_bytes(method, path, body, player.headers))
                     status, cookies, text = await read_answer(reader)
-            except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError):
-                errors += 1
+            except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+                errors.append(f"no answer ({type(error).__name__})")
                 break
             times.append((time.perf_counter() - started) * 1000)
             player.took(cookies)
             answer = text if 200 <= status < 300 else None
-            errors += answer is None
+            if answer is None:
+                errors.append(f"{method} {path.rsplit('/', 1)[1]} {status}")
             method, path, body = script.send(answer)
     except StopIteration:
         pass
@@ -367,7 +370,7 @@ def rush(
         process.start()
     times: list[float] = []
     lates: list[float] = []
-    errors = 0
+    errors: list[str] = []
     client_cpu = 0.0
     for _ in processes:
         found, failed, late, cpu = out.get(timeout=3600)
@@ -388,7 +391,8 @@ def rush(
         "p50_ms": round(statistics.median(times), 1) if times else None,
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1) if times else None,
         "max_ms": round(times[-1], 1) if times else None,
-        "errors": errors,
+        "errors": len(errors),
+        "error_kinds": dict(collections.Counter(errors)),
         "players_done": len(lates),
         # how long players waited for the client (its threads, or its gate of as many) past their
         # moment of arrival: time no request time holds
