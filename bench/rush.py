@@ -299,12 +299,13 @@ async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[fl
 
 
 def request_bytes(method: str, path: str, body: str | None, headers: dict[str, str]) -> bytes:
-    """A request as http.client writes it (`Accept-Encoding: identity`, a body's length)."""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {headers['Host']}", "Accept-Encoding: identity"]
-    lines += [f"{name}: {value}" for name, value in headers.items() if name != "Host"]
+    """A request byte for byte as http.client writes it: `Accept-Encoding: identity`, the body's
+    length (0 for a POST without one), then the headers in their order."""
+    lines = [f"{method} {path} HTTP/1.1", "Accept-Encoding: identity"]
     data = (body or "").encode()
-    if body is not None:
+    if body is not None or method == "POST":
         lines.append(f"Content-Length: {len(data)}")
+    lines += [f"{name}: {value}" for name, value in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
 
 
