@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import socket
 import subprocess
 import urllib.request
@@ -109,9 +108,7 @@ def web(released: tuple[str, subprocess.CompletedProcess[str]], port: int, tmp_p
         wait_until(ready, "the web process did not answer")
         yield f"http://127.0.0.1:{port}"
     finally:
-        # gunicorn's quick shutdown (the Procfile's `exec` makes it the process started here):
-        # SIGTERM's graceful one waited 9-10 s, and the test is not about how it stops
-        server.send_signal(signal.SIGQUIT)
+        server.terminate()
         server.wait(timeout=30)
         log.close()
 

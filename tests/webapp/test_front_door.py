@@ -10,7 +10,6 @@ import http.client
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -136,11 +135,8 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
         wait_for(nginx_port, nginx, "nginx")
         yield nginx_port
     finally:
-        nginx.terminate()  # nginx's fast shutdown
-        # gunicorn's quick shutdown: SIGTERM's graceful one waited 9-10 s for idle keep-alive
-        # connections, and no test here is about how it stops
-        app.send_signal(signal.SIGQUIT)
         for process in (nginx, app):
+            process.terminate()
             process.wait(timeout=30)
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
