@@ -19,7 +19,6 @@ LONG = {
     # `pytest -n 4 --dist worksteal --durations=80` on the shared 2-core machine (issue 22)
     "tests/puzzles/test_oracle.py::test_chain_length_matches_the_oracle_where_it_is_hard": 228,
     "tests/puzzles/test_forcing.py::test_decisions_match_the_brute_force_on_blocks": 145,
-    "tests/webapp/test_production.py::test_production_refuses_to_start_without_a_secret_key": 134,
     "tests/puzzles/test_oracle.py::test_depth_matches_the_oracle_when_jokers_move_past_runs": 110,
     "tests/puzzles/test_order.py::test_the_answer_does_not_depend_on_order_or_spelling": 101,
     "tests/puzzles/test_forcing.py::test_decisions_match_the_brute_force_on_small_tables": 83,

@@ -83,8 +83,10 @@ def positions(
     rules: Rules | None = None,
     max_table_cards: int = 12,
     max_hand: int = 4,
+    min_hand: int = 1,
 ) -> Position:
-    """A valid position: up to `max_table_cards` cards in 1 to 5 melds and 1 to `max_hand` hand cards."""
+    """A valid position: up to `max_table_cards` cards in 1 to 5 melds and `min_hand` (1 unless
+    told) to `max_hand` hand cards."""
     if rules is None:
         rules = draw(RULES)
     near = draw(st.integers(1, 13))
@@ -98,7 +100,7 @@ def positions(
         total += len(cards)
         if max_table_cards - total < 3:
             break
-    size = draw(st.integers(1, max_hand))
+    size = draw(st.integers(min_hand, max_hand))
     hand = draw(st.lists(hand_card(rules, table), min_size=size, max_size=size))
     return dealt(rules, table, hand)
 

@@ -1,7 +1,10 @@
-"""`python -m puzzles`, run as other tools run it: a subprocess fed on stdin."""
+"""`python -m puzzles`, run as other tools run it: a subprocess fed on stdin. The many kinds of bad
+input call its `main` in this process instead (`run_main`): the same code, without starting Python
+and importing the solver again for each; one of them also runs as a program."""
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import subprocess
@@ -14,8 +17,9 @@ from typing import IO, Any
 import pytest
 
 from puzzles import Position, argtypes, parse_cards, play_problems
+from puzzles._cli import main
 
-pytestmark = pytest.mark.slow  # every test runs python -m puzzles as a program
+slow = pytest.mark.slow  # runs python -m puzzles as a program
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
@@ -47,12 +51,26 @@ def run(stdin: bytes | str, *args: str) -> Run:
     return Run(done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
+def run_main(stdin: bytes | str, *args: str, capsys: pytest.CaptureFixture[str]) -> Run:
+    """What `run` answers, from `puzzles._cli.main` (all that `python -m puzzles` calls) in this
+    process: stdin as bytes behind a text stream, as a program's is; argparse's exit caught."""
+    raw = stdin.encode() if isinstance(stdin, str) else stdin
+    capsys.readouterr()
+    try:
+        status = main(list(args), io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    except SystemExit as exit:
+        status = exit.code if isinstance(exit.code, int) else 1
+    out, err = capsys.readouterr()
+    return Run(status, out, err)
+
+
 def assert_one_error(result: Run, expected: str) -> None:
     assert result.status == 2
     assert result.stdout == ""
     assert result.error_lines() == [expected]
 
 
+@slow
 def test_good_input() -> None:
     result = run(json.dumps(GOOD), "solve", "--time-limit", "10")
     assert result.status == 0, result.stderr
@@ -76,13 +94,14 @@ def test_good_input() -> None:
     assert answer["line"] == 1 and "id" not in answer
 
 
-def test_points_objective() -> None:
+def test_points_objective(capsys: pytest.CaptureFixture[str]) -> None:
     position = {"rules": "jokers", "table": "3S 3D JK / 6C 7C 8C / 4S JK 6S", "hand": "3S 3H AD"}
-    [answer] = run(json.dumps(position), "solve", "--objective", "points").answers()
+    [answer] = run_main(json.dumps(position), "solve", "--objective", "points", capsys=capsys).answers()
     assert answer["objective"] == "points"
     assert (answer["max_placed"], answer["laid"], answer["points_left"]) == (1, ["AD"], 6)
 
 
+@slow
 def test_json_lines_with_a_bad_line_in_the_middle() -> None:
     lines = [
         json.dumps({**GOOD, "id": "first"}),
@@ -99,14 +118,14 @@ def test_json_lines_with_a_bad_line_in_the_middle() -> None:
     assert "id" not in fourth
 
 
-def test_a_line_python_cannot_read_is_a_bad_line_like_any_other() -> None:
+def test_a_line_python_cannot_read_is_a_bad_line_like_any_other(capsys: pytest.CaptureFixture[str]) -> None:
     lines = [
         json.dumps({**GOOD, "id": "before"}),
         "[" * 10_000 + "]" * 10_000,
         '{"table": [], "hand": ["6S"], "id": ' + "9" * 5000 + "}",
         json.dumps({**GOOD, "id": "after"}),
     ]
-    result = run("\n".join(lines) + "\n", "solve")
+    result = run_main("\n".join(lines) + "\n", "solve", capsys=capsys)
     assert result.status == 2
     digits = sys.get_int_max_str_digits()
     assert result.error_lines() == [
@@ -142,9 +161,9 @@ def test_json_input_has_no_nan_or_infinity(constant: str) -> None:
         argtypes.load_json('{"id": ' + constant + "}")
 
 
-def test_other_fields_are_ignored() -> None:
+def test_other_fields_are_ignored(capsys: pytest.CaptureFixture[str]) -> None:
     line = {**GOOD, "id": 7, "tier": "easy", "solution": [["3S", "4S", "5S", "6S", "7S"]], "decoys": 1}
-    result = run(json.dumps(line), "solve")
+    result = run_main(json.dumps(line), "solve", capsys=capsys)
     assert result.status == 0, result.stderr
     [answer] = result.answers()
     assert (answer["id"], answer["line"], answer["max_placed"]) == (7, 1, 2)
@@ -152,8 +171,9 @@ def test_other_fields_are_ignored() -> None:
 
 
 @pytest.mark.parametrize("blank_lines", [0, 2])
-def test_one_pretty_printed_object(blank_lines: int) -> None:
-    result = run("\n" * blank_lines + json.dumps({**GOOD, "id": "pretty"}, indent=2) + "\n", "solve")
+def test_one_pretty_printed_object(blank_lines: int, capsys: pytest.CaptureFixture[str]) -> None:
+    pretty = json.dumps({**GOOD, "id": "pretty"}, indent=2)
+    result = run_main("\n" * blank_lines + pretty + "\n", "solve", capsys=capsys)
     assert result.status == 0, result.stderr
     [answer] = result.answers()
     assert (answer["id"], answer["line"], answer["max_placed"]) == ("pretty", 1 + blank_lines, 2)
@@ -169,6 +189,7 @@ def spawn() -> subprocess.Popen[bytes]:
     )
 
 
+@slow
 @pytest.mark.parametrize("first", [json.dumps(GOOD), "not json"], ids=["good-first", "bad-first"])
 def test_each_line_is_answered_as_it_arrives(first: str) -> None:
     """A program writes a line and waits for its answer before it writes the next."""
@@ -197,6 +218,7 @@ def test_each_line_is_answered_as_it_arrives(first: str) -> None:
             reader.shutdown()
 
 
+@slow
 def test_a_reader_that_goes_away_stops_it_quietly() -> None:
     with spawn() as process:
         assert process.stdin and process.stdout and process.stderr
@@ -261,8 +283,18 @@ def test_a_reader_that_goes_away_stops_it_quietly() -> None:
         "blank",
     ],
 )
-def test_bad_input_is_one_line_and_status_2(stdin: bytes, error: str) -> None:
-    result = run(stdin, "solve")
+def test_bad_input_is_one_line_and_status_2(
+    stdin: bytes, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert_bad_input(run_main(stdin, "solve", capsys=capsys), error)
+
+
+@slow
+def test_bad_input_is_one_line_and_status_2_from_the_program() -> None:
+    assert_bad_input(run(b'{"table": [], "hand": ["\xff"]}', "solve"), "line 1: not JSON (not UTF-8)")
+
+
+def assert_bad_input(result: Run, error: str) -> None:
     assert result.status == 2
     assert result.stdout == ""
     [line] = result.error_lines()
@@ -274,11 +306,12 @@ def test_bad_input_is_one_line_and_status_2(stdin: bytes, error: str) -> None:
     ("value", "error"),
     [("abc", "'abc' is not a number of seconds"), ("0", "0 is not between 0 and 3600 seconds")],
 )
-def test_bad_time_limit(value: str, error: str) -> None:
-    result = run(json.dumps(GOOD), "solve", "--time-limit", value)
+def test_bad_time_limit(value: str, error: str, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_main(json.dumps(GOOD), "solve", "--time-limit", value, capsys=capsys)
     assert_one_error(result, f"python -m puzzles solve: error: argument --time-limit: {error}")
 
 
+@slow
 def test_help() -> None:
     result = run("", "--help")
     assert result.status == 0
@@ -292,6 +325,7 @@ def test_help() -> None:
         assert word in solve.stdout, word
 
 
+@slow
 def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
     # Waits on answers, never on the clock: each line is written once the one before is answered, and
     # Ctrl-C comes while the reader waits for the next, so the outcome is the same on any machine (a

@@ -22,7 +22,9 @@ from typing import Any
 
 import brotli  # Flask-Compress's own dependency
 import pytest
+from click.testing import CliRunner, Result
 from flask import Flask
+from flask.cli import cli as flask_cli
 from flask.testing import FlaskClient
 from sqlalchemy import make_url, text
 
@@ -106,11 +108,13 @@ def test_postgresql_moves_commit_without_waiting_for_the_disk(app: Flask) -> Non
 
 # -- SECRET_KEY and cookies
 
+KEPT_OUT = {"SECRET_KEY", "TAVOLO_DAILY_SECRET"}
+"""Variables the machine running the tests may set, which each case here chooses for itself."""
+
 
 def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    environment = {
-        key: value for key, value in os.environ.items() if key not in {"SECRET_KEY", "TAVOLO_DAILY_SECRET"}
-    }
+    """`flask` as a program: a Python of its own, as the platform starts it."""
+    environment = {key: value for key, value in os.environ.items() if key not in KEPT_OUT}
     return subprocess.run(
         [sys.executable, "-m", "flask", "--app", "webapp", *args],
         env={**environment, **env},
@@ -121,40 +125,60 @@ def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProces
     )
 
 
-@pytest.mark.slow  # runs flask four times as a program
-def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
-    env = {"TAVOLO_ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}
-    refused = flask_command(env, "routes")
-    assert refused.returncode != 0
-    assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
-    # a short key's refusal is the same path (tests/webapp/test_settings.py checks its words)
-    refused = flask_command({**env, "SECRET_KEY": LONG_KEY}, "routes")
-    assert refused.returncode != 0
-    assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
-    env |= {"SECRET_KEY": LONG_KEY, "TAVOLO_DAILY_SECRET": LONG_DAILY, "TAVOLO_ENV": "Production"}
-    refused = flask_command(env, "routes")
-    assert refused.returncode != 0
-    assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
-    started = flask_command({**env, "TAVOLO_BASE_URL": "https://tavolo.example"}, "routes")
-    assert started.returncode == 0, started.stderr
-    assert "/puzzles/<int:number>/move" in started.stdout
+def flask_in_process(env: dict[str, str], *args: str) -> Result:
+    """The same `flask` command (`python -m flask` runs `flask.cli.main`, which is `cli.main()`)
+    in this process: its app factory, its exit status and its words are the program's, without
+    the few seconds of CPU that starting Python and importing the project again take. The
+    program's own start is proven once per behaviour, by `flask_command`."""
+    environment: dict[str, str | None] = {key: None for key in KEPT_OUT}
+    arguments = ["--app", "webapp", *args]
+    return CliRunner().invoke(flask_cli, arguments, env={**environment, **env}, prog_name="flask")
 
 
 LONG_KEY = "a production secret key of 32 characters or more"
 LONG_DAILY = "a production daily secret of 32 characters or more"
 
 
-@pytest.mark.slow  # runs flask three times as a program
-@pytest.mark.parametrize(
-    ("env", "variable"),
-    [
-        ({"TAVOLO_ENV": "Prod"}, "TAVOLO_ENV 'Prod' is not one of"),
-        ({"TAVOLO_ENV": "production", "SECRET_KEY": " " * 40}, "SECRET_KEY is 0 characters long"),
-        ({"TAVOLO_ENV": "PRODUCTION", "SECRET_KEY": LONG_KEY}, "TAVOLO_DAILY_SECRET is not set"),
-    ],
-)
+@pytest.mark.slow  # runs flask as a program
+def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
+    env = {"TAVOLO_ENV": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}
+    refused = flask_in_process(env, "routes")
+    assert refused.exit_code == 2, refused.output
+    assert "SECRET_KEY is not set: production refuses to start without one" in refused.stderr
+    # a short key's refusal is the same path (tests/webapp/test_settings.py checks its words)
+    refused = flask_in_process({**env, "SECRET_KEY": LONG_KEY}, "routes")
+    assert refused.exit_code == 2, refused.output
+    assert "TAVOLO_DAILY_SECRET is not set: production refuses to start without one" in refused.stderr
+    env |= {"SECRET_KEY": LONG_KEY, "TAVOLO_DAILY_SECRET": LONG_DAILY, "TAVOLO_ENV": "Production"}
+    refused = flask_in_process(env, "routes")
+    assert refused.exit_code == 2, refused.output
+    assert "TAVOLO_BASE_URL is not set: production refuses to start without one" in refused.stderr
+    # and with everything set, the program itself starts
+    started = flask_command({**env, "TAVOLO_BASE_URL": "https://tavolo.example"}, "routes")
+    assert started.returncode == 0, started.stderr
+    assert "/puzzles/<int:number>/move" in started.stdout
+
+
+REFUSED_SETTINGS = [
+    ({"TAVOLO_ENV": "Prod"}, "TAVOLO_ENV 'Prod' is not one of"),
+    ({"TAVOLO_ENV": "production", "SECRET_KEY": " " * 40}, "SECRET_KEY is 0 characters long"),
+    ({"TAVOLO_ENV": "PRODUCTION", "SECRET_KEY": LONG_KEY}, "TAVOLO_DAILY_SECRET is not set"),
+]
+
+
+@pytest.mark.parametrize(("env", "variable"), REFUSED_SETTINGS)
 def test_a_refused_setting_is_one_line_and_exit_2(tmp_path: Path, env: dict[str, str], variable: str) -> None:
     # the hole found: a refused setting was a 42-line traceback and exit 1, its cause on the last line
+    database = tmp_path / "x.sqlite3"
+    refused = flask_in_process({**env, "DATABASE_URL": f"sqlite:///{database}"}, "db", "upgrade")
+    assert refused.exit_code == 2, refused.output
+    assert len(refused.stderr.strip().splitlines()) == 1 and variable in refused.stderr, refused.stderr
+    assert not database.exists(), "a refused start touched the database"
+
+
+@pytest.mark.slow  # runs flask as a program
+def test_a_refused_setting_is_one_line_and_exit_2_from_the_program(tmp_path: Path) -> None:
+    env, variable = REFUSED_SETTINGS[0]
     refused = flask_command({**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"}, "db", "upgrade")
     assert refused.returncode == 2, refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1 and variable in refused.stderr, refused.stderr
