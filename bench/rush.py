@@ -5,7 +5,7 @@
         [--worker-class gthread|sync] [--no-upstream-keepalive] [--no-front-door] [--app-root DIR]
 
 deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of
-gunicorn (as the Procfile: 2 gthread workers of 4 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of
+gunicorn (as the Procfile: 3 gthread workers of 3 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of
 `DATABASE_URL` (durable, as with-postgres.sh starts it without --fast), and a Redis of its own for
 the limits and kept answers. Today is puzzle #1. Each of N players arrives at a moment spread evenly
 over `--seconds`, from an address of their own (127.x.y.z), loads the puzzle page, plays the
@@ -608,8 +608,8 @@ def main() -> int:
         default="asyncio",
         help="one asyncio process (default) or the first client's 2 processes x 96 threads",
     )
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2, as the Procfile)")
-    parser.add_argument("--threads", type=int, default=4, help="threads a worker (4, as the Procfile)")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3, as the Procfile)")
+    parser.add_argument("--threads", type=int, default=3, help="threads a worker (3, as the Procfile)")
     parser.add_argument("--worker-class", choices=("gthread", "sync"), default="gthread")
     parser.add_argument(
         "--no-upstream-keepalive",

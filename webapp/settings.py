@@ -74,7 +74,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # the analyser: each solve's limit, which is also the most /api/solve may ask for
         "SOLVE_TIME_LIMIT": 2.0,
         # the solver gate (solver_gate.py): solving threads and queued solves per process, together
-        # fewer than a worker's threads (GUNICORN_THREADS, 4) so that pages always find one free
+        # fewer than a worker's threads (GUNICORN_THREADS, 3) so that pages always find one free
         "SOLVER_SLOTS": 1,
         "SOLVER_QUEUE": 1,
         # an answer the solver could not prove is kept this long: a repeat costs nothing, and a
