@@ -6,8 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Test processes (pytest-xdist). More than the cores: the browser and server tests spend much of
 # their time waiting on other programs, and a shared machine's other work gets less of a say.
-# 6, not 4: a quiet fresh-clone `make test` used 1.3 of the 2 cores on average with 4.
-TEST_WORKERS ?= 6
+TEST_WORKERS ?= 4
 PARALLEL := -n $(TEST_WORKERS) --dist worksteal
 # Some machines set PYTHONDONTWRITEBYTECODE: then every test process and every program a test starts
 # compiles the project from source again (2.5 s of CPU each, measured on tests/webapp/players).
