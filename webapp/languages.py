@@ -9,9 +9,11 @@ on either says so in `Vary`, and every per-process page cache keys on `page_lang
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any, TypeVar
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_babel import Babel, get_locale, lazy_gettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -67,6 +69,22 @@ def letters() -> str:
     if chosen in LETTERS:
         return chosen
     return LANGUAGE_LETTERS.get(page_language(), "english")
+
+
+T = TypeVar("T")
+
+
+def per_locale(name: str, find: Callable[[], T]) -> T:
+    """`find()`, kept on `g` under `name` for this request and the locale it was found for, so that
+    a block under `force_locale` still gets its own."""
+    # Flask-Babel's locale once chosen (a private attribute: `get_locale` would choose it now)
+    locale = getattr(g.get("_flask_babel"), "babel_locale", None)
+    kept: tuple[Any, T] | None = g.get(name)
+    if kept is not None and locale is not None and kept[0] is locale:
+        return kept[1]
+    value = find()
+    setattr(g, name, (get_locale(), value))
+    return value
 
 
 def rank_text(card: Card, deck_letters: str) -> str:

@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from puzzles import Card
 from webapp.caching import memoised
-from webapp.languages import letters, page_language, shown_card
+from webapp.languages import letters, page_language, per_locale, shown_card
 
 DECK_COOKIE = "tavolo_deck"
 DECKS = {"two": lazy_gettext("Two colours"), "four": lazy_gettext("Four colours (blue ♦, green ♣)")}
@@ -87,13 +87,7 @@ def drawn_card(
 def _card_language() -> tuple[str, str]:
     """The card's letters and its spoken name follow the player's language and deck: looked up once
     per request and locale (a board draws some 20 cards), so that `force_locale` still switches."""
-    locale = getattr(g.get("_flask_babel"), "babel_locale", None)  # Flask-Babel's, once chosen
-    kept = g.get("tavolo_card_language")
-    if kept is not None and locale is not None and kept[0] is locale:
-        return kept[1]  # type: ignore[no-any-return]
-    language = (page_language(), letters())
-    g.tavolo_card_language = (getattr(g.get("_flask_babel"), "babel_locale", None), language)
-    return language
+    return per_locale("tavolo_card_language", lambda: (page_language(), letters()))
 
 
 @memoised(

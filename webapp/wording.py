@@ -16,14 +16,14 @@ from babel.dates import format_skeleton, get_day_names
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
-from flask import Flask, g
+from flask import Flask
 from flask_babel import format_date, format_percent, get_locale, get_translations, lazy_gettext
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 from markupsafe import Markup, escape
 
 from puzzles import Card, PresetName, Problem, Rules, RulesError, Suit, Words
-from webapp.languages import letters, page_language, rank_text, shown_card
+from webapp.languages import letters, page_language, per_locale, rank_text, shown_card
 
 
 def say(value: Any) -> Any:
@@ -173,12 +173,7 @@ def _translations() -> NullTranslations:
     Flask-Babel's own template callables look it up on every call: four context lookups and the
     locale named again (`str(Locale)`), about 15 µs each, and a board says some 80 words: 1 ms of a
     step POST's CPU. Kept with the locale it was found for, so `force_locale` still switches it."""
-    locale = getattr(g.get("_flask_babel"), "babel_locale", None)  # Flask-Babel's, once chosen
-    kept = g.get("tavolo_translations")
-    if kept is not None and locale is not None and kept[0] is locale:
-        return kept[1]  # type: ignore[no-any-return]
-    translations: NullTranslations = get_translations()
-    g.tavolo_translations = (get_locale(), translations)
+    translations: NullTranslations = per_locale("tavolo_translations", get_translations)
     return translations
 
 
