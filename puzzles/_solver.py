@@ -241,13 +241,31 @@ def chain_length(
     # (97 positions, 0.85 -> 0.12 s), a bound of 2 one (222, 4.3 -> 2.8 s); at 3 or more the
     # proof is most of the time (183, 23.5 -> 23.0 s), and where
     # the bound was a guess (a card type from several places) and a smaller play turned up
-    # (87 positions) the grouping solve still runs after it: 13.8 -> 14.2 s. Not measured: the
-    # grouping solve first for guesses of 3 or more (on these figures it could win back that
-    # 0.4 s and lose the 0.8 s won where the guess was the answer). Measured and left alone: the
+    # (87 positions) the grouping solve still runs after it: 13.8 -> 14.2 s. (The grouping solve
+    # first for guesses of 3 or more: measured below, no gain.) Measured and left alone: the
     # proof's model at k = bound - 1 on the nine slowest tables has 1,203-2,738 variables, a
     # third of them keepings, and no candidate meld of hand card types alone (the placed cards
     # share their types with the table), so nothing moves out of the slots; building it takes
     # 22-36 ms against 95-378 ms of search (CPU).
+    # Measured on the 36 positions of `--per-preset 87` whose chain phase took over 40 ms, each
+    # variant beside this search per position (CPU; load 5-9, noise about 10%), and not kept:
+    # the bound was the answer on 7; on the other 29 the search is finding a smaller play (2.4 s
+    # with the answer as a lower bound) and then the proof one below it (3.4 s in a model of its
+    # own), so a lower bound that matched the answer would save at most the proof.
+    # - the grouping solve first where the bound is a guess: on all 34 guesses it gave the same
+    #   bound (the depth play has no finer grouping; the smaller plays break other melds), 5.20
+    #   -> 5.18 s;
+    # - a step up (a model for k = 1, 2, ... up to the first with a play): 5.1 -> 7.5 s; a first
+    #   play with no objective at u - 1, then this search below its largest: 4.3 -> 5.4 s (faster
+    #   where u is 3, slower above);
+    # - hinting the depth play's kept melds, or every meld kept: 4.6 -> 5.0 and 4.9 s;
+    # - fixing the melds that every best play breaks (0-8 a table, one kept-meld probe for each of
+    #   the depth play's breaks): the search 4.28 -> 3.90 s, the probes 2.35 s more;
+    # - a rearrangement's final meld (or kept meld's added cards) holding a card type of a meld it
+    #   breaks, melds of hand cards alone going to the last slot: sound, 3.9 -> 4.7 s (one more
+    #   constraint per candidate copy);
+    # - pruning slots: at k >= 3 the first melds reach every later one, and every slot reaches a
+    #   candidate meld with a placed hand card, so there is nothing to prune.
     laid_out = _rearranged(position, depth)
     position = _placed_alone(position, depth.play) if unique else position
     if laid_out is not None:
