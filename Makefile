@@ -68,10 +68,12 @@ unit-tests:
 postgres-tests:
 	scripts/test-postgres.sh $(PARALLEL)
 
-# Lint and types, then the two test runs one after the other, each showing pytest's progress as it
-# goes; the system packages are checked once, first.
+# Lint, types and the two test runs side by side, each one's output printed whole when it ends
+# (--output-sync), and `make test` fails if any of them fails; the system packages are checked once,
+# first. One after the other, the runs left most of a core idle (1.3 of 2 cores used, issue 22):
+# they spend much of their time waiting on gunicorn, nginx, PostgreSQL and Chromium.
 test: setup system
-	$(MAKE) --no-print-directory lint typecheck unit-tests postgres-tests
+	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit-tests postgres-tests
 
 # The edit loop: lint, types and the tests that take about a minute. It leaves out the tests marked
 # slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle, the
