@@ -68,12 +68,16 @@ unit-tests:
 postgres-tests:
 	scripts/test-postgres.sh $(PARALLEL)
 
-# Lint, types and the two test runs side by side, each one's output printed whole when it ends
-# (--output-sync), and `make test` fails if any of them fails; the system packages are checked once,
-# first. One after the other, the runs left most of a core idle (1.3 of 2 cores used, issue 22):
-# they spend much of their time waiting on gunicorn, nginx, PostgreSQL and Chromium.
+# Lint and types, then the two test runs one after the other, each showing pytest's progress as it
+# goes; the system packages are checked once, first.
+# Side by side (`$(MAKE) -j4 --output-sync=target lint typecheck unit-tests postgres-tests`) did
+# not pay on the shared 2-core machine (issue 22): fresh clones alternating with this order took
+# 8:20, 8:33, 6:28 and 6:22 against 7:43, 7:44 and 6:26 one after the other, at load 2-17 from
+# other sessions (the quietest pair: 6:22 at 129% of a core, 6:26 at 126%). Lint and types were
+# done 10 s sooner, but beside PostgreSQL's run (56 s alone) the SQLite run took 60-70 s longer:
+# the other sessions had the idle core already.
 test: setup system
-	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck unit-tests postgres-tests
+	$(MAKE) --no-print-directory lint typecheck unit-tests postgres-tests
 
 # The edit loop: lint, types and the tests that take about a minute. It leaves out the tests marked
 # slow (other programs, long Hypothesis runs) and browser (Chromium), and PostgreSQL; the oracle, the
