@@ -70,6 +70,12 @@ postgres-tests:
 
 # Lint and types, then the two test runs one after the other, each showing pytest's progress as it
 # goes; the system packages are checked once, first.
+# Side by side (`$(MAKE) -j4 --output-sync=target lint typecheck unit-tests postgres-tests`) did
+# not pay on the shared 2-core machine (issue 22): fresh clones alternating with this order took
+# 8:20, 8:33, 6:28 and 6:22 against 7:43, 7:44 and 6:26 one after the other, at load 2-17 from
+# other sessions (the quietest pair: 6:22 at 129% of a core, 6:26 at 126%). Lint and types were
+# done 10 s sooner, but beside PostgreSQL's run (56 s alone) the SQLite run took 60-70 s longer:
+# the other sessions had the idle core already.
 test: setup system
 	$(MAKE) --no-print-directory lint typecheck unit-tests postgres-tests
 

@@ -3,9 +3,11 @@
 pytest-xdist's `worksteal` hands each process one contiguous share of the collection and lets an
 idle process take the back half of a busy one's queue. A long test near the end of a share runs
 last, alone, while the other processes wait (issue 22: the run's last minutes were one oracle
-test). So each share here starts with its part of the long tests, longest first, and ends with
-quick ones that can be stolen. Only tests that share no module-scoped fixture are moved: moving
-one of those would set its module's server or database up twice.
+test). So each share here starts with its part of the long tests, longest first, then whole
+modules whose tests share a module-scoped fixture, and ends with quick ones that can be stolen.
+Such a module is never cut: cut at a share's edge or stolen in half, the front-door module set up
+its migrations, gunicorn and nginx in two processes (46 s and 34 s, issue 22). A steal takes only
+the back half of a queue, so a module near a share's front runs where it was sent.
 """
 
 from __future__ import annotations
@@ -56,21 +58,46 @@ def shares(count: int, processes: int) -> list[int]:
     return sizes
 
 
+def shared_module(item: pytest.Item) -> str | None:
+    """The module of a test that uses a module- or class-scoped fixture (a server, a database, a
+    program's output set up once for the module), else None."""
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in getattr(info, "name2fixturedefs", {}).values():
+        if any(definition.scope in ("module", "class") for definition in definitions):
+            return str(item.path)
+    return None
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every process collects and orders alike (xdist insists), so the order depends only on the
     collection and the number of processes."""
     processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    long = sorted((item for item in items if expected_seconds(item)), key=expected_seconds, reverse=True)
-    if not long:
-        return
-    moved = {id(item) for item in long}
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        module = shared_module(item)
+        if module is not None:
+            modules.setdefault(module, []).append(item)
+    kept = {id(item) for block in modules.values() for item in block}
+    long = sorted(
+        (item for item in items if expected_seconds(item) and id(item) not in kept),
+        key=expected_seconds,
+        reverse=True,
+    )
+    own: list[list[pytest.Item]] = [long[process::processes] for process in range(processes)]
+    # each module to the share with the least so far: its long tests' seconds, and 5 s a test of a
+    # module (the front door's 7 took 46 s with their servers' start)
+    load = [sum(map(expected_seconds, share)) for share in own]
+    for block in sorted(modules.values(), key=len, reverse=True):
+        process = load.index(min(load))
+        own[process] += block
+        load[process] += 5 * len(block)
+    moved = {id(item) for share in own for item in share}
     rest = [item for item in items if id(item) not in moved]
     ordered: list[pytest.Item] = []
     for process, size in enumerate(shares(len(items), processes)):
-        own = long[process::processes]
-        quick = max(0, size - len(own))
-        ordered += own + rest[:quick]
+        quick = max(0, size - len(own[process]))
+        ordered += own[process] + rest[:quick]
         del rest[:quick]
     ordered += rest
     assert len(ordered) == len(items)
