@@ -31,6 +31,7 @@ from webapp.analyser import pages, solving
 from webapp.analyser.answer import position_args
 from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import best_of, solve_time_limit
+from webapp.errors import Refusal
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
 from webapp.turn.view import turn_view
 from webapp.wording import gettext, say
@@ -92,21 +93,20 @@ def replay(position: Position, moves_text: str) -> tuple[Board, list[str]]:
     board = Board.start(position)
     moves = [move for move in moves_text.split(".") if move]
     if len(moves) > MAX_MOVES:
-        abort(400, description=gettext("too many moves: at most %(most)s", most=MAX_MOVES))
+        raise Refusal(gettext("too many moves: at most %(most)s", most=MAX_MOVES))
     for number, move in enumerate(moves, start=1):
         card, _, target = move.partition("-")
         try:
             board = board.move(card, target)
         except MoveError as error:
-            abort(
-                400,
-                description=gettext(
+            raise Refusal(
+                gettext(
                     "move %(number)s (%(move)s): %(problem)s",
                     number=number,
                     move=move[:20],
                     problem=say(error.words),
-                ),
-            )
+                )
+            ) from None
     return board, moves
 
 
@@ -114,7 +114,7 @@ def _play_position() -> tuple[Entry, Position]:
     entry = pages.entry_of(request.args)
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
-        abort(400, description=gettext("This position cannot be played: %(problem)s.", problem=problem))
+        raise Refusal(gettext("This position cannot be played: %(problem)s.", problem=problem))
     return entry, entry.position
 
 
@@ -229,16 +229,16 @@ def _read_json(body: bytes) -> Any:
     try:
         return argtypes.load_json(body.decode("utf-8"))
     except UnicodeDecodeError:
-        abort(400, description="the body is not UTF-8")
+        raise Refusal("the body is not UTF-8") from None
     except argtypes.NotJSON as error:
-        abort(400, description=f"the body is not one JSON position: {error}")
+        raise Refusal(f"the body is not one JSON position: {error}") from None
 
 
 def _objective(text: str) -> Objective:
     try:
         return Objective(text)
     except ValueError:
-        abort(400, description=f"objective {text[:20]!r} is not cards or points")
+        raise Refusal(f"objective {text[:20]!r} is not cards or points") from None
 
 
 def _time_limit(text: str | None) -> float:
@@ -249,7 +249,7 @@ def _time_limit(text: str | None) -> float:
     try:
         value = float(text)
     except ValueError:
-        abort(400, description=f"time_limit {text[:20]!r} is not a number of seconds")
+        raise Refusal(f"time_limit {text[:20]!r} is not a number of seconds") from None
     if not (math.isfinite(value) and 0 < value <= most):
-        abort(400, description=f"time_limit must be more than 0 and at most {most:g} seconds")
+        raise Refusal(f"time_limit must be more than 0 and at most {most:g} seconds")
     return value

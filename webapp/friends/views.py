@@ -4,7 +4,7 @@ token and counts against `FRIENDS_RATE_LIMIT`."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from webapp import db
@@ -50,7 +50,7 @@ def _own_group(group_id: int) -> FriendGroup:
     reader = db.session()
     group = reader.get(FriendGroup, group_id)
     if group is None or groups.member(reader, group_id, current_player_id()) is None:
-        abort(404, description=gettext("You are not at this friends' table (or it no longer exists)."))
+        raise Refusal(gettext("You are not at this friends' table (or it no longer exists)."), 404)
     return group
 
 

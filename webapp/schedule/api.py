@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 
 from puzzles import Card, CardError, Meld, MeldError, Problem, ProblemCode, argtypes, play_of, play_problems
 from webapp import models
+from webapp.errors import Refusal
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import DayError, zone
@@ -96,23 +97,23 @@ def read_table(body: bytes) -> list[list[Card]]:
     try:
         document = argtypes.load_json(body.decode("utf-8"))
     except UnicodeDecodeError:
-        abort(400, description="the body is not UTF-8")
+        raise Refusal("the body is not UTF-8") from None
     except argtypes.NotJSON as error:
-        abort(400, description=f"the body is not JSON: {error}")
+        raise Refusal(f"the body is not JSON: {error}") from None
     if not isinstance(document, dict) or "table" not in document:
-        abort(400, description='the body must be a JSON object like {"table": [["3S", "4S", "5S"]]}')
+        raise Refusal('the body must be a JSON object like {"table": [["3S", "4S", "5S"]]}')
     unknown = sorted(set(document) - {"table"})
     if unknown:
-        abort(400, description=f"unknown field {unknown[0][:40]!r}: only table is read")
+        raise Refusal(f"unknown field {unknown[0][:40]!r}: only table is read")
     melds = document["table"]
     if not isinstance(melds, list) or not all(isinstance(meld, list) for meld in melds):
-        abort(400, description="table must be a list of melds, each a list of cards")
+        raise Refusal("table must be a list of melds, each a list of cards")
     if len(melds) > MAX_MELDS or any(len(meld) > MAX_MELD_CARDS for meld in melds):
-        abort(400, description=f"table is too large (at most {MAX_MELDS} melds of {MAX_MELD_CARDS} cards)")
+        raise Refusal(f"table is too large (at most {MAX_MELDS} melds of {MAX_MELD_CARDS} cards)")
     table = []
     for number, meld in enumerate(melds, start=1):
         try:
             table.append([Card.parse(token) for token in meld])
         except CardError as error:
-            abort(400, description=f"meld {number}: {error}")
+            raise Refusal(f"meld {number}: {error}") from None
     return table
