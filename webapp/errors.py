@@ -76,10 +76,20 @@ class Moved(Refusal):
         self.location = location
 
 
+class Wait(Refusal):
+    """Not now: a 429 or a 503 whose `Retry-After` says how many seconds to wait."""
+
+    def __init__(self, why: Words | Problem | str, status: int, retry_after: int) -> None:
+        super().__init__(why, status)
+        self.retry_after = retry_after
+
+
 def refused(error: Refusal) -> Response | WerkzeugResponse:
     """The one answer to every `Refusal`: the notice (the board stays), the page, or the JSON error."""
     if isinstance(error, Moved):
         return redirect(error.location, 303)
+    if isinstance(error, Wait):
+        g.retry_after = error.retry_after  # `security.retry_after_when_waiting` puts it in the header
     return reply(error.status, str(say(error.why)))
 
 

@@ -38,8 +38,8 @@ from typing import TypeVar, cast
 import limits
 from flask import Flask, current_app
 from flask_limiter.util import get_remote_address
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
+from webapp.errors import Wait
 from webapp.security import counting
 from webapp.wording import gettext
 
@@ -62,20 +62,22 @@ class SolverGate:
     def run(
         self, address: str, solve: Callable[[], T], busy_retry: int, clock: Callable[[], datetime]
     ) -> tuple[T, float]:
-        """`solve()` on a solving thread, and the seconds it took there by `clock`; refused with an HTTP
-        error when the address is solving already or the gate is full."""
+        """`solve()` on a solving thread, and the seconds it took there by `clock`; refused (a `Wait`, 429
+        or 503) when the address is solving already or the gate is full."""
         with self._lock:
             if address in self._solving:
-                raise TooManyRequests(
+                raise Wait(
                     gettext("One solve at a time: wait for the answer you asked for before asking another."),
-                    retry_after=busy_retry,
+                    429,
+                    busy_retry,
                 )
             self._solving.add(address)
         try:
             if not self._admitted.acquire(blocking=False):
-                raise ServiceUnavailable(
+                raise Wait(
                     gettext("The solver is busy with other positions. Try again in a few seconds."),
-                    retry_after=busy_retry,
+                    503,
+                    busy_retry,
                 )
             try:
                 return self._executor.submit(_timed, solve, clock).result()
@@ -151,10 +153,11 @@ def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
     reset = counting(lambda counters: counters.get_window_stats(budget, "solver-seconds", address)).reset_time
     wait = max(math.ceil(reset - time.time()), 1)
     spent = str(limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"])))
-    raise TooManyRequests(
+    raise Wait(
         f"Too many requests: at most {spent.replace(' per ', ' solver seconds per ', 1)}. "
         f"Try again in {wait} s.",
-        retry_after=wait,
+        429,
+        wait,
     )
 
 

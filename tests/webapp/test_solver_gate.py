@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.exceptions import TooManyRequests
 
 import generator
 from puzzles import Objective, Position, Settled
@@ -18,6 +17,7 @@ from tests.webapp.analyser.test_analyser import HARD_HAND, HARD_TABLE
 from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app, store
 from webapp import solver_gate
 from webapp.analyser import solving
+from webapp.errors import Wait
 
 HARD: dict[str, Any] = {
     "rules": "jokers",
@@ -166,9 +166,10 @@ def test_the_chain_length_solves_in_a_lane_of_its_own(database_url: str, clock: 
         # the lane itself is still one at a time
         with (
             app.test_request_context("/analyse/chain", environ_base={"REMOTE_ADDR": "10.0.0.1"}),
-            pytest.raises(TooManyRequests),
+            pytest.raises(Wait, match="One solve at a time") as refusal,
         ):
             solver_gate.run(lambda: None, solver_gate.CHAIN_LANE)
+        assert refusal.value.status == 429
     finally:
         release.set()
         worker.join()
