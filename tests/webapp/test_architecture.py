@@ -160,3 +160,102 @@ def test_every_cache_is_bounded_and_names_its_figure() -> None:
         assert cache.size > 0 or cache.name.endswith("(Redis)"), cache.name
         assert re.search(r"\d ms", cache.serves), cache.name
     assert len({cache.name for cache in caching.CACHES}) == len(caching.CACHES)
+
+
+ROUTE_DECORATORS = {"get", "post", "put", "patch", "delete", "route"}
+"""`@bp.get(...)` and its kin: what makes a function a view."""
+ROUTE_WRAPPERS = {"turn_post"}
+"""Decorators of the app's own that make a function a view (the turn's POST actions)."""
+
+
+def is_route(function: ast.FunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(called, ast.Attribute) and called.attr in ROUTE_DECORATORS:
+            return True
+        if isinstance(called, ast.Name) and called.id in ROUTE_WRAPPERS:
+            return True
+    return False
+
+
+def request_hooks(tree: ast.Module) -> set[str]:
+    """The functions a module registers as the app's request hooks (`app.before_request(hook)`)."""
+    return {
+        node.args[0].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "before_request"
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    }
+
+
+def werkzeug_errors(tree: ast.Module) -> set[str]:
+    """The names a module imports from `werkzeug.exceptions`."""
+    return {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "werkzeug.exceptions"
+        for alias in node.names
+    }
+
+
+def http_errors_below_the_views(module: str, source: str) -> list[str]:
+    """Where `module` calls `abort()` or raises one of Werkzeug's HTTP errors outside a view (a request
+    hook, which answers in a view's stead, may raise one)."""
+    tree = ast.parse(source)
+    hooks = request_hooks(tree)
+    raised = werkzeug_errors(tree)
+    found: list[tuple[int, str]] = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef) or is_route(function):
+            continue
+        for node in ast.walk(function):
+            # a view's inner functions are walked on their own too: a helper defined in a view is not one
+            called = node.func if isinstance(node, ast.Call) else None
+            name = (
+                called.id
+                if isinstance(called, ast.Name)
+                else called.attr
+                if isinstance(called, ast.Attribute)
+                else None
+            )
+            if name == "abort":
+                found.append((node.lineno, f"{module}:{node.lineno} abort() in {function.name}"))
+            if (
+                isinstance(node, ast.Raise)
+                and isinstance(node.exc, ast.Call)
+                and isinstance(node.exc.func, ast.Name)
+                and node.exc.func.id in raised
+                and function.name not in hooks
+            ):
+                what = f"raise {node.exc.func.id}"
+                found.append((node.lineno, f"{module}:{node.lineno} {what} in {function.name}"))
+    return [line for _, line in sorted(found)]
+
+
+def test_only_a_view_calls_abort() -> None:
+    """Code below the views raises a `Refusal`, which `errors.refused` answers; never `abort()`."""
+    found = [
+        line
+        for module in MODULES
+        if module != "webapp.errors"  # the handler turns Werkzeug's errors into replies
+        for line in http_errors_below_the_views(module, path_of(module).read_text())
+    ]
+    assert found == []
+
+
+def test_the_abort_check_sees_a_helper_and_spares_a_view() -> None:
+    source = (
+        "from werkzeug.exceptions import NotFound\n"
+        "@bp.post('/x')\ndef view():\n    abort(400)\n    raise NotFound()\n\n"
+        "@turn_post('/y')\ndef action(page):\n    flask.abort(400)\n\n"
+        "def hook():\n    raise NotFound()\n\n"
+        "def helper():\n    abort(404)\n    raise NotFound()\n\n"
+        "app.before_request(hook)\n"
+    )
+    assert http_errors_below_the_views("m", source) == [
+        "m:15 abort() in helper",
+        "m:16 raise NotFound in helper",
+    ]
