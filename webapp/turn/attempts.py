@@ -48,9 +48,14 @@ def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
     return Board.load(position, attempt.melds)
 
 
-def _playing(attempt: PlayerAttempt) -> Board:
+def _open(attempt: PlayerAttempt) -> None:
+    """Refuse an attempt that is over; for an action that needs no board to decide."""
     if attempt.done:
         raise TurnOver(words("this puzzle is finished: the table cannot change any more"))
+
+
+def _playing(attempt: PlayerAttempt) -> Board:
+    _open(attempt)
     return board_of(attempt.puzzle, attempt)
 
 
@@ -113,8 +118,9 @@ def is_slip(verdict: Verdict, before: tuple[Card, ...], after: tuple[Card, ...])
     return verdict(before).track is Track.ON
 
 
-def undo(attempt: PlayerAttempt) -> None:
-    _playing(attempt)
+def undo(attempt: PlayerAttempt) -> Board:
+    """Back to the table the last move (or reset) left, built once: the page draws that board."""
+    _open(attempt)
     if not attempt.history:
         raise TurnError(words("nothing to undo"))
     entry = attempt.history[-1]
@@ -123,6 +129,7 @@ def undo(attempt: PlayerAttempt) -> None:
     # an undone move is not counted: the moves are the ones the player kept
     if not (isinstance(entry, str) and entry.startswith(RESET_MARK)):
         attempt.moves = max(0, attempt.moves - 1)
+    return board_of(attempt.puzzle, attempt)
 
 
 def reset(attempt: PlayerAttempt) -> Board:
@@ -134,7 +141,7 @@ def reset(attempt: PlayerAttempt) -> Board:
     return start
 
 
-def end_turn(attempt: PlayerAttempt) -> None:
+def end_turn(attempt: PlayerAttempt) -> Board:
     """End the turn if every meld is valid: solved when it placed the maximum, missed otherwise."""
     board = _playing(attempt)
     invalid = [view for view in board.views() if view.state is not MeldState.VALID]
@@ -153,6 +160,7 @@ def end_turn(attempt: PlayerAttempt) -> None:
     attempt.placed = play.count
     attempt.status = Status.SOLVED if attempt.placed >= attempt.puzzle.max_placed else Status.MISSED
     attempt.finished = now()
+    return board
 
 
 def give_up(attempt: PlayerAttempt) -> Board:
@@ -174,7 +182,7 @@ def nothing(attempt: PlayerAttempt) -> None:
 
 def add_hint(attempt: PlayerAttempt, hint: Hint) -> None:
     """Record a hint the player asked for: it shows on the board, in the result and the share text."""
-    _playing(attempt)
+    _open(attempt)
     attempt.hints += 1
     attempt.hint_log = [*attempt.hint_log, hint.to_json()]
 
@@ -194,7 +202,7 @@ def hints_used(attempt: PlayerAttempt | None) -> list[Hint]:
 
 def start_clock(attempt: PlayerAttempt, seconds: int) -> None:
     """Make an untouched attempt a timed turn, starting now."""
-    _playing(attempt)
+    _open(attempt)
     if attempt.time_limit:
         raise TurnOver(words("the clock is already running"))
     if attempt.moves or attempt.history or attempt.hints:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from sqlalchemy import update
 
@@ -39,6 +40,24 @@ def test_moves_keep_text_entries_for_undo(app: Flask, player: Player, published:
     with app.app_context(), database().reader() as session:
         history = session.query(models.PlayerAttempt.history).scalar()
     assert history == ["t0 t1 t2/t3 t4 t5/t6 t7 t8/t9 t10 t11 t12"]
+
+
+def test_undo_and_a_later_move_build_the_board_once(
+    monkeypatch: pytest.MonkeyPatch, app: Flask, player: Player, published: int
+) -> None:
+    player.move(TODAY, "h0", "new")
+    built: list[str] = []
+    load = Board.load.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Board], position: Position, melds: object) -> Board:
+        built.append("load")
+        return load(cls, position, melds)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Board, "load", classmethod(counted))
+    assert player.post(f"/puzzles/{TODAY}/undo").status_code == 200
+    assert built == ["load"]  # the page draws the board the undo built
+    player.move(TODAY, "h0", "new")
+    assert built == ["load", "load"]
 
 
 def test_the_step_check_words_each_verdict() -> None:
