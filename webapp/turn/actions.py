@@ -172,5 +172,8 @@ def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
             player = ensure_player(session)
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
             attempt = store.start(session, player, puzzle, page.number, page.review)
+        # the first move builds the board twice, store.start's Board.start then the action's Board.load:
+        # 3 µs and 11 µs of CPU (a table of 4 melds, hand of 6, this machine), once per attempt; handing
+        # the built board to the action would change every Action's signature for that, so it stays
         board = action(attempt)
     return attempt, board
