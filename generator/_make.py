@@ -230,10 +230,10 @@ def _trapped(
             key=Card.sort_key,
         )
         rng.shuffle(candidates)
-        played = Counter(analysis.best.play.laid)
+        laid = Counter(analysis.best.play.laid)
         for card in candidates[:TRAP_TRIES]:
             trapping = Position(rules, position.table, (*position.hand, card))
-            check = step_check(trapping, [card] * (played[card] + 1), _left(deadline))
+            check = step_check(trapping, [card] * (laid[card] + 1), _left(deadline))
             if not check.proven:
                 return None
             if check.reachable is None or check.reachable >= analysis.best.value:
@@ -297,10 +297,10 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
         )
         rng.shuffle(ordered)
         candidates += ordered
-    played = Counter(analysis.best.play.laid)
+    laid = Counter(analysis.best.play.laid)
     for card in candidates[:TEMPT_TRIES]:
         tempting = Position(rules, position.table, (*position.hand, card))
-        check = step_check(tempting, [card] * (played[card] + 1), _left(deadline))
+        check = step_check(tempting, [card] * (laid[card] + 1), _left(deadline))
         if not check.proven:
             return None
         if check.reachable is not None and check.reachable < analysis.best.value:
@@ -368,18 +368,18 @@ def live_decoys(position: Position, laid: tuple[Card, ...], time_limit: float) -
     return live
 
 
-def dead_twins(position: Position, played: tuple[Card, ...], time_limit: float) -> list[Card] | None:
+def dead_twins(position: Position, laid: tuple[Card, ...], time_limit: float) -> list[Card] | None:
     """The cards of which the hand holds two or more decoys that no valid play places (identical
     dead decoys: they only fill the hand); None when the solver could not prove it in time."""
     deadline = time.perf_counter() + time_limit
-    played_counts = Counter(played)
-    decoys = Counter(position.hand) - played_counts
+    laid_counts = Counter(laid)
+    decoys = Counter(position.hand) - laid_counts
     twins = []
     for card, copies in sorted(decoys.items(), key=lambda item: item[0].sort_key()):
         if copies < 2:
             continue
         # the last two copies are both dead when no play places all but one of them
-        check = step_check(position, [card] * (played_counts[card] + copies - 1), _left(deadline))
+        check = step_check(position, [card] * (laid_counts[card] + copies - 1), _left(deadline))
         if not check.proven:
             return None
         if check.reachable is None:
@@ -468,8 +468,8 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         problems.append(f"max_placed is {puzzle.max_placed}, but the maximum is {analysis.best.value}")
     if analysis.uniqueness.unique is False:
         problems.append("the maximal play is not unique")
-    elif (placed := play_of(analysis.position, analysis.best.play.table).laid) != puzzle.laid_cards:
-        shown = " ".join(str(card) for card in placed)
+    elif (laid := play_of(analysis.position, analysis.best.play.table).laid) != puzzle.laid_cards:
+        shown = " ".join(str(card) for card in laid)
         problems.append(f"laid is {' '.join(puzzle.laid)}, but the maximal play places {shown}")
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")

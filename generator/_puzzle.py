@@ -192,22 +192,22 @@ class Puzzle:
         assert play is not None and depth is not None and chain is not None, "a publishable analysis"
         tier = tier_of(chain, graded_decisions(forcing))
         assert tier is not None
-        # read the placed cards off the final table, as `from_json` does, so the two always agree
-        placed = play_of(position, play.table).laid
+        # read the laid cards off the final table, as `from_json` does, so the two always agree
+        laid = play_of(position, play.table).laid
         return cls(
             id=str(puzzle_id),
             rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
             max_placed=play.count,
-            laid=tuple(str(card) for card in placed),
+            laid=tuple(str(card) for card in laid),
             solution=tuple(tuple(meld.tokens()) for meld in play.table),
             depth=depth,
             chain=chain,
             tier=tier,
             themes=themes_of(analysis),
             hand_size=len(position.hand),
-            decoys=len(position.hand) - len(placed),
+            decoys=len(position.hand) - len(laid),
             live_decoys=live_decoys,
             decisions=None if forcing is None else forcing.decisions,
         )
@@ -325,9 +325,8 @@ def _solution_of(fields: Mapping[str, object], position: Position) -> tuple[list
     if problems:
         raise PuzzleError(f"solution: {problems[0]}")
     read = play_of(position, final)
-    placed = read.laid
-    if placed != laid_cards:
-        shown = " ".join(str(card) for card in placed) or "nothing"
+    if read.laid != laid_cards:
+        shown = " ".join(str(card) for card in read.laid) or "nothing"
         raise PuzzleError(f"laid: the solution places {shown}, not {' '.join(laid) or 'nothing'}")
     return final, read
 

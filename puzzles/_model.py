@@ -195,7 +195,7 @@ class Model:
         """Which hand cards reach the table, and which jokers go back to the hand."""
         model = self.model
         minimum = Counter({card.index: n for card, n in laid.items()})
-        self.placed = {i: model.new_int_var(minimum[i], n, "") for i, n in self.hand.items()}
+        self.laid = {i: model.new_int_var(minimum[i], n, "") for i, n in self.hand.items()}
 
         # -- jokers freed to the hand: each needs the hand to give up a real card it stands for
         self.swaps: list[tuple[cp_model.IntVar, int]] = []
@@ -203,16 +203,16 @@ class Model:
             for meld in self.position.table:
                 for options in meld.stand_ins():
                     # sorted, so the model is the same whatever the hash seed
-                    choices = sorted(c.index for c in options if c.index in self.placed)
+                    choices = sorted(c.index for c in options if c.index in self.laid)
                     swap_vars = [(model.new_bool_var(""), i) for i in choices]
                     # one joker is freed at most once
                     model.add_at_most_one(v for v, _ in swap_vars)
                     self.swaps.extend(swap_vars)
-            for index, placed in self.placed.items():
+            for index, count in self.laid.items():
                 swapped_in = [v for v, i in self.swaps if i == index]
                 if swapped_in:
                     # each swap lays its own copy of the real card from the hand
-                    model.add(sum(swapped_in) <= placed)
+                    model.add(sum(swapped_in) <= count)
         self.freed: LinearExpr = sum(v for v, _ in self.swaps)
 
     def _rearrangements(self, largest: int, shared: _Allowed) -> list[_Slot]:
@@ -348,12 +348,12 @@ class Model:
         hand_in: list[dict[int, int]] = [{} for _ in slots]
         freed_in: list[LinearExpr] = [self.freed, *([0] * (len(slots) - 1))]
         if not self.grouped:
-            hand_in[0] = {index: placed.index for index, placed in self.placed.items()}
+            hand_in[0] = {index: laid.index for index, laid in self.laid.items()}
             return hand_in, freed_in
         # written as `model.add` would write them (see `_Writer`): a grouped model has a share
         # of each hand card for every slot that could lay it
         leads = [_number(slot.lead) if slot.members else -1 for slot in slots]
-        for index, placed in self.placed.items():
+        for index, laid in self.laid.items():
             most = self.hand[index]
             shares = []
             for s, lead in enumerate(leads):
@@ -364,8 +364,8 @@ class Model:
                     if lead >= 0:
                         # a rearrangement that does not happen lays no hand card
                         writer.linear(*_sorted_terms([(share, 1), (lead, -most)]), _LOWEST, 0)
-            # every hand card placed is laid by one slot
-            every = [(share, 1) for share in shares] + [(placed.index, -1)] if shares else [(placed.index, 1)]
+            # each hand card laid is laid by one slot
+            every = [(share, 1) for share in shares] + [(laid.index, -1)] if shares else [(laid.index, 1)]
             writer.linear(*_sorted_terms(every), 0, 0)
         if self.swaps:
             writer.flush()
@@ -383,11 +383,11 @@ class Model:
             if lead >= 0:
                 # a rearrangement places a card at least: one that places none could be undone
                 freed = freed_in[s]
-                laid = [(share, 1) for share in hand_in[s].values()]
+                placed = [(share, 1) for share in hand_in[s].values()]
                 if isinstance(freed, cp_model.IntVar):
-                    laid.append((freed.index, -1))
-                if laid:
-                    writer.linear(*_sorted_terms([*laid, (lead, -1)]), 0, _HIGHEST)
+                    placed.append((freed.index, -1))
+                if placed:
+                    writer.linear(*_sorted_terms([*placed, (lead, -1)]), 0, _HIGHEST)
                 else:  # `0 >= lead`, which Python turns round
                     writer.linear([lead], [1], _LOWEST, 0)
         return hand_in, freed_in
@@ -443,14 +443,14 @@ class Model:
     def _totals(self, objective: Objective) -> None:
         """What the hand gives up: cards, or hand points, less the freed jokers."""
         rules = self.position.rules
-        indices = list(self.placed)
+        indices = list(self.laid)
         points = [rules.points.of(Card.from_index(i)) for i in indices]
         self.points: LinearExpr = (
-            cp_model.LinearExpr.weighted_sum([self.placed[i] for i in indices], points)
+            cp_model.LinearExpr.weighted_sum([self.laid[i] for i in indices], points)
             - rules.points.joker * self.freed
         )
         self.points_ceiling = sum(p * self.hand[i] for i, p in zip(indices, points, strict=True))
-        self.cards: LinearExpr = sum(self.placed.values()) - self.freed
+        self.cards: LinearExpr = sum(self.laid.values()) - self.freed
         self.objective = self.cards if objective is Objective.CARDS else self.points
         # what placing the whole hand is worth: no play does better
         self.ceiling = sum(self.hand.values()) if objective is Objective.CARDS else self.points_ceiling
@@ -480,7 +480,7 @@ class Model:
         position: the depth phase 19.3 -> 14.9 s in all (p95 161 -> 105 ms), every answer the same.
         The hint is only a preference, so the optimum is the same; among equal plays the search may
         stop at another (172 of the 435 shown plays changed, and with them the chain length's time).
-        Beside it and left out: hinting the maximum's placed cards as well (slower than this alone),
+        Beside it and left out: hinting the maximum's laid cards as well (slower than this alone),
         branching on the kept melds first (no faster), and maximising the kept melds alone before the
         hand points (slower: two searches)."""
         for kept in self.kept:
@@ -492,24 +492,24 @@ class Model:
         """Constrain to plays whose hand after differs from `play`'s, given an equal objective.
 
         Every card is worth a positive amount, so a different hand with the same total must have
-        played some card fewer times than `play` did.
+        placed some card fewer times than `play` did.
         """
         target = Counter(card.index for card in play.laid)
         target.subtract(card.index for card in play.freed)
         fewer = []
-        for index, (net, lowest) in self._net_played().items():
+        for index, (net, lowest) in self._net_placed().items():
             if lowest <= target[index] - 1:
                 flag = self.model.new_bool_var("")
                 self.model.add(net <= target[index] - 1).only_enforce_if(flag)
                 fewer.append(flag)
         self.model.add_bool_or(fewer)
 
-    def _net_played(self) -> dict[int, tuple[LinearExpr, int]]:
+    def _net_placed(self) -> dict[int, tuple[LinearExpr, int]]:
         """For each card type, how many the hand gives up (a freed joker counts -1), and the least."""
-        net: dict[int, tuple[LinearExpr, int]] = {index: (var, 0) for index, var in self.placed.items()}
+        net: dict[int, tuple[LinearExpr, int]] = {index: (var, 0) for index, var in self.laid.items()}
         if self.swaps:
-            placed_jokers = self.placed.get(JOKER_INDEX, 0)
-            net[JOKER_INDEX] = (placed_jokers - self.freed, -len(self.swaps))
+            laid_jokers = self.laid.get(JOKER_INDEX, 0)
+            net[JOKER_INDEX] = (laid_jokers - self.freed, -len(self.swaps))
         return net
 
     def solve(self, time_limit: float, values: Sequence[LinearExpr] = ()) -> Solution:
@@ -574,9 +574,9 @@ class Model:
         table = sorted(
             (meld for melds in by_slot.values() for meld in join_runs(melds, rules)), key=table_order
         )
-        placed = [Card.from_index(i) for i, v in self.placed.items() for _ in range(solver.value(v))]
+        laid = [Card.from_index(i) for i, v in self.laid.items() for _ in range(solver.value(v))]
         freed = [JOKER for v, _ in self.swaps if solver.boolean_value(v)]
-        return Play(tuple(table), sorted_cards(placed), tuple(freed))
+        return Play(tuple(table), sorted_cards(laid), tuple(freed))
 
 
 @lru_cache(maxsize=4096)

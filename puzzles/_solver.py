@@ -175,7 +175,7 @@ def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> 
     model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
     # a best play ...
     model.add(model.objective == best.value)
-    # ... that leaves another hand: with equal totals, some card is played fewer times
+    # ... that leaves another hand: with equal totals, some card is placed fewer times
     model.require_fewer_somewhere(best.play)
     found = model.solve(time_limit)
     if found.status is Status.INFEASIBLE:

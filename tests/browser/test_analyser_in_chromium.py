@@ -61,7 +61,7 @@ def type_and_read(page: object, base: str, device: str) -> None:
 
     analyse(page)
     page.wait_for_selector("#analysis")  # type: ignore[attr-defined]
-    assert page.inner_text("#max-played") == "3"  # type: ignore[attr-defined]
+    assert page.inner_text("#max-placed") == "3"  # type: ignore[attr-defined]
     answer = str(page.inner_text("#analysis"))  # type: ignore[attr-defined]
     assert "Proven" in answer
     assert "melds 1, 2 and 3 must break" in answer
@@ -81,7 +81,7 @@ def type_and_read(page: object, base: str, device: str) -> None:
     assert page.input_value("#hand") == "9S QD QX"  # type: ignore[attr-defined]
     # the last answer stays, marked as the earlier one, and the problem is in view, its field focused
     assert page.locator("#analysis.earlier").count() == 1  # type: ignore[attr-defined]
-    assert page.inner_text("#analysis.earlier #max-played") == "3"  # type: ignore[attr-defined]
+    assert page.inner_text("#analysis.earlier #max-placed") == "3"  # type: ignore[attr-defined]
     assert page.evaluate(  # type: ignore[attr-defined]
         """() => { const r = document.querySelector('#hand-problems li').getBoundingClientRect();
                    return r.top >= 0 && r.bottom <= innerHeight; }"""
@@ -233,7 +233,7 @@ def test_without_javascript_the_chain_length_is_one_link_away(browser: object, s
     page.click(f"#chain-length a:has-text('{link}')")
     page.wait_for_selector("#chain-length:not(.chain-pending)")
     assert chain in page.inner_text("#chain-length")
-    assert "4" in page.inner_text("#max-played")
+    assert "4" in page.inner_text("#max-placed")
     shot(page, "phone-chain-no-script-2")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()

@@ -70,7 +70,7 @@ PINNED = {
         2,
     ),
 }
-"""Published puzzles: ID -> (position, played, depth, chain)."""
+"""Published puzzles: ID -> (position, laid, depth, chain)."""
 
 
 @pytest.fixture(scope="session")

@@ -69,11 +69,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("puzzle_id", sorted(PINNED))
 def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
-    text, played, depth, chain = PINNED[puzzle_id]
+    text, laid, depth, chain = PINNED[puzzle_id]
     puzzle = puzzle_from_id(puzzle_id)
     assert str(puzzle.position()) == text
-    assert puzzle.laid == tuple(played.split())
-    assert puzzle.laid_cards == parse_cards(played)
+    assert puzzle.laid == tuple(laid.split())
+    assert puzzle.laid_cards == parse_cards(laid)
     assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain, puzzle.decisions))
 
 

@@ -100,7 +100,7 @@ def new_lines(
 
 
 def prove(lines: Iterable[tuple[int, generator.Puzzle]], path: Path, time_limit: float) -> None:
-    """PoolError naming the first line with a claim (maximum, uniqueness, played cards, depth, tier)
+    """PoolError naming the first line with a claim (maximum, uniqueness, laid cards, depth, tier)
     the solver refutes: a file from elsewhere is checked as the generator's own output was."""
     for number, puzzle in lines:
         problems = generator.verify(puzzle, time_limit)

@@ -93,7 +93,7 @@ def test_every_preset(
     response = page(client, rules, table, hand)
     assert response.status_code == 200
     answer = answer_text(response)
-    assert f'data-max-played="{placed}"' in response.get_data(as_text=True)
+    assert f'data-max-placed="{placed}"' in response.get_data(as_text=True)
     assert "Proven" in answer
     for fact in facts:
         assert fact in answer

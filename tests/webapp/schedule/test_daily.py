@@ -259,7 +259,7 @@ FORGED = {
     "id": "cb4dbls", "rules": "classic",
     "table": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
               ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C"]],
-    "hand": ["8D", "AC", "3C", "10C"], "max_played": 1, "played": ["10C"],
+    "hand": ["8D", "AC", "3C", "10C"], "max_placed": 1, "laid": ["10C"],
     "solution": [["AS", "AH", "AC"], ["4S", "4H", "4C"], ["5S", "5H", "5C"], ["6S", "6H", "6C"],
                  ["4D", "5D", "6D"], ["3C", "4C", "5C", "6C", "7C"], ["7C", "8C", "9C", "10C"]],
     "depth": 1, "chain": 1, "tier": "easy", "themes": ["extend"], "hand_size": 4, "decoys": 3,
