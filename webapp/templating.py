@@ -113,7 +113,7 @@ class CompiledTemplates(BytecodeCache):
         self.code.put(bucket.key, bucket.bytecode_to_string())
 
     def clear(self) -> None:
-        self.code = BoundedCache(TEMPLATES)
+        self.code.clear()
 
 
 JINJA_OPTIONS: dict[str, Any] = {
