@@ -443,17 +443,26 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
     placed.subtract(groups.root(i) for i in freed_from)
     if any(placed[group] < 1 for group in found):
         return None
+    table = _grouped_table(position, shapes, groups, found)
+    rearrangements = tuple(sorted(tuple(group) for group in found.values()))
+    return rearrangements, Play(table, play.laid, play.freed), finest
+
+
+def _grouped_table(
+    position: Position, shapes: list[Candidate | Keeping], groups: _Groups, found: dict[int, list[int]]
+) -> tuple[Meld, ...]:
+    """The layout's final melds, with runs joined within a rearrangement only, as the grouped model
+    lays them out."""
     rules = position.rules
     melds_of: dict[int, list[Meld]] = {}
-    for k, shape in enumerate(shapes, start=n):
+    for k, shape in enumerate(shapes, start=len(position.table)):
         group = groups.root(k) if groups.root(k) in found else _HAND
         melds_of.setdefault(group, []).append(
             _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
         )
-    # runs are joined within a rearrangement only, as the grouped model lays them out
-    table = sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
-    rearrangements = tuple(sorted(tuple(group) for group in found.values()))
-    return rearrangements, Play(tuple(table), play.laid, play.freed), finest
+    return tuple(
+        sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
+    )
 
 
 _Flows = tuple[dict[int, Counter[int]], dict[int, list[int]]]
