@@ -83,31 +83,68 @@ def read_entry(
     `letters` are the jack, queen, king and ace of the player's deck (`BDKA` on a German one): a
     token's rank may be written with them as well as with J Q K A."""
     problems: list[EntryProblem] = []
+    known = _read_rules(rules_name, problems)
+    rules = known or DEFAULT_RULES
+    objective = _read_objective(objective_name, problems)
+    problems += _lengths(table_text, hand_text)
+    melds: list[TypedMeld] = []
+    hand: list[Card] = []
+    readable = not problems
+    if readable:
+        melds = _read_table(table_text, rules, problems, letters)
+        hand = _read_hand(hand_text, problems, letters)
+    if not problems and not hand:
+        problems.append(EntryProblem("hand", words("the hand is empty: type the cards you held")))
+    if readable:  # every problem at once: too many copies among the cards that did read, too
+        problems += _copies(rules, melds, hand)
+    position = None if problems else _position(rules, melds, hand, problems)
+    return Entry(
+        # a known preset is kept under its own name, an unknown one as typed
+        rules_name=rules_name if known is None else known.name,
+        table_text=table_text,
+        hand_text=hand_text,
+        objective_name=objective.value,
+        melds=tuple(melds),
+        hand=tuple(hand),
+        problems=tuple(problems),
+        position=position,
+        objective=objective,
+    )
+
+
+def _read_rules(name: str, problems: list[EntryProblem]) -> Rules | None:
+    """The preset named, or None (and a problem) when there is none of that name."""
     try:
-        rules = Rules.named(rules_name)
-        rules_name = rules.name
+        return Rules.named(name)
     except RulesError:
         problems.append(
             EntryProblem(
                 "rules",
                 words(
                     "unknown rules %(rules)s: one of %(known)s",
-                    rules=repr(rules_name[:30]),
+                    rules=repr(name[:30]),
                     known=", ".join(PRESETS),
                 ),
             )
         )
-        rules = DEFAULT_RULES
+        return None
+
+
+def _read_objective(name: str, problems: list[EntryProblem]) -> Objective:
     try:
-        objective = Objective(objective_name)
+        return Objective(name)
     except ValueError:
         problems.append(
             EntryProblem(
-                "objective",
-                words("%(name)s is not an objective: cards or points", name=repr(objective_name[:20])),
+                "objective", words("%(name)s is not an objective: cards or points", name=repr(name[:20]))
             )
         )
-        objective = Objective.CARDS
+        return Objective.CARDS
+
+
+def _lengths(table_text: str, hand_text: str) -> list[EntryProblem]:
+    """A problem for each field too long to read at all."""
+    problems = []
     if len(table_text) > MAX_TABLE_TEXT:
         problems.append(
             EntryProblem(
@@ -120,33 +157,18 @@ def read_entry(
                 "hand", words("the hand is too long: at most %(most)s characters", most=MAX_HAND_TEXT)
             )
         )
-    melds: list[TypedMeld] = []
-    hand: list[Card] = []
-    readable = not problems
-    if readable:
-        melds = _read_table(table_text, rules, problems, letters)
-        hand = _read_hand(hand_text, problems, letters)
-    if not problems and not hand:
-        problems.append(EntryProblem("hand", words("the hand is empty: type the cards you held")))
-    if readable:  # every problem at once: too many copies among the cards that did read, too
-        problems += _copies(rules, melds, hand)
-    position = None
-    if not problems:
-        try:
-            position = Position(rules, tuple(Meld.of(meld.cards, rules) for meld in melds), tuple(hand))
-        except (PositionError, MeldError) as error:  # pragma: no cover - every case is caught above
-            problems.append(EntryProblem("position", words(str(error))))
-    return Entry(
-        rules_name=rules_name,
-        table_text=table_text,
-        hand_text=hand_text,
-        objective_name=objective.value,
-        melds=tuple(melds),
-        hand=tuple(hand),
-        problems=tuple(problems),
-        position=position,
-        objective=objective,
-    )
+    return problems
+
+
+def _position(
+    rules: Rules, melds: list[TypedMeld], hand: list[Card], problems: list[EntryProblem]
+) -> Position | None:
+    """The position of melds and hand that read without a problem."""
+    try:
+        return Position(rules, tuple(Meld.of(meld.cards, rules) for meld in melds), tuple(hand))
+    except (PositionError, MeldError) as error:  # pragma: no cover - every case is caught above
+        problems.append(EntryProblem("position", words(str(error))))
+        return None
 
 
 def _read_table(text: str, rules: Rules, problems: list[EntryProblem], letters: str) -> list[TypedMeld]:

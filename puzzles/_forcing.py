@@ -89,28 +89,47 @@ class _Board:
     """The cards of a position and what each needs from the others; fixed for one search."""
 
     def __init__(self, position: Position, maximum: int) -> None:
-        rules = position.rules
         table: Counter[Card] = position.table_counts()
         hand: Counter[Card] = position.hand_counts()
-        lying: Counter[tuple[Card, MeldKind]] = Counter()
-        for meld in position.table:
-            lying.update((card, meld.kind) for card in meld.cards)
         self.maximum = maximum
-        self.ace_high = rules.ace_high
+        self.ace_high = position.rules.ace_high
         self.cards: tuple[Card, ...] = tuple(sorted(set(table) | set(hand), key=lambda c: c.index))
         where = {card: i for i, card in enumerate(self.cards)}
         self.table = tuple(table[card] for card in self.cards)
         self.hand = tuple(hand[card] for card in self.cards)
         self.joker: int | None = where.get(JOKER)
         """The index of the joker among the cards (both presets' jokers are one card), if any."""
+        self._read_jokers(position, hand)
+        self._read_lying(position, hand)
+        windows = [self._windows(card, where) for card in self.cards]
+        self._read_peers(where, windows)
+        self._read_runs(windows)
+        self._checked: dict[_Question, _Answer] = {}
+        """`_check`'s answers: a search asks the same few questions again and again."""
+        self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
+        """Each distinct list of values' most copies in sets and in runs."""
+        self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
+        self._peer_maxes = tuple(_picker(peers) for peers in self.peers)
+        self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
+        """What `_check` reads of the others for each card, as a tuple: its answers' key."""
+        self._everything = self.start()
+
+    def _read_jokers(self, position: Position, hand: Counter[Card]) -> None:
+        """What the table's jokers stand for, how many may end in the hand, and the cards held."""
         options = [opts for meld in position.table for opts in meld.stand_ins()]
         self.stand_ins: tuple[frozenset[Card], ...] = tuple(options)
         """What each table joker stands for: under `german-jokers` a laid copy frees it to the hand."""
         self.freeable = 0
-        if rules.freed_joker is FreedJoker.HAND and options:
+        if position.rules.freed_joker is FreedJoker.HAND and options:
             self.freeable = matching(options, Counter({c: n for c, n in hand.items() if not c.is_joker}))
         """Table jokers that may end in the hand: each needs its own hand card it stands for."""
         self.held = tuple(i for i, n in enumerate(self.hand) if n or (i == self.joker and self.freeable))
+
+    def _read_lying(self, position: Position, hand: Counter[Card]) -> None:
+        """Where each card lies now, and where it ends if nothing moves it."""
+        lying: Counter[tuple[Card, MeldKind]] = Counter()
+        for meld in position.table:
+            lying.update((card, meld.kind) for card in meld.cards)
         self.lying: tuple[Value, ...] = tuple(
             (lying[card, MeldKind.SET], lying[card, MeldKind.RUN], hand[card]) for card in self.cards
         )
@@ -126,6 +145,9 @@ class _Board:
             for lying, kind in zip(self.lying, self.obvious, strict=True)
         )
         """Where a card ends if nothing forces it and no decision moves it."""
+
+    def _read_peers(self, where: dict[Card, int], windows: list[tuple[tuple[int, int], ...]]) -> None:
+        """Each card's set partners, and the cards its checks read."""
         jokers = () if self.joker is None else (self.joker,)
         self.peers: tuple[tuple[int, ...], ...] = tuple(
             ()
@@ -142,13 +164,6 @@ class _Board:
         )
         """For each card, the cards of its rank in the other suits, and the joker: a joker may stand
         for one of a set's cards (one to a set, so it counts as one more suit)."""
-        windows = [self._windows(card, where) for card in self.cards]
-        self.run_combos: tuple[tuple[tuple[_Uses, ...], ...], ...] = tuple(
-            tuple(_combos(found, copies) for copies in range(t + h + 1))
-            for found, t, h in zip(windows, self.table, self.hand, strict=True)
-        )
-        """For each card and number of its copies in runs, each choice of that many runs of three
-        through it, as how many copies of each other card they take."""
         everyone = frozenset(range(len(self.cards)))
         self.neighbours: tuple[frozenset[int], ...] = tuple(
             everyone
@@ -158,6 +173,15 @@ class _Board:
         )
         """For each card, itself and the cards whose values its checks read (and that read its); the
         joker's check reads every card."""
+
+    def _read_runs(self, windows: list[tuple[tuple[int, int], ...]]) -> None:
+        """The runs of three through each card, and the melds of three a joker can make."""
+        self.run_combos: tuple[tuple[tuple[_Uses, ...], ...], ...] = tuple(
+            tuple(_combos(found, copies) for copies in range(t + h + 1))
+            for found, t, h in zip(windows, self.table, self.hand, strict=True)
+        )
+        """For each card and number of its copies in runs, each choice of that many runs of three
+        through it, as how many copies of each other card they take."""
         self.run_partners = tuple(tuple(sorted({j for window in found for j in window})) for found in windows)
         # the melds of three a joker can make: two cards of one rank in different suits, or two
         # cards of one suit that a run of three holds with it
@@ -170,15 +194,6 @@ class _Board:
             sorted({(min(i, j), max(i, j)) for i, found in enumerate(windows) for window in found
                     if self.joker in window for j in window if j != self.joker})
         )  # fmt: skip
-        self._checked: dict[_Question, _Answer] = {}
-        self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
-        """Each distinct list of values' most copies in sets and in runs."""
-        self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
-        self._peer_maxes = tuple(_picker(peers) for peers in self.peers)
-        self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
-        """What `_check` reads of the others for each card, as a tuple: its answers' key."""
-        self._everything = self.start()
-        """`_check`'s answers: a search asks the same few questions again and again."""
 
     def _windows(self, card: Card, where: dict[Card, int]) -> tuple[tuple[int, int], ...]:
         """The other two cards of each run of three through this card; with a joker, one of them
@@ -272,7 +287,6 @@ class _Board:
         max_set = [tops[d][0] for d in domains]
         max_run = [tops[d][1] for d in domains]
         queue = set(range(len(domains)) if changed is None else self._around(changed))
-        peer_maxes, partner_maxes, checked = self._peer_maxes, self._partner_maxes, self._checked
 
         def cut(j: int, keep: tuple[Value, ...]) -> None:
             domains[j] = keep
@@ -283,50 +297,71 @@ class _Board:
             queue.update(self.neighbours[j])
 
         while queue:
-            while queue:
-                i = queue.pop()
-                values = domains[i]
-                found: _Answer | None
-                if i == self.joker:
-                    # the joker's check reads every card: not worth a key
-                    found = (self._check_joker(values, max_set, max_run), [])
-                else:
-                    key = (i, values, peer_maxes[i](max_set), partner_maxes[i](max_run))
-                    found = checked.get(key)
-                    if found is None:
-                        found = checked[key] = self._check(i, values, max_set, max_run)
-                assert found is not None
-                keep, needs = found
-                if not keep:
-                    return None
-                if len(keep) < len(values):
-                    cut(i, keep)
-                for j, in_sets, in_runs in needs:
-                    keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
-                    if not keep:
-                        return None
-                    if len(keep) < len(domains[j]):
-                        cut(j, keep)
-            # the goal: exactly `maximum` hand cards reach the table
-            low = [0] * len(domains)
-            high = [0] * len(domains)
-            for i in self.held:
-                kept = self._kept(domains[i])
-                low[i] = self.hand[i] - kept[1]
-                high[i] = self.hand[i] - kept[0]
-            total_low, total_high = sum(low), sum(high)
-            if not total_low <= self.maximum <= total_high:
+            if not self._checks(domains, max_set, max_run, queue, cut):
                 return None
-            for i in self.held:
-                least = self.maximum - (total_high - high[i])
-                most = self.maximum - (total_low - low[i])
-                if least <= low[i] and high[i] <= most:
-                    continue  # every value of the card fits the goal
-                values = domains[i]
-                keep = tuple(v for v in values if least <= self.hand[i] - v[2] <= most)
-                if len(keep) < len(values):
-                    cut(i, keep)
+            if not self._goal(domains, cut):
+                return None
         return tuple(domains)
+
+    def _checks(
+        self,
+        domains: list[tuple[Value, ...]],
+        max_set: list[int],
+        max_run: list[int],
+        queue: set[int],
+        cut: Callable[[int, tuple[Value, ...]], None],
+    ) -> bool:
+        """Check each card of the queue until it is empty, cutting what the checks rule out; False
+        when some card has no value left."""
+        peer_maxes, partner_maxes, checked = self._peer_maxes, self._partner_maxes, self._checked
+        while queue:
+            i = queue.pop()
+            values = domains[i]
+            found: _Answer | None
+            if i == self.joker:
+                # the joker's check reads every card: not worth a key
+                found = (self._check_joker(values, max_set, max_run), [])
+            else:
+                key = (i, values, peer_maxes[i](max_set), partner_maxes[i](max_run))
+                found = checked.get(key)
+                if found is None:
+                    found = checked[key] = self._check(i, values, max_set, max_run)
+            assert found is not None
+            keep, needs = found
+            if not keep:
+                return False
+            if len(keep) < len(values):
+                cut(i, keep)
+            for j, in_sets, in_runs in needs:
+                keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
+                if not keep:
+                    return False
+                if len(keep) < len(domains[j]):
+                    cut(j, keep)
+        return True
+
+    def _goal(self, domains: list[tuple[Value, ...]], cut: Callable[[int, tuple[Value, ...]], None]) -> bool:
+        """The goal: exactly `maximum` hand cards reach the table. Cut each held card's values that
+        cannot meet it with the others' values; False when no values can."""
+        low = [0] * len(domains)
+        high = [0] * len(domains)
+        for i in self.held:
+            kept = self._kept(domains[i])
+            low[i] = self.hand[i] - kept[1]
+            high[i] = self.hand[i] - kept[0]
+        total_low, total_high = sum(low), sum(high)
+        if not total_low <= self.maximum <= total_high:
+            return False
+        for i in self.held:
+            least = self.maximum - (total_high - high[i])
+            most = self.maximum - (total_low - low[i])
+            if least <= low[i] and high[i] <= most:
+                continue  # every value of the card fits the goal
+            values = domains[i]
+            keep = tuple(v for v in values if least <= self.hand[i] - v[2] <= most)
+            if len(keep) < len(values):
+                cut(i, keep)
+        return True
 
     def _kept(self, values: tuple[Value, ...]) -> tuple[int, int]:
         """The fewest and the most hand copies these values keep."""

@@ -421,7 +421,6 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
     layout, play = depth.layout, depth.play
     if not layout or play is None:
         return None
-    rules = position.rules
     n = len(position.table)
     shapes = sorted(
         layout.elements(),
@@ -431,8 +430,51 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
     broken = tuple(i for i in range(n) if i not in kept)
     if broken != depth.broken:
         return None
-    # where each card type comes from (broken melds, the hand) and goes to (the final melds,
-    # numbered from n on, and the hand for freed jokers)
+    flows = _flows(position, play, shapes, broken)
+    if flows is None:
+        return None
+    groups = _Groups(n, len(shapes))
+    sent = _send(*flows, groups)
+    if sent is None:
+        return None
+    hand_to, freed_from, finest = sent
+    found = groups.of(broken)
+    placed = Counter(groups.root(k) for k in hand_to)
+    placed.subtract(groups.root(i) for i in freed_from)
+    if any(placed[group] < 1 for group in found):
+        return None
+    table = _grouped_table(position, shapes, groups, found)
+    rearrangements = tuple(sorted(tuple(group) for group in found.values()))
+    return rearrangements, Play(table, play.laid, play.freed), finest
+
+
+def _grouped_table(
+    position: Position, shapes: list[Candidate | Keeping], groups: _Groups, found: dict[int, list[int]]
+) -> tuple[Meld, ...]:
+    """The layout's final melds, with runs joined within a rearrangement only, as the grouped model
+    lays them out."""
+    rules = position.rules
+    melds_of: dict[int, list[Meld]] = {}
+    for k, shape in enumerate(shapes, start=len(position.table)):
+        group = groups.root(k) if groups.root(k) in found else _HAND
+        melds_of.setdefault(group, []).append(
+            _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
+        )
+    return tuple(
+        sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
+    )
+
+
+_Flows = tuple[dict[int, Counter[int]], dict[int, list[int]]]
+"""For each card type, the places its copies come from (broken melds, `_HAND`) with how many, and
+the places they go to (final melds numbered from the table's length on, `_HAND` for freed jokers)."""
+
+
+def _flows(
+    position: Position, play: Play, shapes: list[Candidate | Keeping], broken: tuple[int, ...]
+) -> _Flows | None:
+    """Where each card type of the layout comes from and goes to; None where the two differ in
+    number."""
     sources: dict[int, Counter[int]] = {}
     for i in broken:
         for card in position.table[i].cards:
@@ -440,7 +482,7 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
     for card in play.laid:
         sources.setdefault(card.index, Counter())[_HAND] += 1
     needs: dict[int, list[int]] = {}
-    for k, shape in enumerate(shapes, start=n):
+    for k, shape in enumerate(shapes, start=len(position.table)):
         for index, count in shape.extra if isinstance(shape, Keeping) else shape:
             needs.setdefault(index, []).extend([k] * count)
     if play.freed:
@@ -449,28 +491,52 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
         index: len(places) for index, places in needs.items()
     }:
         return None
+    return sources, needs
 
-    parent = list(range(n + len(shapes)))
-    size = [int(node < n) for node in parent]  # broken melds in each group
 
-    def root(node: int) -> int:
+class _Groups:
+    """Broken melds and final melds joined into rearrangements (a union-find); the first `melds`
+    nodes are the broken melds' places, the next `finals` the final melds'."""
+
+    def __init__(self, melds: int, finals: int) -> None:
+        self.parent = list(range(melds + finals))
+        self.size = [int(node < melds) for node in self.parent]
+        """Broken melds in each group."""
+
+    def root(self, node: int) -> int:
+        parent = self.parent
         while parent[node] != node:
             parent[node] = parent[parent[node]]
             node = parent[node]
         return node
 
-    def join(meld: int, final: int) -> None:
+    def join(self, meld: int, final: int) -> None:
         # the meld's side stays the root: a group with a meld in it is named by a meld
-        a, b = root(meld), root(final)
+        a, b = self.root(meld), self.root(final)
         if a != b:
-            parent[b] = a
-            size[a] += size[b]
+            self.parent[b] = a
+            self.size[a] += self.size[b]
 
+    def of(self, broken: Iterable[int]) -> dict[int, list[int]]:
+        """The broken melds of each group, by the group's root."""
+        found: dict[int, list[int]] = {}
+        for i in broken:
+            found.setdefault(self.root(i), []).append(i)
+        return found
+
+
+def _send(
+    sources: dict[int, Counter[int]], needs: dict[int, list[int]], groups: _Groups
+) -> tuple[list[int], list[int], bool] | None:
+    """Send each card to a final meld, joining the groups it links: the final melds the hand
+    fills, the broken melds freed jokers leave, and whether the groups are the finest; None where
+    a freed joker has no broken meld to leave."""
     hand_to: list[int] = []
     freed_from: list[int] = []
     # True while every card type comes from one place: then no other way of laying out the same
     # final melds exists, and the groups are the finest
     finest = True
+    root, join = groups.root, groups.join
     for index in sorted(needs, key=lambda index: (len(sources[index]) > 1, index)):
         given, places = sources[index], needs[index]
         finest = finest and len(given) == 1
@@ -488,28 +554,11 @@ def _rearranged(position: Position, depth: Depth) -> tuple[tuple[tuple[int, ...]
             else:
                 left.append(place)
         for meld in melds:
-            place = min(left, key=lambda k: (size[root(k)], k))
+            place = min(left, key=lambda k: (groups.size[root(k)], k))
             left.remove(place)
             join(meld, place)
         hand_to += left
-
-    groups: dict[int, list[int]] = {}
-    for i in broken:
-        groups.setdefault(root(i), []).append(i)
-    placed = Counter(root(k) for k in hand_to)
-    placed.subtract(root(i) for i in freed_from)
-    if any(placed[group] < 1 for group in groups):
-        return None
-    melds_of: dict[int, list[Meld]] = {}
-    for k, shape in enumerate(shapes, start=n):
-        group = root(k) if root(k) in groups else _HAND
-        melds_of.setdefault(group, []).append(
-            _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
-        )
-    # runs are joined within a rearrangement only, as the grouped model lays them out
-    table = sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
-    rearrangements = tuple(sorted(tuple(group) for group in groups.values()))
-    return rearrangements, Play(tuple(table), play.laid, play.freed), finest
+    return hand_to, freed_from, finest
 
 
 def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:

@@ -85,6 +85,10 @@ class BoundedCache(Generic[K, V]):
         with self._lock:
             return key in self._entries
 
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
 
 class AppCache(Generic[K, V]):
     """A bounded cache per app: `CACHE()` is the current app's."""

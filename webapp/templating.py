@@ -1,10 +1,9 @@
 """How pages are drawn: Jinja's settings, the cards, and the deck colours every page opens with.
 
-Cards are drawn by `_cards.html`; `drawn_card` renders each card, place and state once per process
-and language (the board draws every card after every move, and nearly all are drawn as they were). The deck
-choice is a cookie of its own, not part of the player's record: a page for a browser that chose four
-colours says so on its `<html>` (`class="four-colour"`, in base.html), so the cards come out in their
-colours on the first paint, with no script.
+Cards are drawn by `_cards.html`, through `drawn_card`. The deck choice is a cookie of its own, not
+part of the player's record: a page for a browser that chose four colours says so on its `<html>`
+(`class="four-colour"`, in base.html), so the cards come out in their colours on the first paint,
+with no script.
 """
 
 from __future__ import annotations
@@ -17,13 +16,13 @@ from typing import Any
 from flask import Flask, current_app, g, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import generate_csrf
-from jinja2 import BytecodeCache, Environment
+from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
 from puzzles import Card
-from webapp.caching import memoised
-from webapp.languages import letters, page_language, per_locale, shown_card
+from webapp.caching import CACHES, BoundedCache, CacheInfo
+from webapp.languages import letters, shown_card
 
 DECK_COOKIE = "tavolo_deck"
 DECKS = {"two": lazy_gettext("Two colours"), "four": lazy_gettext("Four colours (blue ♦, green ♣)")}
@@ -79,50 +78,42 @@ def drawn_card(
     hinted: bool = False,
 ) -> Markup:
     """The `card` macro of `_cards.html` for this card, place and state."""
-    return _drawn_card(
-        current_app.jinja_env, _card_language(), card_id, card, where, from_hand, movable, hinted
-    )
-
-
-def _card_language() -> tuple[str, str]:
-    """The card's letters and its spoken name follow the player's language and deck: looked up once
-    per request and locale (a board draws some 20 cards), so that `force_locale` still switches."""
-    return per_locale("tavolo_card_language", lambda: (page_language(), letters()))
-
-
-@memoised(
-    4096,
-    serves="the step POST: the rush's board of 19 cards drawn in 4.5 ms of CPU against 6.6 ms through "
-    "the macro (bench/rush.py's puzzle, PostgreSQL; 0.8 ms was saved on the tests' smaller board)",
-)
-def _drawn_card(
-    env: Environment,
-    language: tuple[str, str],
-    card_id: str,
-    card: Card,
-    where: int | str,
-    from_hand: bool,
-    movable: bool,
-    hinted: bool,
-) -> Markup:
-    macro = env.get_template("_cards.html").module.card  # type: ignore[attr-defined]
+    # not cached: a cache of each drawn card saved 0.6 ms of a step POST (3.9 against 4.5 ms of CPU,
+    # the tests' known puzzle, its 19 cards; bench/web_caches.py), under the 2 ms a cache must save
+    macro = current_app.jinja_env.get_template("_cards.html").module.card  # type: ignore[attr-defined]
     return Markup(macro(card_id, card, where, from_hand, movable, hinted))
+
+
+TEMPLATES = 64
+"""Compiled templates kept: the site has 36, so every one of them, with room for more."""
+CACHES.append(
+    CacheInfo(
+        "compiled templates",
+        TEMPLATES,
+        serves="no request: a fresh app drawing 3 pages, as each test does, in 35 ms of CPU against 106 "
+        "ms compiling them again (bench/web_caches.py, one thread, SQLite)",
+    )
+)
 
 
 class CompiledTemplates(BytecodeCache):
     """Templates compiled once per process rather than once per app. A site has one app per process,
-    but the tests build one for every test, and compiling took half of a test that draws three pages
-    (50 of 95 ms). Jinja checks each template's source against the code it keeps: an edit recompiles."""
+    but the tests build one for every test, and compiling took two thirds of a test that draws three
+    pages (bench/web_caches.py). Jinja checks each template's source against the code it keeps: an
+    edit recompiles. At most `TEMPLATES` are kept, the least recently used dropped first."""
 
     def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
+        self.code: BoundedCache[str, bytes] = BoundedCache(TEMPLATES)
 
     def load_bytecode(self, bucket: Bucket) -> None:
         if (code := self.code.get(bucket.key)) is not None:
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
+        self.code.put(bucket.key, bucket.bytecode_to_string())
+
+    def clear(self) -> None:
+        self.code.clear()
 
 
 JINJA_OPTIONS: dict[str, Any] = {
