@@ -6,8 +6,9 @@ backup FILE` use it.
 
 Infrastructure sits at the top (`settings`, `db`, `models` with its `columns`, `security`, `errors`,
 `caching`, `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game
-(`pages`: help and settings) and `refused_early` in front of Flask (refusing again an address a rate
-limit refused). The game is in packages by area: `schedule` (which puzzle when), `review`
+(`pages`: help and settings), `refused_early` in front of Flask (refusing again an address a rate
+limit refused) and `kept_answers` around it all (today's page for visitors without a
+cookie, served as bytes). The game is in packages by area: `schedule` (which puzzle when), `review`
 (missed puzzles coming back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle),
 `training` (rush and streak runs), `analyser` and `friends` (friends' tables).
 docs/ARCHITECTURE.md draws the map.
@@ -28,6 +29,7 @@ from webapp import (
     backup,
     db,
     errors,
+    kept_answers,
     languages,
     pages,
     security,
@@ -126,4 +128,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(friends_views.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(assets.bp)
+    kept_answers.init_app(app)
     return app

@@ -17,7 +17,7 @@ yet, goes to Flask as before. Sits inside the ProxyFix, so the address is the cl
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from flask import Flask, request
 from werkzeug.http import parse_cookie
 
 from webapp.caching import CACHES, BoundedCache, CacheInfo
+from webapp.kept_answers import through, whole
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE, browser_language
 from webapp.templating import DECK_COOKIE
 
@@ -148,28 +149,3 @@ def remember(app: Flask, until: int, description: str) -> None:
     early = app.extensions.get("tavolo.refused_early")
     if isinstance(early, RefusedEarly):
         early.remember(until, description)
-
-
-def through(
-    inner: WSGIApplication, environ: WSGIEnvironment, start_response: StartResponse
-) -> tuple[Iterable[bytes], list[Any]]:
-    """`inner`'s answer, and the status and headers it started with (empty when it starts only as its
-    body is read), for a middleware that may keep the answer."""
-    said: list[Any] = []
-
-    def record(
-        status: str, headers: list[tuple[str, str]], exc_info: Any = None
-    ) -> Callable[[bytes], object]:
-        said[:] = [status, headers]
-        return start_response(status, headers, exc_info)
-
-    return inner(environ, record), said
-
-
-def whole(answer: Iterable[bytes]) -> bytes:
-    """An answer's body read to its end, and the answer closed, as the server would have."""
-    try:
-        return b"".join(answer)
-    finally:
-        if hasattr(answer, "close"):
-            answer.close()

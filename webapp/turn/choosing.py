@@ -35,8 +35,8 @@ bp = Blueprint("choosing", __name__)
 
 SHARED_PAGE_SECONDS = 10
 """How long today's page for a visitor without a session may be kept whole and served to every such
-visitor (in one language), by nginx (`X-Accel-Expires`); never past the visitor's midnight, so the
-next day's puzzle shows from its first second."""
+visitor (in one language), by nginx (`X-Accel-Expires`) and by each process (`webapp.kept_answers`);
+never past the visitor's midnight, so the next day's puzzle shows from its first second."""
 
 
 @bp.get("/")

@@ -6,7 +6,9 @@ the visitor's language, and never to a player whose table has moved."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -91,6 +93,39 @@ def test_a_forged_form_from_elsewhere_gets_only_the_page_again(app: Flask, publi
     assert attempts(app) == []
 
 
+def counted(app: Flask) -> list[int]:
+    """How many times today's view runs: a kept answer is served before Flask."""
+    runs = [0]
+    view: Callable[..., Any] = app.view_functions["choosing.today"]
+
+    def counting(**values: Any) -> Any:
+        runs[0] += 1
+        return view(**values)
+
+    app.view_functions["choosing.today"] = counting
+    return runs
+
+
+def test_the_process_keeps_the_shared_page_whole_per_language(
+    app: Flask, published: int, clock: FrozenClock
+) -> None:
+    runs = counted(app)
+    english = [app.test_client().get("/").get_data() for _ in range(3)]
+    assert runs == [1] and english[0] == english[1] == english[2]
+    german = app.test_client().get("/", headers={"Accept-Language": "de-AT, de;q=0.9"})
+    assert runs == [2] and b'lang="de"' in german.get_data()
+    app.test_client().get("/", headers={"Accept-Language": "de"})
+    assert runs == [2]  # the same language, negotiated
+    assert german.headers["Content-Security-Policy"] and "Accept-Language" in german.headers["Vary"]
+    with_cookie = app.test_client()
+    with_cookie.set_cookie("tavolo_deck", "four")
+    assert b'class="four-colour"' in with_cookie.get("/").get_data()
+    assert runs == [3]
+    clock.moment = NOON + timedelta(seconds=10)
+    app.test_client().get("/")
+    assert runs == [4]
+
+
 def test_the_shared_page_changes_at_midnight(app: Flask, published: int, clock: FrozenClock) -> None:
     clock.moment = MIDNIGHT - timedelta(seconds=3)
     before = app.test_client().get("/")
@@ -103,7 +138,7 @@ def test_the_shared_page_changes_at_midnight(app: Flask, published: int, clock: 
 
 
 def test_a_kept_newcomer_page_keeps_to_the_visitors_language(app: Flask, published: int) -> None:
-    for _ in range(2):  # drawn, then drawn again from what the process keeps behind Flask
+    for _ in range(2):  # drawn, then kept
         english = app.test_client().get("/").get_data(as_text=True)
         german = app.test_client().get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
         assert 'lang="en"' in english and 'lang="de"' not in english
