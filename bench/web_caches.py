@@ -6,7 +6,8 @@ One process, one thread, SQLite, the tests' known puzzle as today's (tests/webap
 round sends the request once with the cache as the site runs it and once without, alternating, and
 the figure is the mean CPU milliseconds (`time.process_time`) of each: CPU, not wall time, because
 the machine is shared. Printed, never asserted. A cache stays only where it saves 2 ms or more on a
-request (issue 22); the figures stand beside each cache in its module. A cache found wanting is gone:
+request (issue 22), or buys a figure another issue asks for (the kept answers: `make run`'s throughput,
+issue 23); the figures stand beside each cache in its module. A cache found wanting is gone:
 to time it again, run this script on an older checkout (`PYTHONPATH=<checkout>`).
 
 - kept answers (WSGI): a new visitor's `GET /` (no cookie), answered by `webapp.kept_answers`,
