@@ -175,21 +175,37 @@ TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 4H 5H 6H 7H | 9D QC QD
 zones, and the site publishes a week ahead; left unpublished, every analysis would look for it."""
 
 
+PUBLISH = """
+import sys
+from webapp import create_app
+from webapp.schedule import daily
+with create_app().app_context():
+    daily.publish(int(sys.argv[1]), generate=False)
+"""
+"""Publishes day `sys.argv[1]` from the pool as a request would, without generating."""
+
+
 def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) -> generator.Puzzle:
     """Migrate, put the known puzzle in the pool and publish today's puzzle from it (returned), then
-    tomorrow's from TOMORROW."""
+    tomorrow's from TOMORROW.
+
+    Each day is published as a request publishes it (`daily.publish` without generating: the pool's
+    puzzle of the nearest tier), not by `flask puzzles ensure`: the day's tier follows its weekday,
+    and on any other weekday than the known puzzle's tier the command would generate one of that
+    tier instead (the rush then met a puzzle its plan did not fit)."""
     puzzle = generator.puzzle_of("cz1", Position.parse(KNOWN), time_limit=20)
     tomorrow = generator.puzzle_of("cz2", Position.parse(TOMORROW), time_limit=20)
     (folder / "pool.jsonl").write_text(json.dumps(puzzle.to_json()) + "\n")
     (folder / "tomorrow.jsonl").write_text(json.dumps(tomorrow.to_json()) + "\n")
+    python = [str(ROOT / ".venv/bin/python"), "-c", PUBLISH]
     for command in (
-        ["db", "upgrade"],
-        ["puzzles", "import", str(folder / "pool.jsonl")],
-        ["puzzles", "ensure", "--days", "0"],
-        ["puzzles", "import", str(folder / "tomorrow.jsonl")],
-        ["puzzles", "ensure", "--days", "1"],
+        [*flask, "db", "upgrade"],
+        [*flask, "puzzles", "import", str(folder / "pool.jsonl")],
+        [*python, "1"],
+        [*flask, "puzzles", "import", str(folder / "tomorrow.jsonl")],
+        [*python, "2"],
     ):
-        subprocess.run([*flask, *command], env=env, cwd=cwd, check=True, capture_output=True)
+        subprocess.run(command, env=env, cwd=cwd, check=True, capture_output=True)
     return puzzle
 
 
