@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request, session
 from flask_babel import LazyString, lazy_gettext
@@ -25,7 +26,7 @@ from werkzeug.exceptions import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from puzzles import Problem, Words
+from puzzles import Problem, Words, argtypes
 from webapp import refused_early
 from webapp.caching import AppCache
 from webapp.languages import page_language
@@ -82,6 +83,17 @@ class Wait(Refusal):
     def __init__(self, why: Words | Problem | str, status: int, retry_after: int) -> None:
         super().__init__(why, status)
         self.retry_after = retry_after
+
+
+def json_body(body: bytes, expected: str) -> Any:
+    """A request's body read as JSON, or a `Refusal` that names the problem (`expected` says what the
+    body should have been: "JSON", "one JSON position")."""
+    try:
+        return argtypes.load_json(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refusal("the body is not UTF-8") from None
+    except argtypes.NotJSON as error:
+        raise Refusal(f"the body is not {expected}: {error}") from None
 
 
 def refused(error: Refusal) -> Response | WerkzeugResponse:

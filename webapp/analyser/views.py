@@ -10,7 +10,6 @@ through the solver gate (`webapp.solver_gate`), charged to the client's `SOLVE_S
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -23,7 +22,6 @@ from puzzles import (
     Position,
     PositionError,
     answer_json,
-    argtypes,
     progress,
 )
 from webapp import solver_gate
@@ -31,7 +29,7 @@ from webapp.analyser import pages, solving
 from webapp.analyser.answer import position_args
 from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import best_of, solve_time_limit
-from webapp.errors import Refusal
+from webapp.errors import Refusal, json_body
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
 from webapp.turn.view import turn_view
 from webapp.wording import gettext, say
@@ -197,7 +195,7 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
 @ANALYSES
 def solve_api() -> Response:
     """`python -m puzzles solve` over HTTP: one position as JSON in, its answer as JSON out."""
-    document = _read_json(request.get_data(cache=False))
+    document = json_body(request.get_data(cache=False), "one JSON position")
     # the CLI reads these as options, here they are query parameters: in the body they would be
     # ignored with the position's other unknown fields, and the caller get an answer it did not ask for
     fields = set(document) if isinstance(document, dict) else set()
@@ -223,15 +221,6 @@ def solve_api() -> Response:
 
 # the answer depends on the body alone and changes nothing: no cookie, so no CSRF token either
 csrf.exempt(solve_api)
-
-
-def _read_json(body: bytes) -> Any:
-    try:
-        return argtypes.load_json(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise Refusal("the body is not UTF-8") from None
-    except argtypes.NotJSON as error:
-        raise Refusal(f"the body is not one JSON position: {error}") from None
 
 
 def _objective(text: str) -> Objective:

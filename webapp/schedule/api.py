@@ -10,9 +10,9 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from puzzles import Card, CardError, Meld, MeldError, Problem, ProblemCode, argtypes, play_of, play_problems
+from puzzles import Card, CardError, Meld, MeldError, Problem, ProblemCode, play_of, play_problems
 from webapp import models
-from webapp.errors import Refusal
+from webapp.errors import Refusal, json_body
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import DayError, zone
@@ -94,12 +94,7 @@ csrf.exempt(check)
 
 def read_table(body: bytes) -> list[list[Card]]:
     """`{"table": [["3S", "4S", "5S"], ...]}` as cards; 400 with the reason for anything else."""
-    try:
-        document = argtypes.load_json(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise Refusal("the body is not UTF-8") from None
-    except argtypes.NotJSON as error:
-        raise Refusal(f"the body is not JSON: {error}") from None
+    document = json_body(body, "JSON")
     if not isinstance(document, dict) or "table" not in document:
         raise Refusal('the body must be a JSON object like {"table": [["3S", "4S", "5S"]]}')
     unknown = sorted(set(document) - {"table"})
