@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, make_url, select
 
 import generator
+from puzzles import Board
 from tests.webapp.conftest import (
     DECOY_PAIRS,
     NOON,
@@ -53,7 +54,7 @@ def test_a_move_writes_only_onto_the_attempt_it_read(app: Flask, player: Player,
     player.move(TODAY, "h0", "new")
     stale = stored_attempt(app)
     assert player.move(TODAY, "h1", "new").status_code == 200
-    move(stale.attempt, "h2", "new", None)
+    move(stale.attempt, None, "h2", "new", None)
     with app.app_context(), database().autocommit() as connection:
         assert not attempt_store.write(connection, stale)
     # the stale write lost: the table holds h0 and h1, as the two moves that succeeded left it
@@ -242,10 +243,10 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
         if where == "first move, player and attempt flushed":
             real_start = attempt_store.start
 
-            def start_then_stop(*args: Any) -> models.PlayerAttempt:
-                attempt = real_start(*args)
+            def start_then_stop(*args: Any) -> tuple[models.PlayerAttempt, Board]:
+                started = real_start(*args)
                 stop_dead()
-                return attempt
+                return started
 
             attempt_store.start = start_then_stop  # type: ignore[assignment]
         else:  # "move, between its read and its write"

@@ -115,7 +115,8 @@ def _deal(session: Session, run: Run, solved: int) -> PlayerAttempt | None:
     )
     if puzzle is None:
         return None
-    return store.start(session, run.player_id, puzzle, None, run_id=run.id)
+    attempt, _ = store.start(session, run.player_id, puzzle, None, run_id=run.id)
+    return attempt
 
 
 def _settle(session: Session, found: RunNow) -> None:

@@ -8,7 +8,7 @@ engine's and the board's. No Flask, no database session.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 from puzzles import Board, Card, Hint, MeldState, MoveError, Progress, Track, Words, words, words_n
@@ -35,9 +35,10 @@ class TurnRace(TurnError):
 
 Verdict = Callable[[tuple[Card, ...]], Progress]
 """The step check on the puzzle's position: what it says of these hand cards laid."""
-Action = Callable[[PlayerAttempt], Board | None]
-"""Something a request does to an attempt, in memory; it returns the board it leaves when it built one,
-so that the page draws that board rather than build it again."""
+Action = Callable[[PlayerAttempt, Board | None], Board | None]
+"""Something a request does to an attempt, in memory. It is handed the attempt's board when the caller
+has built it already (a first move's, built as the attempt starts), and returns the board it leaves
+when it built one, so that the page draws that board: a move builds the board once."""
 
 
 def board_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None) -> Board:
@@ -54,19 +55,19 @@ def _open(attempt: PlayerAttempt) -> None:
         raise TurnOver(words("this puzzle is finished: the table cannot change any more"))
 
 
-def _playing(attempt: PlayerAttempt) -> Board:
+def _playing(attempt: PlayerAttempt, built: Board | None) -> Board:
     _open(attempt)
-    return board_of(attempt.puzzle, attempt)
+    return built if built is not None else board_of(attempt.puzzle, attempt)
 
 
 UNDO_DEPTH = 100
 """Tables kept for undo; Reset goes back to the start from anywhere."""
 
 
-def undo_entry(board: Board) -> str:
-    """A table kept for undo, as text: `t0 t1 t2/t3 t4 t5/h0`. A hundred of them load in microseconds;
-    as lists of lists, loading and storing them took most of a move's time."""
-    return "/".join(" ".join(meld) for meld in board.melds)
+def undo_entry(melds: Iterable[Iterable[str]]) -> str:
+    """A table (a board's melds) kept for undo, as text: `t0 t1 t2/t3 t4 t5/h0`. A hundred of them load
+    in microseconds; as lists of lists, loading and storing them took most of a move's time."""
+    return "/".join(" ".join(meld) for meld in melds)
 
 
 RESET_MARK = "reset:"
@@ -81,13 +82,14 @@ def undone_table(entry: str | list[list[str]]) -> list[list[str]]:
     return [meld.split(" ") for meld in entry.split("/")] if entry else []
 
 
-def _save(attempt: PlayerAttempt, before: Board, after: Board, mark: str = "") -> None:
+def _save(attempt: PlayerAttempt, before: Iterable[Iterable[str]], after: Board, mark: str = "") -> None:
     attempt.history = [*attempt.history[-UNDO_DEPTH + 1 :], mark + undo_entry(before)]
     attempt.melds = after.to_json()
 
 
 def move(
     attempt: PlayerAttempt,
+    built: Board | None,
     card_id: str,
     target: str,
     seen_at: str | None,
@@ -95,12 +97,12 @@ def move(
 ) -> Board:
     """Move a card; with `verdict` (the step check), count the move as a slip if it takes the table
     off track or to a dead end."""
-    board = _playing(attempt)
+    board = _playing(attempt, built)
     try:
         moved = board.move(card_id, target, seen_at)
     except MoveError as error:
         raise TurnError(error.words) from None
-    _save(attempt, board, moved)
+    _save(attempt, board.melds, moved)
     attempt.moves += 1
     if verdict is not None and is_slip(verdict, board.laid(), moved.laid()):
         attempt.slips += 1
@@ -118,8 +120,9 @@ def is_slip(verdict: Verdict, before: tuple[Card, ...], after: tuple[Card, ...])
     return verdict(before).track is Track.ON
 
 
-def undo(attempt: PlayerAttempt) -> Board:
-    """Back to the table the last move (or reset) left, built once: the page draws that board."""
+def undo(attempt: PlayerAttempt, built: Board | None) -> Board:
+    """Back to the table the last move (or reset) left, built once: the page draws that board (the
+    table as it stood is not built at all)."""
     _open(attempt)
     if not attempt.history:
         raise TurnError(words("nothing to undo"))
@@ -132,18 +135,20 @@ def undo(attempt: PlayerAttempt) -> Board:
     return board_of(attempt.puzzle, attempt)
 
 
-def reset(attempt: PlayerAttempt) -> Board:
-    board = _playing(attempt)
-    start = Board.start(board.position)
-    if board.melds == start.melds:
+def reset(attempt: PlayerAttempt, built: Board | None) -> Board:
+    """Back to the table as the turn began, the one board built: the table as it stood is kept for
+    undo as its stored melds, not built."""
+    _open(attempt)
+    start = Board.start(attempt.puzzle.position())
+    if attempt.melds == start.to_json():
         raise TurnError(words("the table is already as it was"))
-    _save(attempt, board, start, RESET_MARK)
+    _save(attempt, attempt.melds, start, RESET_MARK)
     return start
 
 
-def end_turn(attempt: PlayerAttempt) -> Board:
+def end_turn(attempt: PlayerAttempt, built: Board | None) -> Board:
     """End the turn if every meld is valid: solved when it placed the maximum, missed otherwise."""
-    board = _playing(attempt)
+    board = _playing(attempt, built)
     invalid = [view for view in board.views() if view.state is not MeldState.VALID]
     if invalid:
         first = invalid[0]
@@ -163,9 +168,10 @@ def end_turn(attempt: PlayerAttempt) -> Board:
     return board
 
 
-def give_up(attempt: PlayerAttempt) -> Board:
+def give_up(attempt: PlayerAttempt, built: Board | None) -> Board:
     """Put the table back as it was, as the rules' penalty does, and show the solution."""
-    start = Board.start(_playing(attempt).position)
+    _open(attempt)
+    start = Board.start(attempt.puzzle.position())
     attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.GAVE_UP
@@ -173,7 +179,7 @@ def give_up(attempt: PlayerAttempt) -> Board:
     return start
 
 
-def nothing(attempt: PlayerAttempt) -> None:
+def nothing(attempt: PlayerAttempt, built: Board | None) -> None:
     """An action that changes nothing: with `on_time`, it only settles a turn whose time ran out."""
 
 
@@ -228,10 +234,10 @@ def time_out(attempt: PlayerAttempt) -> Board:
 def on_time(action: Action) -> Action:
     """The action, unless the attempt's time has run out: then the turn ends there instead."""
 
-    def run(attempt: PlayerAttempt) -> Board | None:
+    def run(attempt: PlayerAttempt, built: Board | None) -> Board | None:
         if attempt.overdue(now()):
             return time_out(attempt)
-        return action(attempt)
+        return action(attempt, built)
 
     return run
 

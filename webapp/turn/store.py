@@ -133,16 +133,18 @@ def start(
     number: int | None,
     review: int = 0,
     run_id: int | None = None,
-) -> PlayerAttempt:
+) -> tuple[PlayerAttempt, Board]:
     """The player's first move on this puzzle (or on its review round) starts their attempt; a run
-    starts it as it deals the puzzle, with the run's id."""
+    starts it as it deals the puzzle, with the run's id. The board comes too, for the first move to
+    go on from rather than build it again."""
+    board = Board.start(puzzle.position())
     attempt = PlayerAttempt(
         player_id=player,
         puzzle_id=puzzle.id,
         puzzle=puzzle,
         number=number,
         review=review,
-        melds=Board.start(puzzle.position()).to_json(),
+        melds=board.to_json(),
         history=[],
         moves=0,
         hints=0,
@@ -157,4 +159,4 @@ def start(
     )
     session.add(attempt)
     session.flush()
-    return attempt
+    return attempt, board

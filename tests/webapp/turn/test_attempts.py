@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask import Flask
 from sqlalchemy import update
 
+import generator
 from puzzles import Board, Card, Position, Track, progress
 from tests.webapp.conftest import TODAY, Player, attempts
+from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
 from webapp.turn.attempts import undo_entry, undone_table
@@ -15,10 +19,10 @@ from webapp.turn.attempts import undo_entry, undone_table
 
 def test_undo_entries_are_text_that_gives_the_table_back() -> None:
     board = Board.start(Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 9D")).move("h0", "0")
-    entry = undo_entry(board)
+    entry = undo_entry(board.melds)
     assert entry == "t0 t1 t2 h0/t3 t4 t5"
     assert undone_table(entry) == [list(meld) for meld in board.melds]
-    assert undone_table(undo_entry(Board.start(Position.parse("classic | | 6S 9D")))) == []
+    assert undone_table(undo_entry(Board.start(Position.parse("classic | | 6S 9D")).melds)) == []
 
 
 def test_an_attempt_stored_with_whole_tables_still_undoes(app: Flask, player: Player, published: int) -> None:
@@ -42,22 +46,42 @@ def test_moves_keep_text_entries_for_undo(app: Flask, player: Player, published:
     assert history == ["t0 t1 t2/t3 t4 t5/t6 t7 t8/t9 t10 t11 t12"]
 
 
-def test_undo_and_a_later_move_build_the_board_once(
-    monkeypatch: pytest.MonkeyPatch, app: Flask, player: Player, published: int
+def test_every_move_builds_the_board_once(
+    monkeypatch: pytest.MonkeyPatch,
+    app: Flask,
+    player: Player,
+    known_puzzle: generator.Puzzle,
+    published: int,
 ) -> None:
-    player.move(TODAY, "h0", "new")
     built: list[str] = []
-    load = Board.load.__func__  # type: ignore[attr-defined]
+    for name in ("start", "load"):
+        real = getattr(Board, name).__func__
 
-    def counted(cls: type[Board], position: Position, melds: object) -> Board:
-        built.append("load")
-        return load(cls, position, melds)  # type: ignore[no-any-return]
+        def counted(cls: type[Board], *args: Any, real: Any = real, name: str = name) -> Board:
+            built.append(name)
+            return real(cls, *args)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(Board, "load", classmethod(counted))
-    assert player.post(f"/puzzles/{TODAY}/undo").status_code == 200
-    assert built == ["load"]  # the page draws the board the undo built
-    player.move(TODAY, "h0", "new")
-    assert built == ["load", "load"]
+        monkeypatch.setattr(Board, name, classmethod(counted))
+
+    def builds(response: Any) -> list[str]:
+        assert response.status_code == 200, response.get_data(as_text=True)
+        counted = built.copy()
+        built.clear()
+        return counted
+
+    # the first move starts the attempt, whose board the move goes on from
+    assert builds(player.move(TODAY, "h0", "new")) == ["start"]
+    assert builds(player.move(TODAY, "h1", "new")) == ["load"]
+    # the page draws the board the undo built; the table as it stood is not built
+    assert builds(player.post(f"/puzzles/{TODAY}/undo")) == ["load"]
+    assert builds(player.post(f"/puzzles/{TODAY}/reset")) == ["start"]
+    assert builds(player.post(f"/puzzles/{TODAY}/undo")) == ["load"]
+    assert builds(player.post(f"/puzzles/{TODAY}/undo")) == ["load"]
+    solve(player, TODAY, known_puzzle)
+    built.clear()
+    ended = player.post(f"/puzzles/{TODAY}/end")
+    assert "✅" in ended.get_data(as_text=True)
+    assert builds(ended) == ["load"]
 
 
 def test_the_step_check_words_each_verdict() -> None:
