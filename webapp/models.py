@@ -27,7 +27,7 @@ from sqlalchemy.types import TypeDecorator
 
 from puzzles import Card, Position
 from webapp.columns import UtcDateTime
-from webapp.players.glicko import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
+from webapp.rating_defaults import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
 class Status(StrEnum):

@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from webapp.rating_defaults import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
+
 SCALE = 173.7178
 """Glicko-2's scale: a rating point difference of 173.7178 is one unit of mu."""
 TAU = 0.5
@@ -18,9 +20,6 @@ TAU = 0.5
 CONVERGENCE = 0.000001
 """The paper's epsilon for the volatility iteration."""
 
-DEFAULT_RATING = 1500.0
-DEFAULT_DEVIATION = 350.0
-DEFAULT_VOLATILITY = 0.06
 PROVISIONAL_DEVIATION = 110.0
 """Above this deviation a rating is provisional (shown with a "?"), as on Lichess."""
 MIN_DEVIATION = 45.0

@@ -15,11 +15,11 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from webapp import models
+from webapp import models, rating_defaults
 from webapp.models import Status
 from webapp.players.charts import Bar, Line, moves_histogram, rating_line
 from webapp.players.crowd import FINISHED
-from webapp.players.glicko import DEFAULT_RATING, Rating, idle, play, solve_score
+from webapp.players.glicko import Rating, idle, play, solve_score
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
 from webapp.schedule.days import Calendar
 
@@ -223,7 +223,7 @@ def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[floa
         .order_by(models.PlayerAttempt.finished.desc(), models.PlayerAttempt.id.desc())
         .limit(1)
     )
-    previous = DEFAULT_RATING if before is None else before
+    previous = rating_defaults.DEFAULT_RATING if before is None else before
     return attempt.rating_after, attempt.rating_after - previous
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.players.glicko import DEFAULT_DEVIATION, MIN_DEVIATION, Game, Rating, idle, play, update
+from webapp.players.glicko import MIN_DEVIATION, Game, Rating, idle, play, update
+from webapp.rating_defaults import DEFAULT_DEVIATION
 
 
 def test_the_papers_worked_example() -> None:
