@@ -4,8 +4,13 @@ laying out a whole solution move by move."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 import generator
+from puzzles import Board
 from tests.webapp.conftest import Player
 
 CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
@@ -53,6 +58,28 @@ def solve(player: Player, number: int | str, puzzle: generator.Puzzle, base: str
             first = first or chosen
             moves += 1
     return moves
+
+
+def board_builds(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], list[str]]:
+    """Count every board built from here on, `Board.start` and `Board.load`: the function returned takes
+    a request's answer (a 200) and says which boards were built since the last one it was asked of."""
+    built: list[str] = []
+    for name in ("start", "load"):
+        real = getattr(Board, name).__func__
+
+        def counted(cls: type[Board], *args: Any, real: Any = real, name: str = name) -> Board:
+            built.append(name)
+            return real(cls, *args)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(Board, name, classmethod(counted))
+
+    def builds(response: Any) -> list[str]:
+        assert response.status_code == 200, response.get_data(as_text=True)
+        since = built.copy()
+        built.clear()
+        return since
+
+    return builds
 
 
 def save_verdict(player: Player, shown: bool) -> None:

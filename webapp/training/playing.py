@@ -47,13 +47,25 @@ def settled(kind: Kind, run_id: int) -> RunNow:
     return found
 
 
-def act(kind: Kind, run_id: int, action: TurnAction) -> RunNow:
-    """Do `action` to the puzzle being played, unless the run is over; then the run as it stands."""
+def act(kind: Kind, run_id: int, action: TurnAction) -> tuple[RunNow, Turn | None]:
+    """Do `action` to the puzzle being played, unless the run is over; then the run as it stands, and
+    the turn the action left (its board built, for the page to draw rather than build again)."""
     found = settled(kind, run_id)
     current = found.current
-    if current is not None:
-        action(page_of(current.puzzle))
-    return settled(kind, run_id)
+    turn = action(page_of(current.puzzle)) if current is not None else None
+    return settled(kind, run_id), turn
+
+
+def _as_left(turn: Turn | None, current: PlayerAttempt) -> bool:
+    """Whether the puzzle being played stands as `turn`'s action left it: then its view is the page's."""
+    left = turn.attempt if turn is not None else None
+    return left is not None and (left.id, left.melds, left.history, left.hint_log, left.status) == (
+        current.id,
+        current.melds,
+        current.history,
+        current.hint_log,
+        current.status,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +93,9 @@ def share_text(kind: Kind, score: int, best: int) -> str:
     return gettext("Tavolo Streak %(score)s · best %(best)s", score=score, best=best)
 
 
-def context(kind: Kind, found: RunNow) -> dict[str, Any]:
-    """What `_run_board.html` draws: the puzzle being played, or the end screen."""
+def context(kind: Kind, found: RunNow, turn: Turn | None = None) -> dict[str, Any]:
+    """What `_run_board.html` draws: the puzzle being played, or the end screen. `turn` is the one an
+    action just left, drawn as it is while the puzzle stands so: a move builds the board once."""
     run, state = found.run, found.state
     current = found.current
     values: dict[str, Any] = {
@@ -95,7 +108,8 @@ def context(kind: Kind, found: RunNow) -> dict[str, Any]:
         "verdict_shown": verdict_shown(),
     }
     if current is not None:
-        turn = turn_of(current.puzzle, current)
+        if turn is None or not _as_left(turn, current):
+            turn = turn_of(current.puzzle, current)
         return values | {"attempt": current, "turn": turn.view, "puzzle": current.puzzle}
     before = bests.run_bests(db.session(), run.player_id, before=run.id).get(kind.name, 0)
     best = max(before, state.solved)

@@ -19,6 +19,7 @@ from webapp.training import dealing, playing
 from webapp.training.dealing import RunNow
 from webapp.training.runs import KINDS, Kind
 from webapp.turn import actions, attempts
+from webapp.turn.actions import Turn
 from webapp.wording import gettext
 
 bp = Blueprint("training", __name__)
@@ -30,10 +31,11 @@ def this_kind() -> Kind:
     return KINDS[request.blueprint or ""]
 
 
-def answer(kind: Kind, found: RunNow) -> Answer:
-    """The run's board for htmx; for a plain form, back to the run's page."""
+def answer(kind: Kind, found: RunNow, turn: Turn | None = None) -> Answer:
+    """The run's board for htmx (drawing `turn`, the one an action left); for a plain form, back to the
+    run's page."""
     if request.headers.get("HX-Request"):
-        return render_template("_run_board.html", **playing.context(kind, found)), 200
+        return render_template("_run_board.html", **playing.context(kind, found, turn)), 200
     return redirect(url_for(f"{kind.name}.run_page", run_id=found.run.id), 303)
 
 
@@ -80,12 +82,12 @@ def move(run_id: int) -> Answer:
         abort(400, description=gettext("a move takes one card to one place: the form sent a field twice"))
     seen_at = request.form.get("from") or None
     kind = this_kind()
-    return answer(kind, playing.act(kind, run_id, lambda page: actions.move(page, card, target, seen_at)))
+    return answer(kind, *playing.act(kind, run_id, lambda page: actions.move(page, card, target, seen_at)))
 
 
 def step(run_id: int, action: attempts.Action) -> Answer:
     kind = this_kind()
-    return answer(kind, playing.act(kind, run_id, lambda page: actions.act(page, action)))
+    return answer(kind, *playing.act(kind, run_id, lambda page: actions.act(page, action)))
 
 
 @bp.post("/<int:run_id>/undo")

@@ -7,13 +7,14 @@ import html
 import re
 from datetime import timedelta
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 import generator
 from tests.webapp.conftest import TODAY, FrozenClock, Player, make_app
-from tests.webapp.playing import save_verdict
+from tests.webapp.playing import board_builds, card_id, save_verdict
 from tests.webapp.training.runs import dealt, practice_pool, slip, solve_one, start
 from webapp import models
 from webapp.db import database
@@ -41,6 +42,18 @@ def test_a_rush_starts_easy_and_each_solve_raises_the_next_puzzle(
     assert dealt(app, run) == [("easy", "solved"), ("medium", "playing")]
     solve_one(player, "rush", run, known_puzzle)
     assert dealt(app, run)[-1] == ("hard", "playing")
+
+
+def test_a_move_in_a_rush_builds_the_board_once(
+    monkeypatch: pytest.MonkeyPatch, app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    practice_pool(app, known_puzzle)
+    run = start(player, "rush")
+    page = player.client.get(f"/rush/{run}").get_data(as_text=True)
+    builds = board_builds(monkeypatch)
+    # the run's board draws the turn the move left
+    assert builds(player.post(f"/rush/{run}/move", card=card_id(page, "8♣"), to="3")) == ["load"]
+    assert builds(player.post(f"/rush/{run}/undo")) == ["load"]
 
 
 def test_a_slip_a_short_turn_and_a_skip_each_cost_ten_seconds(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from flask import Flask
 from sqlalchemy import update
@@ -11,7 +9,7 @@ from sqlalchemy import update
 import generator
 from puzzles import Board, Card, Position, Track, progress
 from tests.webapp.conftest import TODAY, Player, attempts
-from tests.webapp.playing import solve
+from tests.webapp.playing import board_builds, solve
 from webapp import models
 from webapp.db import database
 from webapp.turn.attempts import undo_entry, undone_table
@@ -53,22 +51,7 @@ def test_every_move_builds_the_board_once(
     known_puzzle: generator.Puzzle,
     published: int,
 ) -> None:
-    built: list[str] = []
-    for name in ("start", "load"):
-        real = getattr(Board, name).__func__
-
-        def counted(cls: type[Board], *args: Any, real: Any = real, name: str = name) -> Board:
-            built.append(name)
-            return real(cls, *args)  # type: ignore[no-any-return]
-
-        monkeypatch.setattr(Board, name, classmethod(counted))
-
-    def builds(response: Any) -> list[str]:
-        assert response.status_code == 200, response.get_data(as_text=True)
-        counted = built.copy()
-        built.clear()
-        return counted
-
+    builds = board_builds(monkeypatch)
     # the first move starts the attempt, whose board the move goes on from
     assert builds(player.move(TODAY, "h0", "new")) == ["start"]
     assert builds(player.move(TODAY, "h1", "new")) == ["load"]
@@ -77,8 +60,9 @@ def test_every_move_builds_the_board_once(
     assert builds(player.post(f"/puzzles/{TODAY}/reset")) == ["start"]
     assert builds(player.post(f"/puzzles/{TODAY}/undo")) == ["load"]
     assert builds(player.post(f"/puzzles/{TODAY}/undo")) == ["load"]
-    solve(player, TODAY, known_puzzle)
-    built.clear()
+    moves = solve(player, TODAY, known_puzzle)
+    # solve's page, each of its moves and this page: one board each
+    assert builds(player.client.get(f"/puzzles/{TODAY}")) == ["load"] * (1 + moves + 1)
     ended = player.post(f"/puzzles/{TODAY}/end")
     assert "✅" in ended.get_data(as_text=True)
     assert builds(ended) == ["load"]
