@@ -171,7 +171,8 @@ def end_turn(attempt: PlayerAttempt, built: Board | None) -> Board:
 def give_up(attempt: PlayerAttempt, built: Board | None) -> Board:
     """Put the table back as it was, as the rules' penalty does, and show the solution."""
     _open(attempt)
-    start = Board.start(attempt.puzzle.position())
+    # with no move kept (none made, or every one undone) the board handed in is the start
+    start = built if built is not None and not attempt.history else Board.start(attempt.puzzle.position())
     attempt.melds = start.to_json()
     attempt.placed = 0
     attempt.status = Status.GAVE_UP

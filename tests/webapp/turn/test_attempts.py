@@ -68,6 +68,15 @@ def test_every_move_builds_the_board_once(
     assert builds(ended) == ["load"]
 
 
+def test_giving_up_first_builds_the_board_once(
+    monkeypatch: pytest.MonkeyPatch, app: Flask, player: Player, published: int
+) -> None:
+    builds = board_builds(monkeypatch)
+    gave_up = player.post(f"/puzzles/{TODAY}/give-up")
+    assert gave_up.status_code == 200
+    assert builds(gave_up) == ["start"]
+
+
 def test_the_step_check_words_each_verdict() -> None:
     position = Position.parse("classic | 3S 4S 5S 6S | 7S 6H 6D")
     laid = {token: Card.parse(token) for token in ("7S", "6H", "KD")}
