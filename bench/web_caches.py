@@ -1,43 +1,48 @@
 """Every cache a request reaches, each timed on that request through the app's test client, with and
-without.
+without it.
 
     .venv/bin/python bench/web_caches.py [--rounds 200] [--only WORD]
 
-One process, one thread, SQLite, the tests' known puzzle as today's (tests/webapp/conftest.py, its
-generous time limits). Each round sends the request once with the cache as the site runs it and once
-without it (cleared, or bypassed, just before), alternating, and the figure is the mean CPU
-milliseconds (`time.process_time`, which counts the solver's threads too) of each: CPU, not wall
-time, because the machine is shared. What both sides must share (a fresh player, the answers other
-caches keep) is set up before each request, outside the timing. Printed, never asserted. A cache
-stays only where it saves 2 ms or more on its request (issue 22), or buys a figure another issue
-asks for (the kept answers: `make run`'s throughput, issue 23; the refusals kept for a flood: the
-flood's `GET /` p95, bench/flood.py); the figures stand beside each cache in its module. A cache
-found wanting is gone: to time it again, run this script on an older checkout (`PYTHONPATH=...`).
-Solver answers are timed on the request a repeat visitor makes (the same position again), where the
-saving is the solve; `--rounds` is divided by 10 for requests that solve.
+One process, one thread, SQLite, the tests' known puzzle as today's (tests/webapp/conftest.py). Each
+round sends the request once with the cache as the site runs it and once without it, alternating
+(and which goes first alternates too), and the figure is the mean CPU milliseconds
+(`time.process_time`, which counts the solver's threads) of each: CPU, not wall time, because the
+machine is shared. Without means emptied just before the request, or for the engine's `lru_cache`s
+bypassed (the function it wraps, in every engine module that names it: the request as it would run
+with the cache removed, repeats inside the request included). What both sides must share (a fresh
+player, the answers other caches keep) is set up before each request, untimed. Solver answers are
+timed on the request a repeat visitor makes (the same position again), where the saving is the solve,
+under the site's own time limits; `--rounds` is divided by 10 for requests that solve. Printed, never
+asserted. A cache stays only where it saves 2 ms or more on its request (issue 22), or buys a figure
+another issue asks for (the kept answers: `make run`'s throughput, issue 23; the refusals kept for a
+flood: the flood's `GET /` p95, bench/flood.py); the figures stand beside each cache in its module. A
+cache found wanting is gone and prints so: to time it again, run this script on an older checkout
+(`PYTHONPATH=...`).
 
 - kept answers (WSGI): a new visitor's `GET /` (no cookie), answered by `webapp.kept_answers`,
-  against the same request through Flask (its own caches behind it left as they are).
+  against the same request through Flask.
 - refused early (`refused`, `pages`): a flood's refused `GET /analyse` (no cookie, rate limits on,
   the address past its limit), in front of Flask, against each of the two emptied.
-- `errors.REFUSAL_PAGES`: the same refused request through Flask (refused early bypassed).
 - `turn.rendering.UNTOUCHED_PAGES`: a newcomer's `GET /` through Flask (the kept answers bypassed).
 - `players.crowd.CROWDS`: `GET /` of a player who gave up today's puzzle (its result card), 2,000
   other finished attempts stored.
-- `analyser.guard.OPEN_DAILIES`: a kept analysis asked again (`GET /analyse`, served whole by the
-  rendered answers), which asks the guard before anything.
-- `analyser.solving`: `SETTLED` on the analysis page asked again (the whole analysis and the rendered
-  page dropped on both sides: the page draws the settled part), `ANALYSES` on `POST /api/solve` asked
-  again (the rendered JSON dropped on both sides; the settled part stays), `RENDERED` on the page
-  asked again, `MAXIMA` on `GET /analyse/play`, `SHARED` (a Redis of its own) on `POST /api/solve`
-  asked of a worker that has kept nothing (its own caches emptied on both sides).
-- `puzzles._progress._progress`: the step POST (a hand card to a new meld, then back).
-- `puzzles._hints._final_table`: a new player's first hint.
+- `analyser.solving`, on real-game tables (bench/corpus.py, classic, one a round): `SETTLED` on the
+  analysis page asked again (the whole analysis and the rendered page dropped on both sides: the page
+  draws the settled part), `ANALYSES` on `POST /api/solve` asked again (the rendered JSON dropped on
+  both sides; the settled part stays), `RENDERED` on the page asked again, `MAXIMA` on
+  `GET /analyse/play`, `SHARED` (a Redis of its own) on `POST /api/solve` asked again of a worker
+  that has kept nothing (its own caches emptied on both sides).
+- `puzzles._progress._progress` (the step check) and `puzzles._hints._final_table`: a step POST laying
+  the answer's first card, and a new player's first hint, with one puzzle of each tier as today's.
 - the engine's candidate and model caches (`puzzles._candidates`, `puzzles._model`): `POST /api/solve`
-  of positions not asked before (20 in turn, the web app's answers emptied), each cache emptied
-  alone.
+  of a real-game table not asked before (21 in turn, classic and jokers, the web app's answers
+  emptied). Their figures wander by about 4 ms from run to run (the solver's own threads).
 - `CompiledTemplates`: a fresh app drawing three pages (what each test does), with the process's
   compiled templates, against them emptied first.
+- gone, printed as such: `errors.REFUSAL_PAGES` (a flood's refused `GET /analyse` through Flask, refused
+  early bypassed), `analyser.guard.OPEN_DAILIES` (a kept `GET /analyse` asked again, every open day
+  published), and the engine's `pieces`, `_keepings_alone`, `_keepings_anywhere`, `_meld_of`,
+  `_allowed` and `_table_keepings`.
 """
 
 from __future__ import annotations
@@ -443,6 +448,8 @@ def shared_figure(folder: str, puzzle: generator.Puzzle, rounds: int) -> str:
     return line("SHARED (Redis)", "POST /api/solve asked again of a worker that kept nothing", kept, bare)
 
 
+FIRST_TIER_APP = (20, 30)
+"""The numbers of the step check's and the hint's databases."""
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
@@ -452,8 +459,8 @@ def hand_ids(page: str) -> dict[str, str]:
     return {label[:-1] + SUITS[label[-1]]: card for card, label in found}
 
 
-def tier_apps(folder: str) -> Iterator[tuple[str, Flask, generator.Puzzle]]:
-    for number, tier in enumerate(TIERS, start=20):
+def tier_apps(folder: str, first: int) -> Iterator[tuple[str, Flask, generator.Puzzle]]:
+    for number, tier in enumerate(TIERS, start=first):
         puzzle = generator.make_puzzle("classic", tier=tier, seed=1)
         yield (
             tier,
@@ -470,7 +477,7 @@ def tier_apps(folder: str) -> Iterator[tuple[str, Flask, generator.Puzzle]]:
 
 def step_check_figures(folder: str, rounds: int) -> list[str]:
     found = []
-    for tier, app, puzzle in tier_apps(folder):
+    for tier, app, puzzle in tier_apps(folder, FIRST_TIER_APP[0]):
         player = Player(app.test_client())
         # the first card the puzzle's answer lays, to a new meld (timed), and back (not timed)
         card = hand_ids(player.client.get("/").get_data(as_text=True))[str(puzzle.laid_cards[0])]
@@ -489,7 +496,7 @@ def step_check_figures(folder: str, rounds: int) -> list[str]:
 
 def hint_figures(folder: str, rounds: int) -> list[str]:
     found = []
-    for tier, app, _ in tier_apps(folder):
+    for tier, app, _ in tier_apps(folder, FIRST_TIER_APP[1]):
         players: list[Player] = []
 
         def newcomer(app: Flask = app, players: list[Player] = players) -> None:
@@ -506,34 +513,16 @@ def hint_figures(folder: str, rounds: int) -> list[str]:
 
 
 ENGINE = (
+    ("_model._piece_types", puzzles._model, ("_piece_types",)),
     ("_candidates.pieces", puzzles._candidates, ("pieces",)),
     ("_candidates._keepings_alone", puzzles._candidates, ("_keepings_alone",)),
     ("_candidates._keepings_anywhere", puzzles._candidates, ("_keepings_anywhere",)),
     ("_model._meld_of", puzzles._model, ("_meld_of",)),
     ("_model._allowed", puzzles._model, ("_allowed",)),
-    ("_model._piece_types", puzzles._model, ("_piece_types",)),
     ("_model._table_keepings", puzzles._model, ("_table_keepings",)),
-    ("_model: _allowed, _piece_types, pieces", puzzles._model, ("_allowed", "_piece_types", "pieces")),
-    (
-        "_candidates: _keepings_alone, _keepings_anywhere",
-        puzzles._candidates,
-        ("_keepings_alone", "_keepings_anywhere"),
-    ),
-    (
-        "all seven",
-        puzzles._model,
-        (
-            "_allowed",
-            "_piece_types",
-            "pieces",
-            "_meld_of",
-            "_table_keepings",
-            "_keepings_alone",
-            "_keepings_anywhere",
-        ),
-    ),
 )
-"""Each cache alone, and those that call one another together."""
+"""Each cache alone (a tuple of several names bypasses them together, for caches that call one
+another): all but the first were found wanting and are gone."""
 
 
 def tables(preset: str) -> Iterator[Position]:
