@@ -106,8 +106,8 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
 
 
 # Kept for a hint on a table asked before (another rung, another player): bench/web_caches.py timed a
-# new player's first hint (one puzzle of each tier as today's, the site's HINT_TIME_LIMIT) at 7.3-10.0
-# ms of CPU with it, 10.0-14.1 ms solving the chain depth again, 2.7-4.4 ms saved; a harder puzzle's
+# new player's first hint (one puzzle of each tier as today's, the site's HINT_TIME_LIMIT) at 7.7-10.3
+# ms of CPU with it, 11.6-15.0 ms solving the chain depth again, 3.1-5.3 ms saved; a harder puzzle's
 # solve takes up to HINT_TIME_LIMIT.
 @functools.lru_cache(maxsize=512)
 def _final_table(position: Position, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:

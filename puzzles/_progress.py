@@ -56,8 +56,8 @@ def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limi
 
 
 # Kept for every step POST: bench/web_caches.py timed a step POST laying a card (one puzzle of each
-# tier as today's, the site's STEP_TIME_LIMIT) at 4.3-6.3 ms of CPU with it, 7.8-11.6 ms without it
-# (the move's slip check and the board it draws each solving again), 3.5-5.4 ms saved; a card moved
+# tier as today's, the site's STEP_TIME_LIMIT) at 4.2-5.7 ms of CPU with it, 8.3-10.2 ms without it
+# (the move's slip check and the board it draws each solving again), 4.1-5.0 ms saved; a card moved
 # between melds, or taken back and laid again, lays nothing new.
 @functools.lru_cache(maxsize=4096)
 def _progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limit: float) -> Progress:

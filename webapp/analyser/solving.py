@@ -55,32 +55,32 @@ SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
     256,
     serves="the analysis page asked again before its chain length is known, and the chain length's "
     "cell after its page: the maximum, uniqueness and depth not solved again (bench/web_caches.py, "
-    "GET /analyse of real-game tables: 18.1 ms of CPU with them, 27.0 ms solving them again; up to "
+    "GET /analyse of real-game tables: 15.8 ms of CPU with them, 25.2 ms solving them again; up to "
     "half of SOLVE_TIME_LIMIT for a hard one)",
 )
 ANALYSES: AppCache[Key, Kept[Analysis]] = AppCache(
     "analyses",
     256,
     serves="an analysis asked again (a shared link, the other objective's switch, the API, the same "
-    "melds in another order): POST /api/solve of real-game tables 6.0 ms of CPU with it, 17.0 ms "
+    "melds in another order): POST /api/solve of real-game tables 4.8 ms of CPU with it, 11.9 ms "
     "solving the chain length again (bench/web_caches.py); up to SOLVE_TIME_LIMIT for a hard one",
 )
 SHARED = SharedCache(
     "analyses",
-    serves="the same position asked of another worker: POST /api/solve of real-game tables 6.6 ms of "
-    "CPU from Redis, 26.6 ms solving it again (bench/web_caches.py; a hard one up to "
+    serves="the same position asked of another worker: POST /api/solve of real-game tables 5.2 ms of "
+    "CPU from Redis, 20.8 ms solving it again (bench/web_caches.py; a hard one up to "
     "SOLVE_TIME_LIMIT); each entry expires, so Redis holds it bounded",
 )
 RENDERED: AppCache[Hashable, tuple[Hashable, Any]] = AppCache(
     "rendered answers",
     512,
-    serves="a kept answer served again: GET /analyse of real-game tables 3.7 ms of CPU with it, 16.2 "
+    serves="a kept answer served again: GET /analyse of real-game tables 3.0 ms of CPU with it, 18.6 "
     "ms drawing the page again (bench/web_caches.py)",
 )
 MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
     "maxima",
     256,
-    serves="every move of /analyse/play: real-game tables 8.6 ms of CPU with it, 12.0 ms solving the "
+    serves="every move of /analyse/play: real-game tables 7.7 ms of CPU with it, 11.0 ms solving the "
     "position's maximum again (bench/web_caches.py); and the goal of a turn must not change between "
     "moves",
 )

@@ -40,7 +40,7 @@ UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
     "untouched pages",
     256,
     serves="a newcomer's GET / through Flask (no kept answer in front: another worker, a language "
-    "cookie, htmx), asked before the daily is read: 0.44 ms of CPU with it, 3.32 ms drawing the page "
+    "cookie, htmx), asked before the daily is read: 0.42 ms of CPU with it, 3.48 ms drawing the page "
     "again (bench/web_caches.py)",
 )
 
