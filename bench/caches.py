@@ -4,8 +4,9 @@
 
 Prints, for the step check's verdict (`puzzles.progress`, every step POST) and the hint ladder's
 final table (`puzzles.final_table`, every hint), the milliseconds of one call with the cache warm
-and with it cleared before each call. A cache stays only where it saves 2 ms or more (issue 22);
-the figures stand beside each cache in its module.
+and with it cleared before each call: the engine's own share. A cache stays only where it saves 2 ms
+or more on a request (issue 22); the figures beside each cache in its module are of the whole
+request, from bench/web_caches.py.
 """
 
 from __future__ import annotations

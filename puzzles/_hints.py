@@ -105,9 +105,10 @@ def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: fl
     )
 
 
-# Kept for a hint on a table asked before (another rung, another player): bench/caches.py measured
-# 23.4 ms saved (0.15 ms warm, 23.6 ms solving the known puzzle's chain depth again); a harder
-# puzzle's solve takes up to the site's HINT_TIME_LIMIT.
+# Kept for a hint on a table asked before (another rung, another player): bench/web_caches.py timed a
+# new player's first hint (one puzzle of each tier as today's, the site's HINT_TIME_LIMIT) at 7.7-10.3
+# ms of CPU with it, 11.6-15.0 ms solving the chain depth again, 3.1-5.3 ms saved; a harder puzzle's
+# solve takes up to HINT_TIME_LIMIT.
 @functools.lru_cache(maxsize=512)
 def _final_table(position: Position, valid: Melds, solution: Melds, time_limit: float) -> Melds | None:
     rules = position.rules

@@ -55,9 +55,10 @@ def progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limi
     return _progress(position, tuple(sorted(laid, key=Card.sort_key)), maximum, time_limit)
 
 
-# Kept for every step POST: bench/caches.py measured 22.3 ms saved (0.014 ms warm, 22.4 ms solving
-# the known puzzle's step check again on a loaded 2-core machine); a card moved between melds, or
-# taken back and laid again, lays nothing new.
+# Kept for every step POST: bench/web_caches.py timed a step POST laying a card (one puzzle of each
+# tier as today's, the site's STEP_TIME_LIMIT) at 4.2-5.7 ms of CPU with it, 8.3-10.2 ms without it
+# (the move's slip check and the board it draws each solving again), 4.1-5.0 ms saved; a card moved
+# between melds, or taken back and laid again, lays nothing new.
 @functools.lru_cache(maxsize=4096)
 def _progress(position: Position, laid: tuple[Card, ...], maximum: int, time_limit: float) -> Progress:
     check = step_check(position, list(laid), time_limit)

@@ -8,13 +8,14 @@ starts with an empty one. Both hold at most `size` entries and forget the least 
 every worker, each for a time it is given; without Redis, or while Redis cannot be reached, it keeps
 nothing and says so once in the log, and callers keep their own `AppCache` in front of it.
 `CACHES` lists them all, with their figures. A cache is kept only where it saves 2 ms or more on a
-request. The engine keeps two of its own, with `functools.lru_cache` and their figures beside them
-(`puzzles._progress`, the step check's verdict, and `puzzles._hints`, the hint's final table;
-`bench/caches.py` times both warm and cold).
+request, or where another issue's figure rests on it (the kept answers, the refusals kept for a
+flood). The engine keeps three of its own, with `functools` and their figures beside
+them: `puzzles._progress` (the step check's verdict), `puzzles._hints` (the hint's final table) and
+`puzzles._model._piece_types` (the rules' pieces, which every model starts from).
 
-The figures: the mean time of a request with the Flask test client (one thread, SQLite, the tests'
-known puzzle) on the 2-core development machine, shared with other work; with the cache warm, and
-with it turned off.
+The figures: `bench/web_caches.py`, each cache timed on the request it serves through the Flask test
+client (one thread, SQLite), with and without it alternating, in mean CPU milliseconds, on the 2-core
+development machine shared with other work.
 """
 
 from __future__ import annotations

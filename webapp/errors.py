@@ -28,10 +28,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from puzzles import Problem, Words, argtypes
 from webapp import refused_early
-from webapp.caching import AppCache
-from webapp.languages import page_language
 from webapp.security import limiter
-from webapp.templating import deck, drawn_for_keeping, sessionless, token_left_out, token_put
+from webapp.templating import drawn_for_keeping, sessionless, token_left_out, token_put
 from webapp.wording import gettext, say
 
 log = logging.getLogger(__name__)
@@ -113,31 +111,25 @@ def reply(status: int, message: str) -> Response:
         response = Response(render_template("_notice.html", message=message, error=True))
         response.headers["HX-Retarget"] = "#notice"
         response.headers["HX-Reswap"] = "innerHTML"
-    elif status in KEPT_STATUSES:
-        response = Response(_kept_page(status, message))
+    elif status in FLOOD_STATUSES:
+        response = Response(_refusal_page(status, message))
     else:
         response = Response(render_template("error.html", status=status, message=message))
     response.status_code = status
     return response
 
 
-KEPT_STATUSES = (429, 503)
-"""The answers a flood gets, mostly: each drawn once per process and language, then kept."""
-REFUSAL_PAGES: AppCache[tuple[object, ...], str] = AppCache(
-    "refusal pages",
-    64,
-    serves="a 429 page for a flood of /analyse: 4.7 ms of CPU a request drawing it again, 1.9 ms with "
-    "it kept (the test client on a loaded machine)",
-)
+FLOOD_STATUSES = (429, 503)
+"""The answers a flood gets, mostly: drawn without a token for a visitor with no session, so that
+`webapp.refused_early` may keep their bytes and serve them again in front of Flask. (Drawn again on
+each request through Flask: `bench/web_caches.py` timed a cache of these pages saving 0.5 ms of a
+refused `GET /analyse` through Flask, 0.6 against 1.1 ms of CPU, under the 2 ms a cache must save;
+refused early answers the flood's repeats before Flask.)"""
 
 
-def _kept_page(status: int, message: str) -> str:
-    key = (status, message, page_language(), deck())
-    page = REFUSAL_PAGES().get(key)
-    if page is None:
-        with drawn_for_keeping():
-            page = render_template("error.html", status=status, message=message)
-        REFUSAL_PAGES().put(key, page)
+def _refusal_page(status: int, message: str) -> str:
+    with drawn_for_keeping():
+        page = render_template("error.html", status=status, message=message)
     # a visitor without a session gets none for a refusal (the page's script asks for a token before
     # any POST): no session to start and sign, and the same bytes for every such visitor
     return token_left_out(page) if sessionless() else token_put(page)

@@ -33,8 +33,8 @@ CACHES.append(
     CacheInfo(
         "kept answers (WSGI)",
         SIZE,
-        serves="a new visitor's GET / without nginx: 0.09 against 0.36 ms of CPU through Flask "
-        "(bench/web_caches.py, quiet). Under the 2 ms a request a cache must save (issue 22), it stays "
+        serves="a new visitor's GET / without nginx: 0.08 against 0.33 ms of CPU through Flask "
+        "(bench/web_caches.py). Under the 2 ms a request a cache must save (issue 22), it stays "
         "for the throughput it buys: four times the requests a second, which keeps `make run` above "
         "issue 23's 5% of nginx's static rate (5.6-6.0% with it, 2026-12-03)",
     )

@@ -1,5 +1,5 @@
-"""A 429 page is drawn once per language and kept, each answer with the CSRF token of its own
-request's session, and none for a visitor without one; once an address is refused, its further
+"""A 429 page is the same for every request in one language but for the CSRF token of its own
+request's session, and has none for a visitor without one; once an address is refused, its further
 requests there are refused in front of Flask until the limit resets (`webapp.refused_early`)."""
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 SOLVE = '{"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S"]}'
 
 
-def test_kept_429_pages_carry_each_requests_own_token_and_language(
-    database_url: str, clock: FrozenClock
-) -> None:
+def test_429_pages_carry_each_requests_own_token_and_language(database_url: str, clock: FrozenClock) -> None:
     app = make_app(database_url, clock, RATELIMIT_ENABLED=True, ANALYSE_RATE_LIMIT="1 per hour")
     pages: dict[str, list[str]] = {"en": [], "de": []}
     tokens = set()

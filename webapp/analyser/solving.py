@@ -53,33 +53,36 @@ class Kept(Generic[V]):
 SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
     "settled analyses",
     256,
-    serves="the chain length asked right after its page: the maximum, uniqueness and depth not solved "
-    "again (bench/analyser.py, 60 classic real-game tables on the loaded 2-core machine: the chain "
-    "length's cell p50 160 ms with them kept, 251 ms without; up to half of SOLVE_TIME_LIMIT)",
+    serves="the analysis page asked again before its chain length is known, and the chain length's "
+    "cell after its page: the maximum, uniqueness and depth not solved again (bench/web_caches.py, "
+    "GET /analyse of real-game tables: 15.8 ms of CPU with them, 25.2 ms solving them again; up to "
+    "half of SOLVE_TIME_LIMIT for a hard one)",
 )
 ANALYSES: AppCache[Key, Kept[Analysis]] = AppCache(
     "analyses",
     256,
     serves="an analysis asked again (a shared link, the other objective's switch, the API, the same "
-    "melds in another order): 7.4 ms, 15 ms solving a small position again, up to SOLVE_TIME_LIMIT for "
-    "a hard one",
+    "melds in another order): POST /api/solve of real-game tables 4.8 ms of CPU with it, 11.9 ms "
+    "solving the chain length again (bench/web_caches.py); up to SOLVE_TIME_LIMIT for a hard one",
 )
 SHARED = SharedCache(
     "analyses",
-    serves="the same position asked of another worker: a second solve (15 ms for a small position, "
-    "1.2 s for a hard one) saved for one Redis read; each entry expires, so Redis holds it bounded",
+    serves="the same position asked of another worker: POST /api/solve of real-game tables 5.2 ms of "
+    "CPU from Redis, 20.8 ms solving it again (bench/web_caches.py; a hard one up to "
+    "SOLVE_TIME_LIMIT); each entry expires, so Redis holds it bounded",
 )
 RENDERED: AppCache[Hashable, tuple[Hashable, Any]] = AppCache(
     "rendered answers",
     512,
-    serves="a kept answer served again: /api/solve 15-17 ms of step planning and JSON, /analyse 67 ms "
-    "of rendering, each under 2 ms from here (bench/flood.py)",
+    serves="a kept answer served again: GET /analyse of real-game tables 3.0 ms of CPU with it, 18.6 "
+    "ms drawing the page again (bench/web_caches.py)",
 )
 MAXIMA: AppCache[tuple[str, float], Best] = AppCache(
     "maxima",
     256,
-    serves="every move of /analyse/play: 6.3 ms, 9.6 ms solving the position's maximum again "
-    "(and the goal of a turn must not change between moves)",
+    serves="every move of /analyse/play: real-game tables 7.7 ms of CPU with it, 11.0 ms solving the "
+    "position's maximum again (bench/web_caches.py); and the goal of a turn must not change between "
+    "moves",
 )
 
 
