@@ -16,7 +16,7 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ortools.sat.python import cp_model
 
@@ -579,12 +579,11 @@ class Model:
         return Play(tuple(table), sorted_cards(laid), tuple(freed))
 
 
-# Not cached: a cache of these saved under 2 ms a request (bench/web_caches.py, POST /api/solve of
-# real-game tables with it bypassed: +0.4 to -2.3 ms classic, -1.1 to -4.1 ms jokers, in runs whose
-# noise is about 4 ms), nor anything on puzzles.analyse of bench/corpus.py's 150 classic tables (0.4
-# ms a table) or making puzzles (see `_candidates._keepings_alone`).
+@lru_cache(maxsize=4096)
 def _meld_of(candidate: Candidate, rules: Rules) -> Meld:
-    """The meld of a candidate's cards."""
+    """The meld of a candidate's cards: a position's phases read back mostly the same candidates.
+    Measured on plays of bench/solver.py's corpus: `Meld.of` 60 us a meld, a cache hit 10 us; in a
+    profile of the old readback, building the melds was a fifth of it."""
     return Meld.of(cards_of(candidate), rules)
 
 
@@ -612,14 +611,10 @@ class _Allowed:
     (empty for a model that does not keep melds)."""
 
 
-# Not cached (it was, for the position's next models: a chain length builds one per bound): with
-# `_piece_types` kept, a cache here saved under 2 ms a request (bench/web_caches.py, POST /api/solve
-# of real-game tables with it bypassed: -0.2 to +2.2 ms classic, -0.9 to +4.2 ms jokers, in runs
-# whose noise is about 4 ms), 0.3 ms a table on puzzles.analyse of bench/corpus.py's 150 classic
-# tables, and nothing making puzzles (see `_candidates._keepings_alone`).
+@lru_cache(maxsize=16)
 def _allowed(position: Position, keep: bool) -> _Allowed:
     """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
-    whole."""
+    whole: kept for the position's next models (a chain length builds one per bound)."""
     rules = position.rules
     available = Counter(card.index for meld in position.table for card in meld.cards)
     available.update(card.index for card in position.hand)
@@ -639,9 +634,6 @@ def _allowed(position: Position, keep: bool) -> _Allowed:
     return _build_allowed(meld_types, shapes, [], bounds, False, types_of)
 
 
-# Kept, the engine's one cache for the solver: every model's candidates start from it.
-# bench/web_caches.py, POST /api/solve of a real-game table not asked before: classic 20.6 ms of CPU
-# with it, 22.9 ms bypassed; jokers 50.6 against 58.3 ms (the jokers' pieces take 2 ms to list).
 @cache
 def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
     """Every piece the rules allow, with its card types: a piece fits the cards where each of its
@@ -655,12 +647,11 @@ def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
     return tuple(found)
 
 
-# Not cached: a cache of these (the same for the chain length's models) saved under 2 ms a request
-# (bench/web_caches.py, POST /api/solve of real-game tables with it bypassed: -2.3 to +0.3 ms classic,
-# -1.8 to +3.8 ms jokers, in runs whose noise is about 4 ms), and nothing making puzzles (see
-# `_candidates._keepings_alone`).
+@lru_cache(maxsize=16)
 def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...]:
-    """Every way each original meld can stay whole, before the cards decide which fit."""
+    """Every way each original meld can stay whole, before the cards decide which fit: the same
+    for the chain length's models, whose position places only the depth play's hand cards (they
+    computed them again)."""
     return tuple(way for i in range(len(table)) for way in keepings(table, i, rules))
 
 
