@@ -282,6 +282,9 @@ def chain_length(
     # - no final meld of just the cards of a meld its rearrangement breaks (not its leader): sound,
     #   since keeping the meld instead is as good a play; conflicts 6% fewer, deterministic time
     #   6.53 -> 6.45 s, CPU 8.69 -> 8.52 s: noise;
+    # - at a bound of 2, each kept candidate copy tied to the melds that complete it (a copy only
+    #   where one of them joins): implied by the card balances, and 6.45 -> 6.57 s of deterministic
+    #   time, CPU 9% more (all 502 of depth 2 or more);
     # - presolve keeping every feasible solution, no substitution, or no inclusion and overlap
     #   detection: 8.8-9.4 s against 9.0 s (170 positions), noise; no presolve 14.6 s, slower
     #   even where the phase takes 15-80 ms (4.7 -> 6.9 s).
