@@ -266,6 +266,28 @@ def chain_length(
     #   constraint per candidate copy);
     # - pruning slots: at k >= 3 the first melds reach every later one, and every slot reaches a
     #   candidate meld with a placed hand card, so there is nothing to prune.
+    # Profiled on the 120 positions of both corpora whose chain phase took over 20 ms: where it
+    # takes 20-40 ms, a third each is building the model, presolve (10-20 ms for 1,500 variables)
+    # and a search of tens to hundreds of conflicts. Kept: at a bound of 2, a slot holds no
+    # candidate meld that its leader, the hand and one other meld cannot complete (`_Cover` in
+    # puzzles/_model.py; at every bound it was slower on three presets). Measured beside it
+    # (positions whose chain phase took 10 ms or more, CPU, old and new per position) and not
+    # kept:
+    # - labels (each broken meld labelled by its rearrangement's first meld, at most k a label):
+    #   that is the slot model already, a slot being a label with its reach; nothing to compare;
+    # - a meld joining a slot only where some candidate meld of the slot holds each of its card
+    #   types: prunes nothing, since every meld can be laid out again as it was; at bounds above
+    #   2, the melds that complete a candidate hanging together with the leader: 957 more of
+    #   200,485 variables left out on the 120;
+    # - no final meld of just the cards of a meld its rearrangement breaks (not its leader): sound,
+    #   since keeping the meld instead is as good a play; conflicts 6% fewer, deterministic time
+    #   6.53 -> 6.45 s, CPU 8.69 -> 8.52 s: noise;
+    # - at a bound of 2, each kept candidate copy tied to the melds that complete it (a copy only
+    #   where one of them joins): implied by the card balances, and 6.45 -> 6.57 s of deterministic
+    #   time, CPU 9% more (all 502 of depth 2 or more);
+    # - presolve keeping every feasible solution, no substitution, or no inclusion and overlap
+    #   detection: 8.8-9.4 s against 9.0 s (170 positions), noise; no presolve 14.6 s, slower
+    #   even where the phase takes 15-80 ms (4.7 -> 6.9 s).
     laid_out = _rearranged(position, depth)
     position = _placed_alone(position, depth.play) if unique else position
     if laid_out is not None:

@@ -23,6 +23,7 @@ from puzzles import (
     step_check,
     uniqueness,
 )
+from puzzles._model import Model
 
 EXAMPLE_1 = "KH KD KC / QH QD QC / JH JD JC | AC"
 EXAMPLE_2 = "classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS"
@@ -51,6 +52,18 @@ def test_example_1_the_ace_goes_high_under_italian() -> None:
     assert analysis.depth.broken == (0, 1, 2)
     assert melds(analysis.depth.play) == ["JC QC KC AC", "JD QD KD", "JH QH KH"]
     assert is_puzzle(analysis)
+
+
+def test_example_1_a_rearrangement_of_two_sets_holds_no_run() -> None:
+    """Each run J-Q-K takes a card of all three sets: a rearrangement that breaks two of them
+    cannot lay one out, and the chain length's model at that size leaves the runs out."""
+    position = Position.parse(f"italian | {EXAMPLE_1}")
+    runs = {tuple(sorted((card.index, 1) for card in parse_cards(f"J{s} Q{s} K{s}"))) for s in "HDC"}
+    for largest, held in ((2, False), (3, True)):
+        model = Model(position, Objective.CARDS, largest=largest)
+        assert any(piece in runs for _, piece, _ in model.pieces) is held
+    chain = analyse(position, time_limit=TIME_LIMIT).chain
+    assert (chain.length, chain.optimal, chain.rearrangements) == (3, True, ((0, 1, 2),))
 
 
 def test_example_1_places_nothing_under_classic() -> None:
