@@ -553,7 +553,9 @@ class Model:
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
         # the candidates' values read off the response by number: 0.3 us a variable, against
-        # 3.8 us for `solver.value` (measured on a loaded two-core machine)
+        # 3.8 us for `solver.value` (measured on a loaded two-core machine). Every value (kept
+        # melds, rearrangements, laid cards too) read off one list copied from the response: no
+        # faster in all (classic and three-decks, 374 positions alternating, 6.80 -> 6.79 s CPU)
         solution = solver.response_proto.solution
         layout: Counter[Candidate | Keeping] = Counter()
         if self.kept:  # only kept-meld models are laid out again by rearrangement
