@@ -544,6 +544,11 @@ class Model:
             solver.parameters.also_bump_variables_in_conflict_reasons = GROUPED_BUMP_REASONS
             solver.parameters.random_branches_ratio = GROUPED_RANDOM_BRANCHES
         else:
+            # Measured for the chain depth's kept-meld model (bench/solver.py's 935 positions,
+            # alternating per position, CPU) and not kept: no LP (level 0) 6-8% less on classic,
+            # but jokers 1.4 -> 2.2-3.0 s, german-jokers 0.9 -> 2.5-2.6 s and three-decks 9% more;
+            # level 1 and one presolve round (0.42 -> 0.49 s on classic) no faster. The maximum
+            # at level 1: the same.
             solver.parameters.cp_model_presolve = False
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:
@@ -558,7 +563,9 @@ class Model:
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
         # the candidates' values read off the response by number: 0.3 us a variable, against
-        # 3.8 us for `solver.value` (measured on a loaded two-core machine)
+        # 3.8 us for `solver.value` (measured on a loaded two-core machine). Every value (kept
+        # melds, rearrangements, laid cards too) read off one list copied from the response: no
+        # faster in all (classic and three-decks, 374 positions alternating, 6.80 -> 6.79 s CPU)
         solution = solver.response_proto.solution
         layout: Counter[Candidate | Keeping] = Counter()
         if self.kept:  # only kept-meld models are laid out again by rearrangement
@@ -700,7 +707,12 @@ def _with_ways(alone: _Allowed, ways: list[Keeping]) -> _Allowed:
     """The candidate melds of a model without keepings (the maximum's, built before the chain
     depth's), then the keepings: the same as building them all anew (checked equal on the 435
     real-game positions of bench/solver.py, where the chain depth's candidates and keepings took
-    6.6 -> 4.6 s in all, old and new alternating per position)."""
+    6.6 -> 4.6 s in all, old and new alternating per position).
+
+    `near` is found here though only grouped models read it. Found on their first ask instead
+    (bench/solver.py's 935 positions, every model the analyses build, protos checked equal): the
+    chain depth's models 0.25 s less, the grouped ones 0.1 s more, of 24 s in all; not kept. Nor
+    one slot's `_uses` read off per-type lists kept with the candidates: no faster (two passes)."""
     shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
     way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
     by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}

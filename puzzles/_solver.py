@@ -189,6 +189,11 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     """The fewest original melds a best play must break, and such a play that, among those,
     leaves the fewest hand points."""
     started = time.perf_counter()
+    # Measured and not kept (bench/solver.py's classic positions, both corpora, alternating per
+    # position, CPU): with uniqueness proved, the model of the best play's hand cards alone
+    # (`_placed_alone`, as the chain length's), depth phase 0.84 -> 0.83 s, noise; nor, then (every
+    # best play leaving the same hand points), the kept melds alone as the objective: 3.93 ->
+    # 3.94 s on `--per-preset 87`, every preset.
     model = Model(position, best.objective, keep=True)
     # the play must be a best one
     model.add(model.objective == best.value)
@@ -666,6 +671,28 @@ def analyse(
     deadline = started + time_limit
     ordered, order = _canonical(position)
     first = started + time_limit * (1 - CHAIN_SHARE)
+    # Where the CPU goes (bench/solver.py's classic positions, `--per-preset 87` and `--seed 1
+    # --per-preset 100`, the 94 at or above the p50): chain 53% (of it, model building 26%, CP-SAT
+    # 45% with its presolve about half of that, `_rearranged` and the other glue 4%), depth 26%
+    # (building 28%, search 55%, reading the play back 10%), maximum 11%, uniqueness 3%, the
+    # maximum's model, `_canonical` and `_in_order` 7%; in the slowest tenth the chain is 77%.
+    # Building models is a quarter of all the CPU (6.1 of 24 s on the 935 positions of every
+    # preset), spread over the candidates, the card balances and the proto's text, no one hot spot.
+    # Measured beside this sequence (those 935 positions, old and new alternating per position,
+    # CPU time, load 3-10), every answer the same, and not kept:
+    # - the maximum and the depth in one solve of the kept-meld model (most cards, then most melds
+    #   kept, then hand points; uniqueness on a plain model built only when it solves): 24.0 ->
+    #   22.7 and 23.0 -> 21.7 s in all, p50 12-22% less on every preset, but worse at p95 (classic
+    #   49-55 -> 54-64 ms, jokers and german-jokers up to 4% and 7%): the one solve costs more than
+    #   the two on deep tables, and it returns another depth play on 385 of the 935, whose chain
+    #   phase then took 7.6 -> 8.2 s (the chain length's time swings tenfold, either way, with the
+    #   depth play on single tables). With the depth solve run again where the depth is 2 or more,
+    #   for the same depth play: classic p95 50 -> 64 and 34 -> 38 ms. Only on tables of at most
+    #   6 to 14 melds (read off the same run, position by position): 0.9-2.1% less in all;
+    # - one kept-meld model for all three (the depth play unchanged): classic 1.34 -> 1.44 s, the
+    #   maximum's search 181 -> 309 ms and uniqueness 40 -> 60 ms on the larger model;
+    # - the depth before uniqueness, its play the witness where it leaves another hand than the
+    #   maximum's (no uniqueness solve then): uniqueness 1.13 -> 0.84 s, but 27.3 -> 27.1 s in all.
     model = Model(ordered, objective)
     best = _maximum(model, _left(first), started)
     unique = _uniqueness(model, best, _left(first), time.perf_counter())
@@ -680,6 +707,9 @@ def _canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
     The melds that touch the most others come first: a rearrangement is led by its first meld, and
     hubs first keep what each leader reaches small (measured on real-game tables: chain lengths
     settle two to three times sooner than with the melds in card order). Ties go by the cards.
+    Counting the touches from each meld's ranks and suited ranks, not card by card: 0.30 -> 0.19
+    ms a position (3,000 positions of every preset, the same order), not kept: under 1% of an
+    analysis.
     """
     table = position.table
     touching = [sum(_near(meld, other) for other in table if other is not meld) for meld in table]
