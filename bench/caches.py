@@ -12,7 +12,8 @@ Then the solver's own caches of candidates and keepings (`SOLVER_CACHES`), which
 analysis rather than one request: the full analysis (`puzzles.analyse`) of bench/corpus.py's classic
 and jokers positions, with them as they run and with all of them bypassed (the functions they wrap,
 in every engine module that names them), the two alternating per position, CPU time. Each saves
-under 2 ms a request (bench/web_caches.py); together they are kept for issue 20's analysis figures.
+under 2 ms a request (bench/web_caches.py); together they are kept for issue 20's analysis figures:
+87 positions, quiet machine, 1,251 against 1,322 ms classic and 4,381 against 4,612 ms jokers.
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ from puzzles._hints import _final_table
 from puzzles._model import _allowed, _meld_of, _table_keepings
 from puzzles._progress import _progress
 
-SOLVER_CACHES: tuple[Any, ...] = (pieces, _keepings_alone, _keepings_anywhere, _meld_of, _allowed, _table_keepings)
+SOLVER_CACHES: tuple[Any, ...] = (
+    pieces,
+    _keepings_alone,
+    _keepings_anywhere,
+    _meld_of,
+    _allowed,
+    _table_keepings,
+)
 
 KNOWN = Position.parse("classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D")
 LIMIT = 10.0
