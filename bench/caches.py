@@ -13,7 +13,7 @@ analysis rather than one request: the full analysis (`puzzles.analyse`) of bench
 and jokers positions, with them as they run and with all of them bypassed (the functions they wrap,
 in every engine module that names them), the two alternating per position, CPU time. Each saves
 under 2 ms a request (bench/web_caches.py); together they are kept for issue 20's analysis figures:
-87 positions, quiet machine, 1,251 against 1,322 ms classic and 4,381 against 4,612 ms jokers.
+87 positions, load about 5, 1,251 against 1,322 ms classic and 4,381 against 4,612 ms jokers.
 """
 
 from __future__ import annotations
