@@ -191,7 +191,7 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     started = time.perf_counter()
     # Measured and not kept (bench/solver.py's classic positions, both corpora, alternating per
     # position, CPU): with uniqueness proved, the model of the best play's hand cards alone
-    # (`_placed_alone`, as the chain length's), depth phase 0.84 -> 0.83 s, noise; nor, then (every
+    # (`_laid_alone`, as the chain length's), depth phase 0.84 -> 0.83 s, noise; nor, then (every
     # best play leaving the same hand points), the kept melds alone as the objective: 3.93 ->
     # 3.94 s on `--per-preset 87`, every preset.
     model = Model(position, best.objective, keep=True)
@@ -228,7 +228,7 @@ def chain_length(
     time, the length is the least bound found: the chain length is at most that.
 
     `unique` (True when proved that every best play leaves the same hand) lets every model take
-    the depth play's hand cards alone, all of them placed.
+    the depth play's hand cards alone, all of them laid.
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -249,7 +249,7 @@ def chain_length(
     # (87 positions) the grouping solve still runs after it: 13.8 -> 14.2 s. (The grouping solve
     # first for guesses of 3 or more: measured below, no gain.) Measured and left alone: the
     # proof's model at k = bound - 1 on the nine slowest tables has 1,203-2,738 variables, a
-    # third of them keepings, and no candidate meld of hand card types alone (the placed cards
+    # third of them keepings, and no candidate meld of hand card types alone (the laid cards
     # share their types with the table), so nothing moves out of the slots; building it takes
     # 22-36 ms against 95-378 ms of search (CPU).
     # Measured on the 36 positions of `--per-preset 87` whose chain phase took over 40 ms, each
@@ -270,7 +270,7 @@ def chain_length(
     #   breaks, melds of hand cards alone going to the last slot: sound, 3.9 -> 4.7 s (one more
     #   constraint per candidate copy);
     # - pruning slots: at k >= 3 the first melds reach every later one, and every slot reaches a
-    #   candidate meld with a placed hand card, so there is nothing to prune.
+    #   candidate meld with a laid hand card, so there is nothing to prune.
     # Profiled on the 120 positions of both corpora whose chain phase took over 20 ms: where it
     # takes 20-40 ms, a third each is building the model, presolve (10-20 ms for 1,500 variables)
     # and a search of tens to hundreds of conflicts. Kept: at a bound of 2, a slot holds no
@@ -294,7 +294,7 @@ def chain_length(
     #   detection: 8.8-9.4 s against 9.0 s (170 positions), noise; no presolve 14.6 s, slower
     #   even where the phase takes 15-80 ms (4.7 -> 6.9 s).
     laid_out = _rearranged(position, depth)
-    position = _placed_alone(position, depth.play) if unique else position
+    position = _laid_alone(position, depth.play) if unique else position
     if laid_out is not None:
         return _chain_from_layout(position, best, depth, laid_out, started, deadline)
     grouped = _grouped(position, best, depth, depth.depth, deadline)
@@ -329,7 +329,7 @@ def chain_length(
     # beside it in one run (15.6 s in all, of which one `jokers` table 3.5-4.6 s and one
     # `german-jokers` table 1.6 s; under load the wall time is that times about half the load
     # average), and not kept:
-    # - splitting the table where the cards of its parts (with the hand's, or only the placed ones)
+    # - splitting the table where the cards of its parts (with the hand's, or only the laid ones)
     #   can never meet in one candidate meld or keeping: none of the 63 splits, since sets, runs
     #   and jokers tie every table together;
     # - a search at k = L - 1 once a play at L is found: the proof costs the same in either model
@@ -415,13 +415,13 @@ def _chain_from_layout(
     return Chain(length, proven, groups, better.play, _ms(started)), grouped_depth
 
 
-def _placed_alone(position: Position, play: Play) -> Position:
-    """The position with only the hand cards `play` places, when every best play places just those.
+def _laid_alone(position: Position, play: Play) -> Position:
+    """The position with only the hand cards `play` lays, when every best play lays just those.
 
-    A best play places the same hand cards as any other when it leaves the same hand and frees no
+    A best play lays the same hand cards as any other when it leaves the same hand and frees no
     joker; with jokers freed to the hand, leaving the same hand does not say which cards it laid.
     Measured on the slowest real-game tables of bench/solver.py: the chain length's models lose
-    the unplaced cards' candidates, and the placed cards are fixed from the start.
+    the candidates of the cards no best play lays, and the laid cards are fixed from the start.
     """
     if position.rules.freed_joker is FreedJoker.HAND and any(meld.jokers for meld in position.table):
         return position
