@@ -16,6 +16,7 @@ import generator
 from puzzles import Position
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
 from tests.browser.test_play_in_chromium import Table
+from tests.waiting import wait_until
 from tests.webapp.conftest import NOON, FrozenClock, make_app, store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -173,6 +174,19 @@ def test_end_turn_says_why_it_is_off_asks_before_a_short_end_and_the_countdown_t
     context.close()
 
 
+def held_request(page: object, held: list[object]) -> object:
+    """The request the page's route holds back. The page marks the board busy as it sends it, which
+    may be before Playwright has handed the route to this side: wait for it, letting Playwright's
+    events through (a plain sleep would not)."""
+
+    def routed() -> bool:
+        page.wait_for_timeout(10)  # type: ignore[attr-defined]
+        return bool(held)
+
+    wait_until(routed, "the held request reaches the test")
+    return held.pop()
+
+
 def test_a_move_shows_at_once_and_a_refused_one_goes_back(browser: object, site: str) -> None:
     context = browser.new_context(timezone_id="UTC", **PHONE)  # type: ignore[attr-defined]
     page = context.new_page()
@@ -190,7 +204,7 @@ def test_a_move_shows_at_once_and_a_refused_one_goes_back(browser: object, site:
     assert page.locator(f'#board .hand [data-card="{eight}"]').count() == 0
     shot(page, "phone-light-8-waiting")
     before = table.version()
-    held.pop().continue_()  # type: ignore[attr-defined]
+    held_request(page, held).continue_()  # type: ignore[attr-defined]
     table.wait_for_board(before)
     assert (
         page.locator(f'#board .meld:has([data-card="t9"]) [data-card="{eight}"]:not(.pending)').count() == 1
@@ -201,7 +215,7 @@ def test_a_move_shows_at_once_and_a_refused_one_goes_back(browser: object, site:
     page.click(f'#board .card[data-card="{hand_card(page, "2♦")}"]')
     page.click("#board .table .new-meld")
     page.wait_for_function("() => document.getElementById('board').getAttribute('aria-busy') === 'true'")
-    held.pop().fulfill(  # type: ignore[attr-defined]
+    held_request(page, held).fulfill(  # type: ignore[attr-defined]
         status=422,
         headers={"HX-Retarget": "#notice", "HX-Reswap": "innerHTML", "Content-Type": "text/html"},
         body='<p class="notice-text error">that card is not where the page showed it</p>',
