@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
@@ -31,6 +32,28 @@ from webapp.db import database, engine_url
 from webapp.models import Base
 from webapp.schedule import days, pool
 from webapp.schedule.days import Calendar
+from webapp.templating import JINJA_OPTIONS
+
+
+class AttributeChecked(jinja2.Undefined):
+    """Jinja's undefined, but an attribute an object lacks fails at once: a template naming a field a
+    class no longer has (a rename missed) would otherwise draw nothing, and a page read a wrong
+    sentence. A name not passed, or a key not in a dict, stays undefined, as the templates expect."""
+
+    def __init__(
+        self,
+        hint: str | None = None,
+        obj: object = jinja2.utils.missing,
+        name: str | None = None,
+        exc: type[jinja2.exceptions.TemplateRuntimeError] = jinja2.exceptions.UndefinedError,
+    ) -> None:
+        if obj is not jinja2.utils.missing and obj is not None and not isinstance(obj, dict):
+            raise jinja2.exceptions.UndefinedError(f"{type(obj).__name__} has no attribute {name!r}")
+        super().__init__(hint, obj, name, exc)
+
+
+# every app the tests make, the browser's too, draws its pages so
+JINJA_OPTIONS["undefined"] = AttributeChecked
 
 LAUNCH = date(2026, 11, 23)
 """A Monday: puzzle #7 is Sunday 29 November 2026."""

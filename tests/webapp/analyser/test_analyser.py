@@ -224,7 +224,12 @@ def test_the_chain_cell_refuses_bad_input_by_name(
 def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskClient) -> None:
     answer = text_of(page(client, "classic", "4S 5S 6S 7S", "7H 7D 4H 4D"))
     assert "places 2 of your 4 cards" in answer
-    assert "no: another best play places" in answer
+    # one best play lays the two sevens, the other the two fours: the sentence names the other's
+    sevens, fours = "7 ♥ ♥ 7 ♦ ♦", "4 ♥ ♥ 4 ♦ ♦"  # each card as the text reads: rank, suit, suit mark
+    shown = sevens if f"Cards placed {sevens}" in answer else fours
+    other = fours if shown == sevens else sevens
+    assert f"Cards placed {shown}" in answer
+    assert f"no: another best play places {other} (below)" in answer
     assert "Another best play" in answer
 
 
