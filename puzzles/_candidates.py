@@ -46,6 +46,8 @@ def _ace_both_ends(low: int, high: int) -> bool:
     return low == 1 and high == 14
 
 
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @cache
 def pieces(rules: Rules) -> tuple[Candidate, ...]:
     """Every set, and every run of 3 to 5 cards, the rules allow, with joker variants."""
@@ -100,6 +102,8 @@ def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, 
     return _keeping_values(table, index, rules)
 
 
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @lru_cache(maxsize=4096)
 def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker: each model of a position asks again for every meld
@@ -107,6 +111,8 @@ def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]
     return tuple(Keeping((index,), way.cards, way.extra) for way in _keepings_anywhere(meld, rules))
 
 
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @lru_cache(maxsize=1024)
 def _keepings_anywhere(meld: Meld, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker as the first meld of a table: they keep that meld

@@ -545,6 +545,7 @@ def _sets_split(counts: Sequence[int]) -> bool:
     return any(max(counts) <= m for m in range(-(-total // 4), total // 3 + 1))
 
 
+# reached by no request: the forcing player runs in the generator's grading and the CLI only
 @cache
 def _sets_with(counts: tuple[int, ...], jokers: int) -> bool:
     """Whether cards of one rank (copies per suit, largest first) and this many jokers split into
@@ -584,6 +585,7 @@ def _runs_split(counts: dict[int, int], ace_high: bool, jokers: int = 0) -> bool
     return False
 
 
+# reached by no request: the forcing player runs in the generator's grading and the CLI only
 @cache
 def _line_with(line: tuple[int, ...], jokers: int, top: int) -> bool:
     """`_line_splits` with jokers: the run that holds the lowest card left starts there, or just
