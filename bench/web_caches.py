@@ -41,7 +41,7 @@ cache found wanting is gone and prints so: to time it again, run this script on 
   compiled templates, against them emptied first.
 - gone, printed as such: `errors.REFUSAL_PAGES` (a flood's refused `GET /analyse` through Flask, refused
   early bypassed), `analyser.guard.OPEN_DAILIES` (a kept `GET /analyse` asked again, every open day
-  published).
+  published), `turn.store._swap`'s guarded UPDATEs (a step POST laying a card, easy).
 - the engine's `pieces`, `_keepings_alone`, `_keepings_anywhere`, `_meld_of`, `_allowed` and
   `_table_keepings` each save under 2 ms of a request (their figures wander by about 4 ms), and stay
   together for what they save the full analysis, issue 20's figure: bench/caches.py times that.
@@ -98,6 +98,7 @@ from webapp.players import crowd  # noqa: E402
 from webapp.schedule.clock import calendar  # noqa: E402
 from webapp.settings import defaults  # noqa: E402
 from webapp.turn import rendering  # noqa: E402
+from webapp.turn import store as attempt_store  # noqa: E402
 
 Call = Callable[[], object]
 FLOODED = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
@@ -496,6 +497,25 @@ def step_check_figures(folder: str, rounds: int) -> list[str]:
     return found
 
 
+def swap_figure(folder: str, rounds: int) -> str:
+    """`turn.store._swap` on a step POST (the easy puzzle): its guarded UPDATE kept, against built and
+    compiled again (the memo emptied before the request). Gone: printed as such."""
+    if not hasattr(attempt_store._swap, "cache_clear"):
+        return "turn.store._swap: gone (issue 22)"
+    tier, app, puzzle = next(tier_apps(folder, FIRST_TIER_APP[0] + len(TIERS)))
+    player = Player(app.test_client())
+    card = hand_ids(player.client.get("/").get_data(as_text=True))[str(puzzle.laid_cards[0])]
+
+    def back() -> None:
+        player.move(TODAY, card, "hand")  # 422 the first time: the card is in the hand
+
+    def lay() -> object:
+        return expect(player.move(TODAY, card, "new").status_code, 200)
+
+    kept, bare = alternating(lay, lay, rounds, before=back, clear=attempt_store._swap.cache_clear)
+    return line("turn.store._swap", f"a step POST laying a card, {tier}", kept, bare, "emptied")
+
+
 def hint_figures(folder: str, rounds: int) -> list[str]:
     found = []
     for tier, app, _ in tier_apps(folder, FIRST_TIER_APP[1]):
@@ -607,6 +627,7 @@ def main() -> None:
             ("solving", lambda: solving_figures(folder, puzzle, solves)),
             ("shared", lambda: shared_figure(folder, puzzle, solves)),
             ("step", lambda: step_check_figures(folder, solves)),
+            ("swap", lambda: swap_figure(folder, rounds)),
             ("hint", lambda: hint_figures(folder, solves)),
             ("engine classic", lambda: engine_figures(folder, puzzle, "classic")),
             ("engine jokers", lambda: engine_figures(folder, puzzle, "jokers")),
