@@ -47,16 +47,32 @@ def path_of(module: str) -> Path:
 
 
 def imported(module: str) -> set[str]:
-    """The modules `module` imports, by their full names."""
-    tree = ast.parse(path_of(module).read_text())
+    """The modules `module` imports, by their full names (a relative import resolved against it)."""
+    path = path_of(module)
+    return imported_from(path.read_text(), module, package_init=path.name == "__init__.py")
+
+
+def imported_from(source: str, module: str, package_init: bool) -> set[str]:
+    # the package a relative import starts from: the module's own when it is a package's __init__
+    package = module.split(".") if package_init else module.split(".")[:-1]
     names = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package[: len(package) - node.level + 1] if node.level else []
+            start = ".".join([*parts, *([node.module] if node.module else [])])
+            names.add(start)
+            names.update(f"{start}.{alias.name}" for alias in node.names)
     return names
+
+
+def test_a_relative_import_counts_as_the_module_it_names() -> None:
+    found = imported_from(
+        "from . import a\nfrom ..turn import b\nfrom .c import d\n", "webapp.players.records", False
+    )
+    assert {"webapp.players.a", "webapp.turn.b", "webapp.players.c.d"} <= found
+    assert "webapp.players.e" in imported_from("from .e import f\n", "webapp.players", True)
 
 
 def is_view_module(module: str) -> bool:
