@@ -43,8 +43,8 @@ CACHES.append(
         PAGES,
         serves="kept for a flood, not for one request (a refused GET /analyse costs 0.11 ms of CPU in "
         "front of Flask against 1.0 ms through it, bench/web_caches.py: under 2 ms): under "
-        "bench/flood.py's kept /analyse flood (15 s, 2 addresses x 12 connections, load 6-9) GET / "
-        "from other addresses has a p95 of 15.4 and "
+        "bench/flood.py's kept /analyse flood (issue 23's; 15 s, 2 addresses x 12 connections, load "
+        "6-9) GET / from other addresses has a p95 of 15.4 and "
         "12.8 ms with it against 30.2 and 27.2 ms without, in two runs alternating, and the flood's "
         "refusals answered rise from about 28,000 to 75,000",
     )
