@@ -226,9 +226,9 @@ def test_a_second_best_play_is_shown_when_the_best_is_not_unique(client: FlaskCl
     assert "places 2 of your 4 cards" in answer
     # one best play lays the two sevens, the other the two fours: the sentence names the other's
     sevens, fours = "7 ♥ ♥ 7 ♦ ♦", "4 ♥ ♥ 4 ♦ ♦"  # each card as the text reads: rank, suit, suit mark
-    shown = sevens if f"Cards placed {sevens}" in answer else fours
+    shown = sevens if f"Cards laid {sevens}" in answer else fours
     other = fours if shown == sevens else sevens
-    assert f"Cards placed {shown}" in answer
+    assert f"Cards laid {shown}" in answer
     assert f"no: another best play places {other} (below)" in answer
     assert "Another best play" in answer
 
