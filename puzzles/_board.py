@@ -143,40 +143,12 @@ class Board:
         if card_id not in cards:
             raise MoveError(words("there is no card %(id)s in this puzzle", id=repr(card_id[:20])))
         card = cards[card_id]
-        source = next((i for i, meld in enumerate(self.melds) if card_id in meld), None)
-        where = HAND if source is None else str(source)
-        if seen_at is not None and seen_at != where:
-            if source is None:
-                raise MoveError(
-                    words(
-                        "%(card)s is in the hand now, not where the page showed it: reload the page",
-                        card=card,
-                    )
-                )
-            raise MoveError(
-                words(
-                    "%(card)s is in meld %(number)s now, not where the page showed it: reload the page",
-                    card=card,
-                    number=source + 1,
-                )
-            )
+        source = self._source(card_id, card, seen_at)
         melds = [list(meld) for meld in self.melds]
         if target == HAND:
             if source is None:
                 raise MoveError(words("%(card)s is already in the hand", card=card))
-            if card_id.startswith("t") and not self.may_free(card_id):
-                if card.is_joker:
-                    raise MoveError(
-                        words(
-                            "%(card)s belongs to the table: "
-                            "in the %(rules)s rules a freed joker stays on the table",
-                            card=card,
-                            rules=PresetName(self.position.rules.name),
-                        )
-                    )
-                raise MoveError(
-                    words("%(card)s belongs to the table: no table card may go to the hand", card=card)
-                )
+            self._check_to_hand(card_id, card)
             melds[source].remove(card_id)
         elif target == NEW_MELD:
             if source is not None:
@@ -190,6 +162,41 @@ class Board:
                 melds[source].remove(card_id)
             melds[index].append(card_id)
         return Board(self.position, tuple(tuple(meld) for meld in melds if meld))
+
+    def _source(self, card_id: str, card: Card, seen_at: str | None) -> int | None:
+        """The index of the meld that holds the card (None for the hand), checked against `seen_at`."""
+        source = next((i for i, meld in enumerate(self.melds) if card_id in meld), None)
+        where = HAND if source is None else str(source)
+        if seen_at is None or seen_at == where:
+            return source
+        if source is None:
+            raise MoveError(
+                words(
+                    "%(card)s is in the hand now, not where the page showed it: reload the page",
+                    card=card,
+                )
+            )
+        raise MoveError(
+            words(
+                "%(card)s is in meld %(number)s now, not where the page showed it: reload the page",
+                card=card,
+                number=source + 1,
+            )
+        )
+
+    def _check_to_hand(self, card_id: str, card: Card) -> None:
+        """Refuse to send a table card to the hand, unless it is a joker the rules free there."""
+        if not card_id.startswith("t") or self.may_free(card_id):
+            return
+        if card.is_joker:
+            raise MoveError(
+                words(
+                    "%(card)s belongs to the table: in the %(rules)s rules a freed joker stays on the table",
+                    card=card,
+                    rules=PresetName(self.position.rules.name),
+                )
+            )
+        raise MoveError(words("%(card)s belongs to the table: no table card may go to the hand", card=card))
 
     def views(self) -> tuple[MeldView, ...]:
         """Each meld in table order (runs low to high) with whether it is valid, and why not."""
