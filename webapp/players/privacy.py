@@ -32,49 +32,71 @@ def export(session: Session, player: str, dates: Calendar, now: datetime) -> dic
             .order_by(models.PlayerAttempt.started, models.PlayerAttempt.id)
         )
     )
-    codes = session.scalars(select(models.TransferCode).where(models.TransferCode.player_id == player))
+    codes = _transfer_codes(session, player)
     streak = records.player_streak(session, player, dates, now)
     return {
         "exported": now.isoformat(),
-        "player": {
-            "id": player,
-            "created": row.created.isoformat() if row else None,
-            "rating": round(row.rating, 1) if row else None,
-            "deviation": round(row.deviation, 1) if row else None,
-        },
+        "player": _player(player, row),
         "streak": {"current": streak.current, "best": streak.best},
         "attempts": [_attempt(attempt) for attempt in attempts],
-        "rating_history": [
-            {"finished": _moment(attempt.finished), "puzzle": attempt.puzzle.code, "rating": round(rating, 1)}
-            for attempt in attempts
-            if (rating := attempt.rating_after) is not None
-        ],
-        "runs": [
-            {
-                "id": run.id,
-                "kind": run.kind,
-                "rules": run.rules,
-                "started": _moment(run.started),
-                "ended": _moment(run.ended),
-            }
-            for run in session.scalars(
-                select(models.Run).where(models.Run.player_id == player).order_by(models.Run.id)
-            )
-        ],
-        "transfer_codes": [
-            {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
-            for code in codes
-        ],
-        "friends_tables": [
-            {"table": group.name, "name": member.name, "joined": _moment(member.joined)}
-            for group, member in session.execute(
-                select(models.FriendGroup, models.FriendMember)
-                .join(models.FriendMember, models.FriendMember.group_id == models.FriendGroup.id)
-                .where(models.FriendMember.player_id == player)
-                .order_by(models.FriendMember.id)
-            )
-        ],
+        "rating_history": _rating_history(attempts),
+        "runs": _runs(session, player),
+        "transfer_codes": codes,
+        "friends_tables": _friends_tables(session, player),
     }
+
+
+def _player(player: str, row: models.Player | None) -> dict[str, Any]:
+    return {
+        "id": player,
+        "created": row.created.isoformat() if row else None,
+        "rating": round(row.rating, 1) if row else None,
+        "deviation": round(row.deviation, 1) if row else None,
+    }
+
+
+def _rating_history(attempts: list[models.PlayerAttempt]) -> list[dict[str, Any]]:
+    return [
+        {"finished": _moment(attempt.finished), "puzzle": attempt.puzzle.code, "rating": round(rating, 1)}
+        for attempt in attempts
+        if (rating := attempt.rating_after) is not None
+    ]
+
+
+def _runs(session: Session, player: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": run.id,
+            "kind": run.kind,
+            "rules": run.rules,
+            "started": _moment(run.started),
+            "ended": _moment(run.ended),
+        }
+        for run in session.scalars(
+            select(models.Run).where(models.Run.player_id == player).order_by(models.Run.id)
+        )
+    ]
+
+
+def _transfer_codes(session: Session, player: str) -> list[dict[str, Any]]:
+    return [
+        {"code": code.code, "created": _moment(code.created), "used": _moment(code.used)}
+        for code in session.scalars(
+            select(models.TransferCode).where(models.TransferCode.player_id == player)
+        )
+    ]
+
+
+def _friends_tables(session: Session, player: str) -> list[dict[str, Any]]:
+    return [
+        {"table": group.name, "name": member.name, "joined": _moment(member.joined)}
+        for group, member in session.execute(
+            select(models.FriendGroup, models.FriendMember)
+            .join(models.FriendMember, models.FriendMember.group_id == models.FriendGroup.id)
+            .where(models.FriendMember.player_id == player)
+            .order_by(models.FriendMember.id)
+        )
+    ]
 
 
 def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
