@@ -258,11 +258,26 @@ class Model:
 
     def _candidates(self, allowed: _Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
         """Each slot's copy of every candidate meld and keeping its card types allow."""
-        model = self.model
         # (variable number, shape, slot): the variables are numbers into the model's proto,
         # written as text in one go (see `_Writer`)
         self.pieces: list[tuple[int, Candidate, int]] = []
         self.keepings: list[tuple[int, Keeping, int]] = []
+        uppers = self._slot_shapes(allowed)
+        writer = _Writer(self.model)
+        writer.variables(uppers)
+        if layout is not None:
+            # the final melds are those of the layout, only their slots are open
+            copies: dict[Candidate | Keeping, list[int]] = {}
+            for var, shape, _ in self._shapes():
+                copies.setdefault(shape, []).append(var)
+            for shape, shape_vars in copies.items():
+                writer.linear(shape_vars, [1] * len(shape_vars), layout[shape])
+        self._kept_whole(writer)
+        writer.flush()
+
+    def _slot_shapes(self, allowed: _Allowed) -> list[int]:
+        """Fill `pieces` and `keepings` with each slot's shapes; returns their variables' upper
+        bounds, in the order of their numbers."""
         # each slot looks only at the shapes that hold a card type it touches (or, for a slot
         # that touches any, at all of them)
         every, types_of, by_type, bounds = allowed.every, allowed.types_of, allowed.by_type, allowed.bounds
@@ -270,7 +285,7 @@ class Model:
         last = len(self.slots) - 1
         pieces, keepings = self.pieces, self.keepings
         uppers: list[int] = []
-        number_of_vars = len(model.model_proto.variables)
+        number_of_vars = len(self.model.model_proto.variables)
         for s, slot in enumerate(self.slots):
             within, touching = slot.allowed, slot.touching
             covered = _Cover(*slot.cover) if slot.cover is not None else None
@@ -297,17 +312,12 @@ class Model:
                 else:
                     pieces.append((number_of_vars + len(uppers), every[number], s))  # type: ignore[arg-type]
                     uppers.append(bounds[number])
-        writer = _Writer(model)
-        writer.variables(uppers)
-        if layout is not None:
-            # the final melds are those of the layout, only their slots are open
-            copies: dict[Candidate | Keeping, list[int]] = {}
-            for var, shape, _ in self._shapes():
-                copies.setdefault(shape, []).append(var)
-            for shape, shape_vars in copies.items():
-                writer.linear(shape_vars, [1] * len(shape_vars), layout[shape])
+        return uppers
+
+    def _kept_whole(self, writer: _Writer) -> None:
+        """Tie each original meld's `kept` variable to the keepings that hold it whole."""
         keeping_vars: list[list[int]] = [[] for _ in self.kept]
-        for var, way, _ in keepings:
+        for var, way, _ in self.keepings:
             for i in way.melds:
                 keeping_vars[i].append(var)
         for kept, kept_vars in zip(self.kept, keeping_vars, strict=True):
@@ -315,7 +325,6 @@ class Model:
             # (`0 == kept`, with no keeping, Python turns round)
             pairs = [(var, 1) for var in kept_vars] + [(kept.index, -1 if kept_vars else 1)]
             writer.linear(*_sorted_terms(pairs), 0)
-        writer.flush()
 
     def _lay_out(self) -> None:
         """Hand cards and freed jokers shared out among the slots, and in every slot the final melds
