@@ -103,29 +103,8 @@ def next_practice() -> Response | tuple[str, int]:
     of the theme if one is asked."""
     rules, tier = request.args.get("rules", "classic"), request.args.get("tier", "rating")
     theme = request.args.get("theme") or None
-    if theme is not None and theme not in THEMES:
-        abort(
-            400,
-            description=gettext(
-                "unknown theme %(theme)s: one of %(known)s", theme=repr(theme[:30]), known=", ".join(THEMES)
-            ),
-        )
-    if rules not in PRESETS:
-        abort(
-            400,
-            description=gettext(
-                "unknown rules %(rules)s: one of %(known)s", rules=repr(rules[:30]), known=", ".join(PRESETS)
-            ),
-        )
-    if tier != "rating" and tier not in TIERS:
-        abort(
-            400,
-            description=gettext(
-                "unknown tier %(tier)s: one of %(known)s, or rating",
-                tier=repr(tier[:30]),
-                known=", ".join(TIERS),
-            ),
-        )
+    if (unknown := _unknown_asked(rules, tier, theme)) is not None:
+        abort(400, description=unknown)
     reader = db.session()
     player = current_player_id()
     near = (player_rating(reader, player) or TIER_RATINGS["hard"]) if tier == "rating" else None
@@ -133,18 +112,38 @@ def next_practice() -> Response | tuple[str, int]:
         reader, player, rules, None if tier == "rating" else tier, near, random.Random(), theme
     )
     if found is None:
-        wanted = [rules_title(rules)]
-        if tier != "rating":
-            wanted.insert(0, tier_name(tier))
-        if theme is not None:
-            wanted.append(gettext(THEMES[theme].title))
-        message = gettext(
-            "No puzzle you have not played is ready (%(wanted)s): the pool is being topped up. "
-            "Try another tier.",
-            wanted=", ".join(wanted),
-        )
-        return _practice(message, rules), 404
+        return _practice(_none_ready(rules, tier, theme), rules), 404
     return redirect(url_for("practice.puzzle", code=found.code), 303)
+
+
+def _unknown_asked(rules: str, tier: str, theme: str | None) -> str | None:
+    """Why a theme, preset or tier asked for does not exist, or None when all do."""
+    if theme is not None and theme not in THEMES:
+        return gettext(
+            "unknown theme %(theme)s: one of %(known)s", theme=repr(theme[:30]), known=", ".join(THEMES)
+        )
+    if rules not in PRESETS:
+        return gettext(
+            "unknown rules %(rules)s: one of %(known)s", rules=repr(rules[:30]), known=", ".join(PRESETS)
+        )
+    if tier != "rating" and tier not in TIERS:
+        return gettext(
+            "unknown tier %(tier)s: one of %(known)s, or rating", tier=repr(tier[:30]), known=", ".join(TIERS)
+        )
+    return None
+
+
+def _none_ready(rules: str, tier: str, theme: str | None) -> str:
+    """The message for a choice that has no puzzle left for the player, naming what was asked."""
+    wanted = [rules_title(rules)]
+    if tier != "rating":
+        wanted.insert(0, tier_name(tier))
+    if theme is not None:
+        wanted.append(gettext(THEMES[theme].title))
+    return gettext(
+        "No puzzle you have not played is ready (%(wanted)s): the pool is being topped up. Try another tier.",
+        wanted=", ".join(wanted),
+    )
 
 
 @bp.get("/review")
