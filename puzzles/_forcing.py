@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
@@ -45,6 +45,9 @@ _Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
 """The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
 State = tuple[tuple[Value, ...], ...]
 """Each card's values still possible, in the order of `_Board.cards`."""
+_Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]]]
+"""A node of the forcing player's search: its state and declines; a dead end also by the values its
+declines gave."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,51 +647,72 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
     # other decisions, each group by card. The root, and a line of declines only, may leave a card
     # no value (obvious moves that clash): only declining more goes on from there. Other
     # decisions only strike values out, so a later one never revives a dead end.
-    # A node is its state and declines; a dead end also by the values its declines gave.
-    Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]]]
-    start: Key = (root, frozenset(), frozenset())
-    frontier: dict[Key, tuple[tuple[int, Value], ...]] = {start: ()}
-    last: dict[Key, tuple[int, int]] = {start: (-1, -1)}
-    seen: set[Key] = set(frontier)
+    start: _Key = (root, frozenset(), frozenset())
+    frontier: dict[_Key, tuple[tuple[int, Value], ...]] = {start: ()}
+    last: dict[_Key, tuple[int, int]] = {start: (-1, -1)}
+    seen: set[_Key] = set(frontier)
     level = 0
     if root is not None and board.solved(root):
         return Forcing(0, 0, True, (), nodes, _ms(started))
     while frontier:
-        following: dict[Key, tuple[tuple[int, Value], ...]] = {}
-        for (state, declined, gave), line in frontier.items():
-            after = last[state, declined, gave]
-            for i, value, declines in board.choices(state, declined):
-                order = (0 if declines else 1, i)
-                if order <= after:
-                    continue
-                if nodes >= node_limit:
-                    return Forcing(None, level + 1, False, (), nodes, _ms(started))
-                nodes += 1
-                longer = (*line, (i, value))
-                if declines:
-                    # the obvious move was made at the start: go back there without it
-                    declined_now = declined | {i}
-                    decided = board.begin(declined_now, longer)
-                else:
-                    assert state is not None
-                    declined_now = declined
-                    decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
-                    if decided is None:
-                        continue
-                key = (decided, declined_now, frozenset(longer) if decided is None else frozenset())
-                if key in seen and not (key in following and order < last[key]):
-                    continue
-                if decided is not None and board.solved(decided):
-                    # every line of `level` decisions has been tried and fails
-                    return Forcing(level + 1, level + 1, True, board.decisions(longer), nodes, _ms(started))
-                # reached twice at one level: keep the line that leaves more decisions open
-                seen.add(key)
-                following[key] = longer
-                last[key] = order
+        following: dict[_Key, tuple[tuple[int, Value], ...]] = {}
+        for order, (state, declined, _), line, (i, value, declines) in _untried(board, frontier, last):
+            if nodes >= node_limit:
+                return Forcing(None, level + 1, False, (), nodes, _ms(started))
+            nodes += 1
+            longer = (*line, (i, value))
+            key = _decided(board, state, declined, i, value, declines, longer)
+            if key is None:
+                continue
+            if key in seen and not (key in following and order < last[key]):
+                continue
+            if key[0] is not None and board.solved(key[0]):
+                # every line of `level` decisions has been tried and fails
+                return Forcing(level + 1, level + 1, True, board.decisions(longer), nodes, _ms(started))
+            # reached twice at one level: keep the line that leaves more decisions open
+            seen.add(key)
+            following[key] = longer
+            last[key] = order
         frontier = following
         level += 1
     # no line at all: `maximum` is more than any play places
     return Forcing(None, level, True, (), nodes, _ms(started))
+
+
+def _untried(
+    board: _Board, frontier: dict[_Key, tuple[tuple[int, Value], ...]], last: dict[_Key, tuple[int, int]]
+) -> Iterator[tuple[tuple[int, int], _Key, tuple[tuple[int, Value], ...], tuple[int, Value, bool]]]:
+    """Each decision open at each node of the frontier, with its place in the one order tried, that
+    comes after the node's own last decision: (order, node, line, choice)."""
+    for node, line in frontier.items():
+        after = last[node]
+        for choice in board.choices(node[0], node[1]):
+            order = (0 if choice[2] else 1, choice[0])
+            if order > after:
+                yield order, node, line, choice
+
+
+def _decided(
+    board: _Board,
+    state: State | None,
+    declined: frozenset[int],
+    i: int,
+    value: Value,
+    declines: bool,
+    longer: tuple[tuple[int, Value], ...],
+) -> _Key | None:
+    """The node one decision leads to, or None when it strikes out every value of some card."""
+    if declines:
+        # the obvious move was made at the start: go back there without it
+        declined_now = declined | {i}
+        decided = board.begin(declined_now, longer)
+    else:
+        assert state is not None
+        declined_now = declined
+        decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+        if decided is None:
+            return None
+    return (decided, declined_now, frozenset(longer) if decided is None else frozenset())
 
 
 def decisions_of(position: Position, maximum: int) -> Forcing:
