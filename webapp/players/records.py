@@ -269,14 +269,10 @@ def rate(session: Session, attempt_id: int) -> float | None:
     # a rating period is a day, and the game's own period widens the deviation already (in play):
     # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
-    player_after, puzzle_after = play(
-        idle(Rating(player.rating, player.deviation, player.volatility), days - 1),
-        Rating(puzzle.rating, puzzle.deviation, puzzle.volatility),
-        score(attempt),
-    )
+    player_after, puzzle_after = play(idle(_rating_of(player), days - 1), _rating_of(puzzle), score(attempt))
     if not moves_puzzle:  # a review's player has seen the solution; a throwaway cookie's game moves
         # its own rating, never the puzzle's: 40 fresh cookies giving up moved one from 1500 to 2208
-        puzzle_after = Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
+        puzzle_after = _rating_of(puzzle)
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(
         update(models.PlayerAttempt)
@@ -287,14 +283,14 @@ def rate(session: Session, attempt_id: int) -> float | None:
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return None
     set_committed_value(attempt, "rating_after", player_after.rating)  # written above: not again
-    player.rating, player.deviation, player.volatility = (
-        player_after.rating,
-        player_after.deviation,
-        player_after.volatility,
-    )
-    puzzle.rating, puzzle.deviation, puzzle.volatility = (
-        puzzle_after.rating,
-        puzzle_after.deviation,
-        puzzle_after.volatility,
-    )
+    _store(player, player_after)
+    _store(puzzle, puzzle_after)
     return player_after.rating
+
+
+def _rating_of(row: models.Player | models.PoolPuzzle) -> Rating:
+    return Rating(row.rating, row.deviation, row.volatility)
+
+
+def _store(row: models.Player | models.PoolPuzzle, rating: Rating) -> None:
+    row.rating, row.deviation, row.volatility = rating.rating, rating.deviation, rating.volatility
