@@ -93,30 +93,9 @@ class Stats:
 
 def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
     """The player's stats; a newcomer's are all zero, with an empty calendar."""
-    attempts: list[models.PlayerAttempt] = []
-    rating = Rating()
-    record: dict[int, DayMark] = {}
-    left = 0
-    if player is not None:
-        unfinished = session.scalars(
-            select(models.PlayerAttempt).where(
-                models.PlayerAttempt.player_id == player,
-                models.PlayerAttempt.status == Status.PLAYING,
-                models.PlayerAttempt.number.is_not(None),
-            )
-        )
-        left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
-        attempts = list(
-            session.scalars(
-                select(models.PlayerAttempt)
-                .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
-                .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
-            )
-        )
-        row = session.get(models.Player, player)
-        if row is not None:
-            rating = Rating(row.rating, row.deviation, row.volatility)
-        record = day_marks(session, player, dates, now)
+    attempts, rating, record, left = (
+        ([], Rating(), {}, 0) if player is None else _own_record(session, player, dates, now)
+    )
     daily = [attempt for attempt in attempts if attempt.number is not None]
     practice = [attempt for attempt in attempts if attempt.number is None]
     solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
@@ -135,6 +114,29 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )
+
+
+def _own_record(
+    session: Session, player: str, dates: Calendar, now: datetime
+) -> tuple[list[models.PlayerAttempt], Rating, dict[int, DayMark], int]:
+    """What the stats count for a player: their finished attempts outside runs, oldest first, their
+    rating, their days' marks, and the daily puzzles they started and can no longer finish."""
+    unfinished = session.scalars(
+        select(models.PlayerAttempt).where(
+            models.PlayerAttempt.player_id == player,
+            models.PlayerAttempt.status == Status.PLAYING,
+            models.PlayerAttempt.number.is_not(None),
+        )
+    )
+    left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
+    attempts = list(
+        session.scalars(
+            select(models.PlayerAttempt)
+            .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
+            .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
+        )
+    )
+    return attempts, current_rating(session, player), day_marks(session, player, dates, now), left
 
 
 @dataclass(frozen=True, slots=True)
