@@ -201,12 +201,10 @@ def solve_api(client: FlaskClient, position: Position) -> int:
     return expect(client.post("/api/solve", data=body, content_type="application/json").status_code, 200)
 
 
-def kept_answers_figure(app: Flask, rounds: int) -> str:
+def home_through_flask(app: Flask, client: FlaskClient) -> Call:
+    """`GET /` through Flask itself, the kept answers in front of it (if any) stepped past."""
     front = app.wsgi_app
-    if type(front).__name__ != "KeptAnswers":
-        return "kept answers (WSGI): gone (issue 22)"
-    inner = front.inner  # type: ignore[attr-defined]
-    client = app.test_client()
+    inner = getattr(front, "inner", front)
 
     def through_flask() -> object:
         app.wsgi_app = inner  # type: ignore[method-assign]
@@ -215,6 +213,15 @@ def kept_answers_figure(app: Flask, rounds: int) -> str:
         finally:
             app.wsgi_app = front  # type: ignore[method-assign]
 
+    return through_flask
+
+
+def kept_answers_figure(app: Flask, rounds: int) -> str:
+    front = app.wsgi_app
+    if type(front).__name__ != "KeptAnswers":
+        return "kept answers (WSGI): gone (issue 22)"
+    client = app.test_client()
+    through_flask = home_through_flask(app, client)
     kept, bare = alternating(lambda: expect(client.get("/").status_code, 200), through_flask, rounds)
     return line("kept answers (WSGI)", "a new visitor's GET /", kept, bare, "through Flask")
 
@@ -260,17 +267,7 @@ def untouched_figure(app: Flask, rounds: int) -> str:
     pages: Any = getattr(rendering, "UNTOUCHED_PAGES", None)
     if pages is None:
         return "rendering.UNTOUCHED_PAGES: gone (issue 22)"
-    front = app.wsgi_app
-    inner = getattr(front, "inner", front)
-    client = app.test_client()
-
-    def through_flask() -> object:
-        app.wsgi_app = inner  # type: ignore[method-assign]
-        try:
-            return expect(client.get("/").status_code, 200)
-        finally:
-            app.wsgi_app = front  # type: ignore[method-assign]
-
+    through_flask = home_through_flask(app, app.test_client())
     kept, bare = alternating(through_flask, through_flask, rounds, clear=of_app(app, pages).clear)
     return line("UNTOUCHED_PAGES", "a newcomer's GET / through Flask", kept, bare)
 
