@@ -205,7 +205,7 @@ def player_rating(session: Session, player: str | None) -> float | None:
 def current_rating(session: Session, player: str) -> Rating:
     """The player's rating, deviation and volatility now (a newcomer's defaults if not stored)."""
     row = session.get(models.Player, player)
-    return Rating() if row is None else Rating(row.rating, row.deviation, row.volatility)
+    return Rating() if row is None else _rating_of(row)
 
 
 def rating_change(session: Session, attempt: models.PlayerAttempt) -> tuple[float, float] | None:
