@@ -293,6 +293,32 @@ def chain_length(
     # - presolve keeping every feasible solution, no substitution, or no inclusion and overlap
     #   detection: 8.8-9.4 s against 9.0 s (170 positions), noise; no presolve 14.6 s, slower
     #   even where the phase takes 15-80 ms (4.7 -> 6.9 s).
+    # Measured with bench/phases_ab.py (`--per-preset 87`, every preset, old and new alternating per
+    # position, CPU, load about 1; every answer the same) and not kept:
+    # - a first bound over all depth plays: where the layout's bound u is 3 or more, the slot model
+    #   at u - 1 over best plays breaking exactly the depth, least largest, then this search below
+    #   it (or, with none, above the depth): chain 5.4 -> 11.8 s, classic p95 58 -> 135 ms. The
+    #   restricted solve costs more than the open one, and the smaller plays often break more melds
+    #   (classic-28, -49: none at u - 1); on classic-13, -38, -46, -74, -75, -78 a depth play did
+    #   better, and even a free pick of it would have saved some 80 of classic's 600 ms of chain
+    #   phase, the p95 not moving;
+    # - as a tie-break in the depth solve (fewest final melds whose cards could come from two or
+    #   more melds): depth 3.6 -> 4.5 s, chain 5.3 -> 5.2 s; `--seed 1 --per-preset 100` depth
+    #   3.7 -> 4.7, chain 4.7 -> 4.5 s, p50 up 15% everywhere;
+    # - pruning slots and joins by the hand: a slot must reach a meld that a candidate shares with a
+    #   hand card type, but on the 13 slowest classic tables all melds but one are such melds and
+    #   every slot reaches one (0 of 1,749 joins go);
+    # - where u >= 4, a play at 3 looked for with no objective, then the proof below it: chain 5.4
+    #   -> 6.7 s, classic p95 52 -> 74 ms (the search finds that play sooner with the objective);
+    #   where u is 3, a play at 2 so: 0.98 -> 0.99 s on the 45 such positions (in one process);
+    # - the depth play laid out again only around its largest rearrangements (their melds, those
+    #   near them, the hand cards laid there; the rest of the play as it is), a play found there
+    #   the bound: the near melds are most of the table (12-24 of 12-25), and the 13 slowest
+    #   classic tables took 1.7 times as long (in one process, alternating);
+    # - stopping at each first play and proving one below in a model of its own (at 2, `_Cover`'s
+    #   smaller model): chain 5.5 -> 7.5 s. On classic-28 the search finds a play at 3 in 10 ms
+    #   and spends 30 ms proving none at 2 in the model at 3, the model at 2 15 ms; but each model
+    #   costs 10-20 ms to build and presolve, and first plays are often not the least.
     laid_out = _rearranged(position, depth)
     position = _laid_alone(position, depth.play) if unique else position
     if laid_out is not None:
