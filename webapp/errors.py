@@ -30,7 +30,7 @@ from puzzles import Problem, Words, argtypes
 from webapp import refused_early
 from webapp.security import limiter
 from webapp.templating import drawn_for_keeping, sessionless, token_left_out, token_put
-from webapp.wording import gettext, say
+from webapp.wording import gettext, rate_limit_words, say
 
 log = logging.getLogger(__name__)
 
@@ -151,10 +151,12 @@ def http_error(error: HTTPException) -> Response:
         return reply(413, gettext("The request is too large: at most %(size)s KiB.", size=limit // 1024))
     if isinstance(error, RateLimitExceeded):
         _refused_until_reset(str(error.description))
+        item = error.limit.limit
         return reply(
             429,
             gettext(
-                "Too many requests: at most %(limit)s. Wait a little and try again.", limit=error.description
+                "Too many requests: at most %(limit)s. Wait a little and try again.",
+                limit=rate_limit_words(item.amount, item.multiples, item.GRANULARITY.name),
             ),
         )
     retry_after = getattr(error, "retry_after", None)  # werkzeug's 429 and 503 carry one

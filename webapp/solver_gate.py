@@ -41,7 +41,7 @@ from flask_limiter.util import get_remote_address
 
 from webapp.errors import Wait
 from webapp.security import counting
-from webapp.wording import gettext
+from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")
 
@@ -152,10 +152,13 @@ def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
         return
     reset = counting(lambda counters: counters.get_window_stats(budget, "solver-seconds", address)).reset_time
     wait = max(math.ceil(reset - time.time()), 1)
-    spent = str(limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"])))
+    spent = limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"]))
     raise Wait(
-        f"Too many requests: at most {spent.replace(' per ', ' solver seconds per ', 1)}. "
-        f"Try again in {wait} s.",
+        gettext(
+            "Too many requests: at most %(limit)s. Try again in %(seconds)s s.",
+            limit=rate_limit_words(spent.amount, spent.multiples, spent.GRANULARITY.name, solver=True),
+            seconds=wait,
+        ),
         429,
         wait,
     )

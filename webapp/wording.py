@@ -64,6 +64,28 @@ def ngettext(singular: str, plural: str, count: int, /, **values: Any) -> str:
     return str(babel_ngettext(singular, plural, count, **values))
 
 
+def rate_limit_words(amount: int, multiples: int, granularity: str, solver: bool = False) -> str:
+    """A rate limit in the player's language: `30 per minute`, `3 solver seconds per 5 minutes`
+    (limits' own text, `30 per 1 minute`, is English whatever the page's language)."""
+    windows = {
+        "second": lambda: ngettext("second", "%(num)d seconds", multiples),
+        "minute": lambda: ngettext("minute", "%(num)d minutes", multiples),
+        "hour": lambda: ngettext("hour", "%(num)d hours", multiples),
+        "day": lambda: ngettext("day", "%(num)d days", multiples),
+        "month": lambda: ngettext("month", "%(num)d months", multiples),
+        "year": lambda: ngettext("year", "%(num)d years", multiples),
+    }
+    window = windows[granularity]() if granularity in windows else f"{multiples} {granularity}"
+    if solver:
+        return ngettext(
+            "%(num)d solver second per %(window)s",
+            "%(num)d solver seconds per %(window)s",
+            amount,
+            window=window,
+        )
+    return gettext("%(count)s per %(window)s", count=amount, window=window)
+
+
 TIERS = {
     "easy": lazy_gettext("Easy"),
     "medium": lazy_gettext("Medium"),

@@ -335,6 +335,14 @@ def test_a_bad_time_zone_asked_for_is_a_400_naming_it(client: FlaskClient, publi
         assert f"unknown time zone {name[:64]!r}" in message(response), path
 
 
+def test_a_bad_time_zone_is_named_in_the_players_language(client: FlaskClient, published: int) -> None:
+    client.set_cookie("tavolo_language", "de")
+    for path in ("/", f"/puzzles/{TODAY}", "/stats"):
+        response = client.get(path, query_string={"tz": "Nowhere/Atlantis"})
+        assert response.status_code == 400, path
+        assert "unbekannte Zeitzone 'Nowhere/Atlantis'" in message(response), path
+
+
 @pytest.mark.parametrize("name", BAD_ZONES)
 def test_a_bad_time_zone_cookie_is_ignored(client: FlaskClient, published: int, name: str) -> None:
     client.set_cookie("tz", name)

@@ -390,11 +390,34 @@ def test_steps_checks_solves_and_transfer_codes_are_rate_limited(limited_app: Fl
         refused = answers[3]
         assert refused.status_code == 429, kind
         message = html.unescape(refused.get_data(as_text=True))
-        limit = "3 solver seconds per 1 minute" if kind == "solve" else "3 per 1 minute"
+        limit = "3 solver seconds per minute" if kind == "solve" else "3 per minute"
         assert "Too many requests" in message and limit in message, kind
         assert 0 <= int(refused.headers["Retry-After"]) <= 60, kind
         # no X-RateLimit-* headers: reading the window for them cost a step two more calls to Redis
         assert not any("X-RateLimit-Remaining" in answer.headers for answer in answers), kind
+
+
+@pytest.mark.parametrize(
+    ("language", "limit", "solver_limit"),
+    [
+        ("de", "höchstens 3 pro Minute", "höchstens 3 Sekunden Rechenzeit pro Minute"),
+        ("pl", "najwyżej 3 na minutę", "najwyżej 3 sekundy pracy solvera na minutę"),
+    ],
+)
+def test_a_rate_limit_is_named_in_the_players_language(
+    limited_app: Flask, language: str, limit: str, solver_limit: str
+) -> None:
+    # limits' own text ("3 per 1 minute") is English whatever the page's language
+    player = Player(limited_app.test_client())
+    player.client.set_cookie("tavolo_language", language)
+    for kind, send in limited_posts(player).items():
+        refused = [send() for _ in range(4)][3]
+        assert refused.status_code == 429, kind
+        message = (
+            refused.get_json()["error"] if refused.is_json else html.unescape(refused.get_data(as_text=True))
+        )
+        assert (solver_limit if kind == "solve" else limit) in message, (kind, message[-400:])
+        assert "per 1 minute" not in message and "Too many" not in message, kind
 
 
 def test_analyses_kept_or_not_and_hints_are_rate_limited_per_address(
@@ -417,7 +440,7 @@ def test_analyses_kept_or_not_and_hints_are_rate_limited_per_address(
     statuses.append(client.post("/api/solve", json=body).status_code)  # the page and the API share one
     refused = client.post("/api/solve", json=body)
     assert statuses == [200, 200, 200] and refused.status_code == 429
-    assert "3 per 1 minute" in refused.get_json()["error"] and refused.headers["Retry-After"].isdigit()
+    assert "3 per minute" in refused.get_json()["error"] and refused.headers["Retry-After"].isdigit()
     page = client.get("/analyse", query_string=same)
     assert page.status_code == 429 and "Slow down" in page.get_data(as_text=True)
     # another address has its own count

@@ -11,6 +11,7 @@ from flask import current_app, request
 
 from webapp.errors import Refusal
 from webapp.schedule.days import Calendar, DayError, zone
+from webapp.wording import gettext
 
 TZ_COOKIE = "tz"
 """Set by the page's script to the browser's time zone, percent-encoded."""
@@ -35,7 +36,8 @@ def player_zone_name() -> str:
         try:
             zone(asked)
         except DayError as error:
-            raise Refusal(str(error)) from error
+            # the engine-free days module words it in English: the page says it in the player's language
+            raise Refusal(gettext("unknown time zone %(name)s", name=repr(asked[:64]))) from error
         return asked
     # the script writes the zone with encodeURIComponent (`Asia%2FTokyo`); a plain `/` reads the same
     cookie = unquote(request.cookies.get(TZ_COOKIE, ""))

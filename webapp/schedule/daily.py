@@ -74,7 +74,8 @@ def _published_now(number: int) -> models.Daily:
     try:
         return daily(number)
     except ScheduleError as error:
-        raise Refusal(str(error), 503) from error
+        # the error's own words are the commands' (English); the page says them in the player's language
+        raise Refusal(words("no puzzle could be published for #%(number)s", number=number), 503) from error
 
 
 def daily(number: int) -> models.Daily:

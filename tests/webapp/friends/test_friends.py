@@ -184,6 +184,11 @@ def test_strangers_and_bad_links_get_a_readable_4xx(app: Flask, player: Player) 
     unknown = stranger.client.get("/friends/join/nothing-like-a-token")
     assert unknown.status_code == 404 and "not valid" in unknown.get_data(as_text=True)
     assert stranger.client.get("/friends/999999").status_code == 404
+    # a number past the column's range is no table either (SQLite and PostgreSQL refuse to compare it)
+    for beyond in ("/friends/99999999999999999999", "/friends/2147483648"):
+        assert stranger.client.get(beyond).status_code == 404
+        for action in ("name", "leave", "revoke"):
+            assert stranger.post(f"{beyond}/{action}", htmx=False, name="Bea").status_code == 404
 
 
 def test_the_export_holds_the_tables_and_forgetting_leaves_them(app: Flask, player: Player) -> None:

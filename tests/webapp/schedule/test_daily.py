@@ -141,6 +141,9 @@ def test_a_request_on_an_empty_pool_is_a_503_and_generates_nothing(
     page = client.get("/")
     assert page.status_code == 503 and "no puzzle could be published for #7" in page.get_data(as_text=True)
     assert schedule(app) == {} and fake_generator == []
+    client.set_cookie("tavolo_language", "pl")
+    page = client.get("/")
+    assert page.status_code == 503 and "nie udało się opublikować" in page.get_data(as_text=True)
 
 
 def test_the_fallback_is_deterministic(database_url: str, tmp_path: Path, clock: FrozenClock) -> None:
