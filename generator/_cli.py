@@ -17,6 +17,7 @@ from tqdm import tqdm
 from generator._grading import TIERS
 from generator._make import (
     DEFAULT_TIME_LIMIT,
+    MAX_SEED,
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
     puzzle_from_id,
@@ -72,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("--rules", type=_rules, default="classic", help="the preset (default classic)")
     make.add_argument("--count", type=_whole(1), default=10, help="how many puzzles (default 10)")
     make.add_argument("--tier", choices=TIERS, help="only puzzles of this tier (default any)")
-    make.add_argument("--seed", type=_whole(0), default=0, help="picks the stream of attempts (default 0)")
+    make.add_argument(
+        "--seed", type=_whole(0, MAX_SEED), default=0, help="picks the stream of attempts (default 0)"
+    )
     make.add_argument(
         "--workers", type=_whole(1, MAX_WORKERS), default=1, help="processes to use (default 1)"
     )

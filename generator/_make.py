@@ -30,7 +30,7 @@ from generator._methods import (
     TRAPPING,
     UNCOUNTED_JOKERS,
 )
-from generator._puzzle import Puzzle, PuzzleError, PuzzleId
+from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
 from puzzles import (
     JOKER,
     SUITS,
@@ -60,6 +60,9 @@ REPAIRS = 2
 """How many times an attempt drops a hand card that made the maximal play ambiguous."""
 SEED_STRIDE = 1 << 20
 """Attempt seeds of `seed` are seed * SEED_STRIDE + 0, 1, 2 ...: disjoint streams per seed."""
+MAX_SEED = 36 ** (MAX_ID_LENGTH - 3) // SEED_STRIDE - 1
+"""The largest seed whose every attempt has an ID that `PuzzleId.parse` reads back: a rules letter,
+a method of up to two characters and the attempt's seed in base 36, MAX_ID_LENGTH in all."""
 MAX_ATTEMPTS = 2000
 
 ACCEPTED = "accepted"
@@ -422,6 +425,9 @@ def attempt_id(rules: str, recipe: tuple[str, ...], seed: int, number: int) -> P
     the recipe's methods take turns."""
     if not 0 <= number < SEED_STRIDE:
         raise PuzzleError(f"attempt {number} is beyond the {SEED_STRIDE} attempts of a seed")
+    if seed > MAX_SEED:
+        # its IDs would be too long for `show` and `check` to read back
+        raise PuzzleError(f"seed {seed} is more than {MAX_SEED}")
     return PuzzleId(rules, recipe[number % len(recipe)], seed * SEED_STRIDE + number)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from generator import Puzzle, puzzle_from_id
 from generator._cli import main
+from generator._make import MAX_SEED
 from tests.puzzles.test_cli import ctrl_c_as_in_a_terminal
 from tests.waiting import wait_until
 
@@ -141,6 +142,7 @@ def test_check_reports_tampered_puzzles(
         (["make", "--workers", "0"], "argument --workers: 0 is less than 1"),
         (["make", "--workers", "1000"], "argument --workers: 1000 is more than 64"),
         (["make", "--seed", "-3"], "argument --seed: -3 is less than 0"),
+        (["make", "--seed", str(MAX_SEED + 1)], f"argument --seed: {MAX_SEED + 1} is more than {MAX_SEED}"),
         (["make", "--time-limit", "-1"], "argument --time-limit: -1 is not between 0 and 600 seconds"),
         (["make", "--out", "/no/such/dir/x.jsonl"], "cannot write /no/such/dir/x.jsonl"),
         (["show", "xx1"], "unknown rules letter 'x'"),

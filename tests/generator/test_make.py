@@ -28,6 +28,7 @@ from generator import (
     verify,
 )
 from generator._make import (
+    MAX_SEED,
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
     _obvious,
@@ -213,6 +214,17 @@ def test_attempt_streams_of_seeds_do_not_overlap() -> None:
     assert last_of_first.seed + 1 == first_of_second.seed
     with pytest.raises(PuzzleError, match="beyond"):
         attempt_id("classic", ("b",), 0, SEED_STRIDE)
+
+
+def test_every_seed_a_run_may_take_gives_ids_that_read_back() -> None:
+    # `make --seed` beyond MAX_SEED wrote puzzles whose IDs `show` and `check` refused as too long
+    two_letters = next(name for name in METHODS if len(name) == 2)
+    last = attempt_id("classic", (two_letters,), MAX_SEED, SEED_STRIDE - 1)
+    assert PuzzleId.parse(str(last)) == last
+    with pytest.raises(PuzzleError, match=f"seed {MAX_SEED + 1} is more than {MAX_SEED}"):
+        attempt_id("classic", ("b",), MAX_SEED + 1, 0)
+    with pytest.raises(PuzzleError, match="is more than"):
+        make_puzzle("classic", seed=MAX_SEED + 1)
 
 
 def test_every_recipe_uses_known_methods() -> None:
