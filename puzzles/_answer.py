@@ -59,7 +59,7 @@ def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str,
         "chain": chain.length,
         "chain_optimal": chain.optimal,
         "rearrangements": [list(group) for group in chain.rearrangements],
-        "steps": [step.to_json() for step in plan_steps(position, play)],
+        "steps": [step.to_json() for step in plan_steps(position, play, depth.broken)],
         **({} if forcing is None else forcing_json(forcing)),
         "ms": analysis.ms,
     }

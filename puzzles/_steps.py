@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from puzzles._cards import Card, sorted_cards
@@ -85,16 +85,22 @@ def _meld(index: int | None) -> str:
     return "the hand" if index is None else f"meld {index + 1}"
 
 
-def plan_steps(position: Position, play: Play) -> tuple[Step, ...]:
-    """The steps from the position's table to the play's final table, in an order to follow."""
-    return steps_between([meld.cards for meld in position.table], [meld.cards for meld in play.table])
+def plan_steps(position: Position, play: Play, broken: Collection[int] = ()) -> tuple[Step, ...]:
+    """The steps from the position's table to the play's final table, in an order to follow.
+
+    `broken`: the melds an answer says the play breaks (`Depth.broken`). Where the play could keep
+    as many melds another way (two jokers, or two copies of a card, in different melds), the plan
+    breaks these, so that the steps name the melds the answer names."""
+    return steps_between([meld.cards for meld in position.table], [meld.cards for meld in play.table], broken)
 
 
-def steps_between(start: Sequence[Sequence[Card]], final: Sequence[Sequence[Card]]) -> tuple[Step, ...]:
+def steps_between(
+    start: Sequence[Sequence[Card]], final: Sequence[Sequence[Card]], broken: Collection[int] = ()
+) -> tuple[Step, ...]:
     """The steps from any table (melds as card lists, valid or not, as on a board mid-turn) to a
     final one. Cards the final table has beyond `start` come from the hand; cards `start` has
-    beyond the final table go back to the hand."""
-    return _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final]).steps()
+    beyond the final table go back to the hand. `broken` as for `plan_steps`."""
+    return _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final], broken).steps()
 
 
 def apply_steps(start: Sequence[Sequence[Card]], steps: Sequence[Step]) -> tuple[tuple[Card, ...], ...]:
@@ -137,8 +143,11 @@ _HAND = -1
 class _Planner:
     """Decides where each start card ends, then writes the moves as steps."""
 
-    def __init__(self, start: list[tuple[Card, ...]], final: list[tuple[Card, ...]]) -> None:
+    def __init__(
+        self, start: list[tuple[Card, ...]], final: list[tuple[Card, ...]], broken: Collection[int]
+    ) -> None:
         self.layout = start
+        self.broken = frozenset(broken)
         self.start = [Counter(meld) for meld in start]
         self.final = final
         self.demand = [Counter(meld) for meld in final]
@@ -173,7 +182,11 @@ class _Planner:
         return self._write(base)
 
     def _keep_most(self) -> dict[int, int]:
-        """The most start melds that can each sit whole in one final meld, and where."""
+        """The most start melds that can each sit whole in one final meld, and where.
+
+        The search tries to keep the melds not named `broken` first: of equally many, it settles on
+        the first it finds."""
+        order = sorted(range(len(self.start)), key=lambda i: i in self.broken)
         options = [
             [k for k, meld in enumerate(self.demand) if not cards - meld] if cards else []
             for cards in self.start
@@ -187,17 +200,18 @@ class _Planner:
             nonlocal best, nodes
             nodes += 1
             if len(chosen) > len(best):
-                best = dict(chosen)
-            still = sum(1 for j in range(i, len(options)) if options[j])
+                best = dict(sorted(chosen.items()))
+            still = sum(1 for j in order[i:] if options[j])
             if i == len(options) or len(chosen) + still <= len(best) or nodes > _KEEP_SEARCH_NODES:
                 return
-            cards = self.start[i]
-            for k in options[i]:
+            meld = order[i]
+            cards = self.start[meld]
+            for k in options[meld]:
                 if not cards - room[k]:
                     room[k] -= cards
-                    chosen[i] = k
+                    chosen[meld] = k
                     search(i + 1)
-                    del chosen[i]
+                    del chosen[meld]
                     room[k] += cards
             search(i + 1)
 

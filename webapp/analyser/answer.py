@@ -49,8 +49,7 @@ class Answer:
     def broken_numbers(self) -> tuple[str, ...]:
         """The numbers of the melds the steps break, for the page to list: `1, 2 and 4`.
 
-        The same melds as the chain depth's, except that of two identical melds the steps may name
-        the other: the page names the one the steps break."""
+        The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`)."""
         return tuple(
             str(step.source + 1)
             for step in self.steps
@@ -61,7 +60,7 @@ class Answer:
 def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
     position = analysis.position
     play = analysis.shown
-    steps = plan_steps(position, play)
+    steps = plan_steps(position, play, analysis.depth.broken)
     return Answer(
         analysis=analysis,
         chain=chain,
