@@ -152,6 +152,26 @@ def test_the_analyser_on_a_360_pixel_phone(browser: object, site: str) -> None:
     context.close()
 
 
+def test_every_joker_keeps_its_word_within_its_card_on_a_phone(browser: object, site: str) -> None:
+    """JOKER runs down a joker's side: on the analyser's smaller cards (the palette, the facts, the
+    steps, the final table) the larger corner type of those cards ran it 32-34 px out of the card."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(f"{site}/analyse?rules=jokers&table=JK+4H+5H+6H+7H+/+8S+7S+6S+/+JK+2H+3H&hand=4S+9H")
+    page.wait_for_selector("section.analysis .final-table")
+    overruns = page.eval_on_selector_all(
+        ".card.joker .corner",
+        "els => els.filter(e => e.offsetParent).map(e => {"
+        " const card = e.closest('.card').getBoundingClientRect(), r = e.getBoundingClientRect();"
+        " return [e.closest('[class]:not(.card):not(.corner)').className, r.bottom - card.bottom]; })",
+    )
+    places = {place for place, _ in overruns}
+    assert {"palette-row palette-joker", "meld-cards"} <= places, places
+    assert [(place, over) for place, over in overruns if over > 0] == []
+    shot(page, "jokers-phone")
+    context.close()
+
+
 def test_a_freed_joker_goes_back_to_the_hand_under_german_jokers(browser: object, site: str) -> None:
     """Lay both missing sixes on the joker's set, tap the joker, tap the hand: the set is whole, the
     joker is in the hand, and it cancels one card placed, as RULES.md has it."""
