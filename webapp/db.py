@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from alembic import command
@@ -105,6 +105,16 @@ def _sqlite_engine(url: str, busy_ms: int) -> Engine:
             connection.exec_driver_sql(begin)
 
     return engine
+
+
+Row = TypeVar("Row")
+
+
+def row_by_id(session: Session, model: type[Row], key: int) -> Row | None:
+    """The row of `model` whose integer primary key is `key` (a number from an address), None for
+    none: a number past the column's range is none, where SQLite and PostgreSQL would refuse to
+    compare it."""
+    return session.get(model, key) if key < 2**31 else None
 
 
 def database() -> Database:

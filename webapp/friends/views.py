@@ -48,8 +48,7 @@ def make_table() -> Response | tuple[str, int]:
 def _own_group(group_id: int) -> FriendGroup:
     """The group, if this browser's player is at it: a 404 for anyone else, as for no group at all."""
     reader = db.session()
-    # a number past the column's range is no group (SQLite and PostgreSQL would refuse to compare it)
-    group = reader.get(FriendGroup, group_id) if group_id < 2**31 else None
+    group = db.row_by_id(reader, FriendGroup, group_id)
     if group is None or groups.member(reader, group_id, current_player_id()) is None:
         raise Refusal(gettext("You are not at this friends' table (or it no longer exists)."), 404)
     return group

@@ -58,8 +58,7 @@ def read(session: Session, run: Run) -> RunNow:
 
 def find(session: Session, player: str | None, kind: Kind, run_id: int) -> Run:
     """The player's run `run_id` of this kind; a 404 for anyone else's, or one that never was."""
-    # a number past the column's range is no run (PostgreSQL would refuse to compare it)
-    run = session.get(Run, run_id) if run_id < 2**31 else None
+    run = db.row_by_id(session, Run, run_id)
     if run is None or player is None or run.player_id != player or run.kind != kind.name:
         raise Refusal(words("There is no run %(number)s of yours here.", number=run_id), 404)
     return run
