@@ -151,12 +151,11 @@ def http_error(error: HTTPException) -> Response:
         return reply(413, gettext("The request is too large: at most %(size)s KiB.", size=limit // 1024))
     if isinstance(error, RateLimitExceeded):
         _refused_until_reset(str(error.description))
-        item = error.limit.limit
         return reply(
             429,
             gettext(
                 "Too many requests: at most %(limit)s. Wait a little and try again.",
-                limit=rate_limit_words(item.amount, item.multiples, item.GRANULARITY.name),
+                limit=rate_limit_words(error.limit.limit),
             ),
         )
     retry_after = getattr(error, "retry_after", None)  # werkzeug's 429 and 503 carry one

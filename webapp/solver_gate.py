@@ -156,7 +156,7 @@ def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
     raise Wait(
         gettext(
             "Too many requests: at most %(limit)s. Try again in %(seconds)s s.",
-            limit=rate_limit_words(spent.amount, spent.multiples, spent.GRANULARITY.name, solver=True),
+            limit=rate_limit_words(spent, solver=True),
             seconds=wait,
         ),
         429,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_skeleton, get_day_names
 from babel.lists import format_list
@@ -24,6 +24,9 @@ from markupsafe import Markup, escape
 
 from puzzles import Card, PresetName, Problem, Rules, RulesError, Suit, Words
 from webapp.languages import letters, page_language, per_locale, rank_text, shown_card
+
+if TYPE_CHECKING:
+    from limits import RateLimitItem
 
 
 def say(value: Any) -> Any:
@@ -64,9 +67,10 @@ def ngettext(singular: str, plural: str, count: int, /, **values: Any) -> str:
     return str(babel_ngettext(singular, plural, count, **values))
 
 
-def rate_limit_words(amount: int, multiples: int, granularity: str, solver: bool = False) -> str:
+def rate_limit_words(limit: RateLimitItem, solver: bool = False) -> str:
     """A rate limit in the player's language: `30 per minute`, `3 solver seconds per 5 minutes`
     (limits' own text, `30 per 1 minute`, is English whatever the page's language)."""
+    amount, multiples, granularity = limit.amount, limit.multiples, limit.GRANULARITY.name
     windows = {
         "second": lambda: ngettext("second", "%(num)d seconds", multiples),
         "minute": lambda: ngettext("minute", "%(num)d minutes", multiples),
