@@ -51,10 +51,29 @@ def test_the_cookie_the_page_writes_gives_the_players_own_day(
     page.wait_for_function("n => document.querySelector('.bar .number').textContent === '#' + n", arg=number)
     [cookie] = [c for c in context.cookies() if c["name"] == "tz"]
     assert cookie["value"] == written
+    assert cookie["httpOnly"] is False and cookie["sameSite"] == "Lax"
+    assert cookie["secure"] is False  # plain HTTP: a Secure cookie would never come back
     # the next visit is right from the first answer, with no reload
     page.evaluate("sessionStorage.clear()")
     page.goto(two_days + "/")
     assert page.inner_text(".bar .number") == f"#{number}"
     assert page.get_attribute("#board", "data-tz") == zone
     assert accessibility_problems(page) == []
+    context.close()
+
+
+def test_over_https_the_page_writes_a_secure_cookie(browser: object, two_days: str) -> None:
+    """Served over HTTPS (here a name routed to the test server), the script marks its cookie Secure,
+    as the server marks its own in production."""
+    site = "https://tavolo.test"
+    context = browser.new_context(viewport={"width": 360, "height": 740}, timezone_id="Asia/Tokyo")  # type: ignore[attr-defined]
+    context.route(
+        site + "/**",
+        lambda route: route.fulfill(response=route.fetch(url=route.request.url.replace(site, two_days, 1))),
+    )
+    page = context.new_page()
+    page.goto(site + "/")
+    page.wait_for_function("() => document.cookie.indexOf('tz=') >= 0")
+    [cookie] = [c for c in context.cookies() if c["name"] == "tz"]
+    assert (cookie["value"], cookie["secure"], cookie["domain"]) == ("Asia%2FTokyo", True, "tavolo.test")
     context.close()

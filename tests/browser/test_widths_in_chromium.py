@@ -1,6 +1,7 @@
 """No page is wider than the phone, in any language, at 320 and 360 px: every page, and the play page's
 hint, give-up and result states, with an archive that holds finished puzzles and their crowd shares
-(the widest rows: a status badge and "N% solved it"). Each page is loaded once per language and width
+(the widest rows: a status badge and "N% solved it"), and none writes an error to the console (a
+Content-Security-Policy violation among them). Each page is loaded once per language and width
 and every check runs on that load (this test also holds what test_languages' "every page fits a
 phone" held: the rush, the streak, the phone's time zone).
 
@@ -78,6 +79,10 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         timezone_id="Europe/Rome",  # the phone of the other tests: a day's end falls an hour apart
     )
     page = context.new_page()
+    # a Content-Security-Policy violation, a failed load or a script error shows on the console
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
 
     def check(name: str) -> None:
         assert page.get_attribute("html", "lang") == language, name
@@ -127,4 +132,5 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         page.goto(site + path)
         check(name)
     assert page.locator(".crowd-share").count() >= 3
+    assert errors == []
     context.close()

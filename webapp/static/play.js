@@ -407,7 +407,9 @@
     var cookie = document.cookie.split("; ").filter(function (c) { return c.indexOf("tz=") === 0; })[0];
     var known = cookie ? decodeURIComponent(cookie.slice(3)) : "";
     if (known !== tz) {
-      document.cookie = "tz=" + encodeURIComponent(tz) + "; path=/; max-age=34560000; samesite=lax";
+      // Secure wherever the page itself came over HTTPS, as the server's own cookies are
+      document.cookie = "tz=" + encodeURIComponent(tz) + "; path=/; max-age=34560000; samesite=lax" +
+        (location.protocol === "https:" ? "; secure" : "");
     }
     if (b && b.dataset.today === "1" && b.dataset.day !== localDate() && b.dataset.tz !== tz &&
         !sessionStorage.getItem("tavolo-tz-reload")) {
