@@ -26,6 +26,11 @@ class Table:
 
     def __init__(self, page: object) -> None:
         self.page = page
+        self.ready()
+
+    def ready(self) -> None:
+        """Wait for the deferred scripts: a page reached by a click may show its board first."""
+        self.page.wait_for_load_state("domcontentloaded")  # type: ignore[attr-defined]
 
     def cards(self) -> list[tuple[str, str]]:
         return self.page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
@@ -42,6 +47,7 @@ class Table:
         )
 
     def move(self, card_id: str, target: str) -> None:
+        self.ready()
         before = self.version()
         self.page.click(f'#board .card[data-card="{card_id}"]')  # type: ignore[attr-defined]
         if target == "new":
