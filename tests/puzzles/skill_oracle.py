@@ -38,10 +38,10 @@ class Step:
     """Each position a step with these three values can leave, its melds in a canonical order."""
 
 
-def broken(table: Position, final_table: tuple[Cards, ...] | tuple[Meld, ...]) -> int:
+def broken(position: Position, final_table: tuple[Cards, ...] | tuple[Meld, ...]) -> int:
     """How many melds of the position's table this final table breaks (RULES.md: kept when all its
     cards end up together in one final meld)."""
-    melds = [meld.cards for meld in table.table]
+    melds = [meld.cards for meld in position.table]
     final = [meld.cards if isinstance(meld, Meld) else meld for meld in final_table]
     return len(melds) - kept_melds(melds, final)
 
