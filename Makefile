@@ -88,7 +88,7 @@ check: setup
 	$(MAKE) --no-print-directory -j3 lint typecheck quick-tests
 
 quick-tests:
-	ORACLE_EXAMPLES=5 STEPS_EXAMPLES=10 ORDER_EXAMPLES=10 FUZZ_EXAMPLES=10 \
+	ORACLE_EXAMPLES=5 STEPS_EXAMPLES=10 ORDER_EXAMPLES=10 SKILL_EXAMPLES=5 FUZZ_EXAMPLES=10 \
 		$(BIN)/pytest $(PARALLEL) -m "not slow and not browser"
 
 bench: setup
