@@ -15,6 +15,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# Every run draws the same examples, so that a red run on CI is the code's and can be repeated;
+# `HYPOTHESIS_PROFILE=explore` draws new ones each run and keeps failures in .hypothesis/.
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 LONG = {
     # test function (all its parameters) -> seconds of its longest case, from

@@ -153,6 +153,7 @@ def test_a_time_zone_asked_for_is_a_zone_or_a_400_and_a_cookie_is_never_an_error
 
 @FUZZ
 @given(beat=DIGITS | st.text(max_size=6), before=DIGITS | st.text(max_size=8))
+@example(beat="0.0", before="0")  # two moves, the second refused
 def test_numbers_in_the_query_are_read_or_ignored(app: Flask, published: int, beat: str, before: str) -> None:
     client = app.test_client()
     assert client.get(f"/puzzles/{TODAY}", query_string={"beat": beat}).status_code == 200
@@ -163,4 +164,7 @@ def test_numbers_in_the_query_are_read_or_ignored(app: Flask, published: int, be
     )
     assert played.status_code in (200, 400)
     if played.status_code == 400:
-        assert "move 1" in error_text(played)
+        # a dot in `beat` starts another move: the refusal names whichever one failed
+        moves = [move for move in f"h0-{beat}".split(".") if move]
+        text = error_text(played)
+        assert any(f"move {number} " in text for number in range(1, len(moves) + 1)), text
