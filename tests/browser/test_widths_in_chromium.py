@@ -68,6 +68,24 @@ def too_wide(page: object, width: int) -> list[str]:
     )
 
 
+def small_targets(page: object) -> list[str]:
+    """Every visible control a thumb taps that is under 44 px high: buttons, the header's icons, the
+    pickers and text boxes, and the words of a box or a radio button (the box itself is small, its
+    label is the target; a label whose ::after covers its whole option, the option)."""
+    return page.evaluate(  # type: ignore[attr-defined, no-any-return]
+        """() => [...document.querySelectorAll(
+              'button, .button, .icon-link, select, textarea, input:not([type=hidden], [type=checkbox],'
+              + ' [type=radio]), label:has(input[type=checkbox], input[type=radio]),'
+              + ' input[type=checkbox] + label, input[type=radio] + label')]
+          .filter(e => e.checkVisibility() && !e.closest('[hidden], .visually-hidden'))
+          .map(e => [e, (e.tagName === 'LABEL' && getComputedStyle(e, '::after').position === 'absolute'
+                         ? e.offsetParent : e).getBoundingClientRect()])
+          .filter(([e, r]) => r.width && r.height < 43.5)
+          .map(([e, r]) => (e.id || e.className || e.tagName) + ' ' + e.textContent.trim().slice(0, 20)
+               + ': ' + Math.round(r.height) + ' px')"""
+    )
+
+
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("language", sorted(LOCALES))
 def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: str, width: int) -> None:
@@ -89,6 +107,7 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"widths-{language}-{width}-{name}.png"), full_page=True)
         assert too_wide(page, width) == [], name
+        assert small_targets(page) == [], name
 
     # today's puzzle, then a hint, then the give-up question
     page.goto(site + "/")
