@@ -5,6 +5,9 @@ Content-Security-Policy violation among them). Each page is loaded once per lang
 and every check runs on that load (this test also holds what test_languages' "every page fits a
 phone" held: the rush, the streak, the phone's time zone).
 
+At 360 px every control a thumb taps is 44 px high, and axe finds nothing serious on the result and
+the archive of finished puzzles (their status badges), which the axe test does not reach.
+
 Screenshots go to artifacts/widths-<lang>-<width>-<page>.png for a person to look at.
 """
 
@@ -16,7 +19,7 @@ import pytest
 from flask import Flask
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
 from tests.webapp.conftest import FrozenClock, make_app, store, variant
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -136,6 +139,8 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
     page.click(".give-up .danger")
     page.wait_for_selector("#result")
     check("result")
+    if width == 360:  # the states the axe test does not reach: a result, and an archive of them
+        assert accessibility_problems(page) == []
     # the eye lands on the news: the result's heading is in view, not above it
     assert page.evaluate(
         "() => { const r = document.querySelector('#result h2').getBoundingClientRect();"
@@ -150,6 +155,8 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
     for name, path in PAGES.items():
         page.goto(site + path)
         check(name)
+        if width == 360 and name == "archive":
+            assert accessibility_problems(page) == []
     assert page.locator(".crowd-share").count() >= 3
     assert errors == []
     context.close()
