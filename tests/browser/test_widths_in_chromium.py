@@ -111,6 +111,11 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         page.screenshot(path=str(ARTIFACTS / f"widths-{language}-{width}-{name}.png"), full_page=True)
         assert too_wide(page, width) == [], name
         assert small_targets(page) == [], name
+        # two sentences run together ("today.3 more") where a template line break ate the space
+        joined = page.evaluate(
+            r"() => document.querySelector('main').innerText.match(/\p{Ll}[.!?:]\p{Lu}|\p{Ll}[.!?]\d/gu)"
+        )
+        assert joined is None, (name, joined)
 
     # today's puzzle, then a hint, then the give-up question
     page.goto(site + "/")
