@@ -73,19 +73,27 @@ def too_wide(page: object, width: int) -> list[str]:
 
 def small_targets(page: object) -> list[str]:
     """Every visible control a thumb taps that is under 44 px high: buttons, the header's icons, the
-    pickers and text boxes, and the words of a box or a radio button (the box itself is small, its
-    label is the target; a label whose ::after covers its whole option, the option)."""
+    chips and other summaries, the pickers and text boxes, and the words of a box or a radio button
+    (the box itself is small, its label is the target). An absolute ::after counts as the target:
+    a label's that covers its whole option, a chip's invisible margin."""
     return page.evaluate(  # type: ignore[attr-defined, no-any-return]
         """() => [...document.querySelectorAll(
-              'button, .button, .icon-link, select, textarea, input:not([type=hidden], [type=checkbox],'
-              + ' [type=radio]), label:has(input[type=checkbox], input[type=radio]),'
+              'button, .button, .icon-link, summary, select, textarea, input:not([type=hidden],'
+              + ' [type=checkbox], [type=radio]), label:has(input[type=checkbox], input[type=radio]),'
               + ' input[type=checkbox] + label, input[type=radio] + label')]
           .filter(e => e.checkVisibility() && !e.closest('[hidden], .visually-hidden'))
-          .map(e => [e, (e.tagName === 'LABEL' && getComputedStyle(e, '::after').position === 'absolute'
-                         ? e.offsetParent : e).getBoundingClientRect()])
-          .filter(([e, r]) => r.width && r.height < 43.5)
-          .map(([e, r]) => (e.id || e.className || e.tagName) + ' ' + e.textContent.trim().slice(0, 20)
-               + ': ' + Math.round(r.height) + ' px')"""
+          .map(e => {
+            const r = e.getBoundingClientRect();
+            const after = getComputedStyle(e, '::after');
+            if (after.position !== 'absolute') return [e, r.width, r.height];
+            const box = (getComputedStyle(e).position === 'static' ? e.offsetParent : e)
+              .getBoundingClientRect();
+            const reach = box.height - (parseFloat(after.top) || 0) - (parseFloat(after.bottom) || 0);
+            return [e, r.width, Math.max(r.height, reach)];
+          })
+          .filter(([e, width, height]) => width && height < 43.5)
+          .map(([e, width, height]) => (e.id || e.className || e.tagName) + ' '
+               + e.textContent.trim().slice(0, 20) + ': ' + Math.round(height) + ' px')"""
     )
 
 
