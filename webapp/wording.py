@@ -105,9 +105,10 @@ def tier_name(tier: str) -> str:
 
 
 def numbers_kept(text: str) -> Markup:
-    """A sentence whose numbers stay on the line of the word before them ("meld 3" never wraps into
-    "meld / 3"): each space before a number becomes a no-break space."""
-    return Markup(re.sub(r" (?=\d)", "\u00a0", str(escape(text))))
+    """A sentence whose numbers stay on the line of the words either side of them ("meld 3" never
+    wraps into "meld / 3", nor "3 minutes" into "3 / minutes"): each space before or after a number
+    becomes a no-break space."""
+    return Markup(re.sub(r" (?=\d)|(?<=\d) ", "\u00a0", str(escape(text))))
 
 
 def rules_title(rules: Rules | str) -> str:

@@ -15,12 +15,13 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import Markup
 
 from puzzles import PRESETS, Card, Problem, ProblemCode, Rules, Words, read_card, read_entry, words
 from tests.webapp.conftest import csrf_token
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
 from webapp.templating import JINJA_OPTIONS
-from webapp.wording import problem_words, say
+from webapp.wording import numbers_kept, problem_words, say
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("it", "de", "pl")
@@ -370,3 +371,15 @@ def test_a_preset_inside_a_sentence_is_named_by_its_title(app: Flask) -> None:
         with app.test_request_context(headers={"Accept-Language": language}):
             assert expected in say(said)
             assert say(stored) == say(said)
+
+
+def test_a_number_keeps_the_words_either_side_of_it_on_its_line() -> None:
+    """Polish "w 3 minuty" and "1 podpowiedź" never leave their number at a line's end on a phone; a card
+    name (10♠) and markup stay as they are, and the text is escaped once."""
+    nbsp = "\u00a0"
+    assert numbers_kept("w 3 minuty, 10 sekund") == f"w{nbsp}3{nbsp}minuty,{nbsp}10{nbsp}sekund"
+    assert numbers_kept("from meld 1 to meld 12") == f"from meld{nbsp}1{nbsp}to meld{nbsp}12"
+    assert numbers_kept("Break 10♠ <b>") == f"Break{nbsp}10♠ &lt;b&gt;"
+    assert numbers_kept(Markup("<strong>5/5</strong> · 0 moves")) == (
+        f"<strong>5/5</strong> ·{nbsp}0{nbsp}moves"
+    )

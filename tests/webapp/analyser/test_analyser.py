@@ -130,7 +130,7 @@ def test_worked_example_3_cuts_the_long_run(client: FlaskClient) -> None:
     assert "from meld 1 to a new meld 3" in answer
     # a step's meld number never wraps onto a line of its own
     response = page(client, "classic", "3C 4C 5C 6C 7C 8C 9C", "6H 6D")
-    assert "from meld\u00a01 to a new meld\u00a03" in response.get_data(as_text=True)
+    assert "from meld\u00a01\u00a0to a new meld\u00a03" in response.get_data(as_text=True)
     # one break is its own chain length: the page holds it at once, with nothing to ask after
     assert "Chain length 1: the most melds one rearrangement must break at once" in answer
     assert 'hx-trigger="load' not in response.get_data(as_text=True)

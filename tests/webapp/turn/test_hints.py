@@ -80,5 +80,5 @@ def test_solving_with_a_hint_shows_it_in_the_result_and_share_text(
     moves = solve(player, TODAY, known_puzzle)
     result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
     assert f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡1 · 🔥1</output>" in result
-    assert "· 1 hint\n" in result and '<ol class="hints-used"' in result
+    assert "<span>1 hint</span>" in result and '<ol class="hints-used"' in result
     assert "a clean solve" not in result
