@@ -26,7 +26,7 @@ from click.testing import CliRunner, Result
 from flask import Flask
 from flask.cli import cli as flask_cli
 from flask.testing import FlaskClient
-from sqlalchemy import make_url, text
+from sqlalchemy import event, make_url, text
 
 import generator
 from tests.waiting import BACKSTOP, wait_until
@@ -71,24 +71,58 @@ def test_sqlite_runs_in_wal_with_a_busy_timeout_and_writers_lock_up_front(
     other.close()
 
 
+WRITES = ("UPDATE", "INSERT", "BEGIN IMMEDIATE")
+"""How a statement that writes, or takes SQLite's write lock, begins."""
+
+
 def test_a_writer_waits_for_another_instead_of_failing(app: Flask, player: Player, published: int) -> None:
     """A long write transaction elsewhere makes a move wait, never fail with "database is locked"."""
     player.move(TODAY, "h0", "new")
-    holding = threading.Event()
+    db = app.extensions["tavolo.db"]
+    mover = threading.current_thread()  # the test client runs the move in this thread
+    holding, move_writes, moved = threading.Event(), threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def note_the_moves_write(connection: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        if threading.current_thread() is mover and statement.lstrip().upper().startswith(WRITES):
+            move_writes.set()
+
+    def move_waits_on_a_lock() -> bool:
+        with db.autocommit() as connection:
+            waiting = (
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            return bool(connection.execute(text(waiting)).scalar())
 
     def hold_the_lock() -> None:
+        # held until the move has sent its write, so that the move comes during the hold however
+        # slow the machine. PostgreSQL shows the move waiting on the lock (the attempt's row);
+        # SQLite does not (its busy wait is inside the driver, which lets this thread run again
+        # before the statement starts), so there the hold goes on a while past the write: a while,
+        # not a measure
         with app.app_context(), database().write() as session:
-            session.execute(text("UPDATE player SET created = created"))
+            session.execute(text("UPDATE attempt SET moves = moves"))
             holding.set()
-            # a while, not a measure: the move below must succeed whether it comes during the hold
-            # (and waits for the lock) or, on a slow machine, after it
-            time.sleep(0.5)
+            move_writes.wait(BACKSTOP)
+            if db.is_sqlite:
+                time.sleep(0.5)
+            else:
+                wait_until(lambda: move_waits_on_a_lock() or moved.is_set(), "the move waits or ends")
+                waited.append(not moved.is_set())
 
+    event.listen(db.engine, "before_cursor_execute", note_the_moves_write)
     other = threading.Thread(target=hold_the_lock)
     other.start()
-    assert holding.wait(BACKSTOP), "the other writer never took the lock"
-    response = player.move(TODAY, "h1", "new")
-    other.join()
+    try:
+        assert holding.wait(BACKSTOP), "the other writer never took the lock"
+        response = player.move(TODAY, "h1", "new")
+    finally:
+        moved.set()
+        event.remove(db.engine, "before_cursor_execute", note_the_moves_write)
+        other.join()
+    assert move_writes.is_set(), "the move wrote nothing while the other writer held the lock"
+    assert db.is_sqlite or waited == [True], "the move never waited on the other writer's lock"
     assert response.status_code == 200
     assert attempts(app)[0][3] == 2
 
