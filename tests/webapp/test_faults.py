@@ -11,7 +11,6 @@ import signal
 import socket
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +21,7 @@ from sqlalchemy import func, make_url, select
 
 import generator
 from puzzles import Board
+from tests.waiting import BACKSTOP
 from tests.webapp.conftest import (
     DECOY_PAIRS,
     NOON,
@@ -238,7 +238,7 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
 
         def stop_dead(*args: Any, **kwargs: Any) -> Any:
             reached.set()
-            time.sleep(60)  # the test kills the process here
+            threading.Event().wait()  # never set: the test kills the process here
 
         if where == "first move, player and attempt flushed":
             real_start = attempt_store.start
@@ -261,7 +261,7 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
 
     process = context.Process(target=worker)
     process.start()
-    assert reached.wait(60), "the worker never reached the point where it dies"
+    assert reached.wait(BACKSTOP), "the worker never reached the point where it dies"
     os.kill(process.pid or 0, signal.SIGKILL)
     process.join(timeout=30)
     assert process.exitcode == -signal.SIGKILL
