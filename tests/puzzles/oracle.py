@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations, product
 
-from puzzles import JOKER, Card, FreedJoker, Position, Rules, meld_problem
+from puzzles import JOKER, Card, FreedJoker, Meld, Position, Rules, meld_problem
 
 Cards = tuple[Card, ...]
 """A multiset of cards, sorted by `Card.index` (jokers last) so that equal multisets are equal tuples."""
@@ -214,13 +214,25 @@ def kept_melds(table: Sequence[Sequence[Card]], final_table: Sequence[Sequence[C
     return most(0)
 
 
+def broken(position: Position, final_table: tuple[Cards, ...] | tuple[Meld, ...]) -> int:
+    """How many melds of the position's table this final table breaks (RULES.md: kept when all its
+    cards end up together in one final meld)."""
+    melds = [meld.cards for meld in position.table]
+    final = [meld.cards if isinstance(meld, Meld) else meld for meld in final_table]
+    return len(melds) - kept_melds(melds, final)
+
+
+def points_left(position: Position, hand: Cards | tuple[Card, ...]) -> int:
+    points = position.rules.points
+    return sum(points.of(card) for card in hand)
+
+
 def chain_depth(position: Position, objective: str = "cards") -> int:
     """The fewest original melds that a maximal play must break, over every maximal final table."""
-    table = [meld.cards for meld in position.table]
-    fewest = len(table)
+    fewest = len(position.table)
     for outcome in best_outcomes(position, objective):
         for final_table in final_tables(outcome.final, position.rules):
-            fewest = min(fewest, len(table) - kept_melds(table, final_table))
+            fewest = min(fewest, broken(position, final_table))
             if fewest == 0:
                 return 0
     return fewest
@@ -228,14 +240,12 @@ def chain_depth(position: Position, objective: str = "cards") -> int:
 
 def fewest_points_left(position: Position, objective: str = "cards") -> int:
     """Among the maximal plays that break the fewest melds, the fewest hand points left."""
-    table = [meld.cards for meld in position.table]
     depth = chain_depth(position, objective)
-    points = position.rules.points
     return min(
-        sum(points.of(card) for card in outcome.hand_after(position))
+        points_left(position, outcome.hand_after(position))
         for outcome in best_outcomes(position, objective)
         if any(
-            len(table) - kept_melds(table, final_table) == depth
+            broken(position, final_table) == depth
             for final_table in final_tables(outcome.final, position.rules)
         )
     )

@@ -21,7 +21,7 @@ from functools import cache
 from itertools import product
 
 from puzzles import JOKER, Card, FreedJoker, Meld, MeldError, MeldKind, Position, Rules
-from tests.puzzles.oracle import Cards, cards_of, final_tables, kept_melds, outcomes
+from tests.puzzles.oracle import Cards, broken, cards_of, final_tables, outcomes, points_left
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,19 +36,6 @@ class Step:
     """Hand points left after the step."""
     after: frozenset[Position]
     """Each position a step with these three values can leave, its melds in a canonical order."""
-
-
-def broken(position: Position, final_table: tuple[Cards, ...] | tuple[Meld, ...]) -> int:
-    """How many melds of the position's table this final table breaks (RULES.md: kept when all its
-    cards end up together in one final meld)."""
-    melds = [meld.cards for meld in position.table]
-    final = [meld.cards if isinstance(meld, Meld) else meld for meld in final_table]
-    return len(melds) - kept_melds(melds, final)
-
-
-def points_left(position: Position, hand: Cards | tuple[Card, ...]) -> int:
-    points = position.rules.points
-    return sum(points.of(card) for card in hand)
 
 
 @cache

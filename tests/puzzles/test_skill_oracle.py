@@ -36,7 +36,7 @@ def assert_best_step(position: Position, play: Play, skill: int) -> Position:
     best = skill_oracle.step(position, skill)
     assert best is not None, f"the engine placed {play.count} where no step places a card"
     hand = play.hand_after(position)
-    found = (play.count, skill_oracle.broken(position, play.table), skill_oracle.points_left(position, hand))
+    found = (play.count, oracle.broken(position, play.table), oracle.points_left(position, hand))
     assert found == (best.count, best.broken, best.points_left)
     return Position(position.rules, play.table, hand)
 
