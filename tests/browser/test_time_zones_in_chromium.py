@@ -76,4 +76,8 @@ def test_over_https_the_page_writes_a_secure_cookie(browser: object, two_days: s
     page.wait_for_function("() => document.cookie.indexOf('tz=') >= 0")
     [cookie] = [c for c in context.cookies() if c["name"] == "tz"]
     assert (cookie["value"], cookie["secure"], cookie["domain"]) == ("Asia%2FTokyo", True, "tavolo.test")
+    # the script reloads once it has written the cookie; closing while the routed reload is still
+    # being fetched disposes its response, and Playwright raises that in whichever test runs next
+    page.wait_for_selector('#board[data-tz="Asia/Tokyo"]')
+    context.unroute_all(behavior="wait")
     context.close()
