@@ -180,7 +180,7 @@ def _grade(
         position = analysis.position
     tier = tier_of(chain or 0, graded_decisions(forcing))
     assert tier is not None
-    defeated = _skill_check(position, tier, deadline)
+    defeated = _skill_check(analysis, tier, deadline)
     if not is_publishable(analysis, defeated, forcing):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
     live = live_decoys(position, analysis.best.play.laid, _left(deadline))
@@ -345,10 +345,13 @@ def _extensions(meld: Meld, top: int) -> list[Card]:
     return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
 
 
-def _skill_check(position: Position, tier: str, deadline: float) -> SkillRun | None:
-    """The run of the skill-limited player a puzzle of this tier must defeat (None for easy)."""
+def _skill_check(analysis: Analysis, tier: str, deadline: float) -> SkillRun | None:
+    """The run of the skill-limited player a puzzle of this tier must defeat (None for easy); its
+    search stops at the first way through the ties that reaches the maximum."""
     skill = skill_below(tier)
-    return None if skill is None else skill_limited(position, skill, _left(deadline))
+    if skill is None:
+        return None
+    return skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.value)
 
 
 def live_decoys(position: Position, laid: tuple[Card, ...], time_limit: float) -> int | None:
@@ -485,9 +488,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
     elif (tier := tier_of(puzzle.chain, graded_decisions(forcing))) != puzzle.tier:
         problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain} and the decisions ({tier})")
-    if not problems and not is_publishable(
-        analysis, _skill_check(analysis.position, puzzle.tier, deadline), forcing
-    ):
+    if not problems and not is_publishable(analysis, _skill_check(analysis, puzzle.tier, deadline), forcing):
         problems.append(f"the skill-limited player below {puzzle.tier} solves it, or the hand is too small")
     live = live_decoys(analysis.position, puzzle.laid_cards, _left(deadline))
     if live is not None and live != puzzle.live_decoys:

@@ -488,9 +488,12 @@ class Model:
     def new_int(self, low: int, high: int) -> cp_model.IntVar:
         return self.model.new_int_var(low, high, "")
 
-    def maximize(self, *terms: tuple[LinearExpr, int]) -> None:
-        """Maximize the terms lexicographically: each is an expression and how far it can range."""
-        self.model.maximize(_lexicographic(terms))
+    def maximize(self, *terms: tuple[LinearExpr, int]) -> LinearExpr:
+        """Maximize the terms lexicographically: each is an expression and how far it can range.
+        Returns the one expression maximized."""
+        objective = _lexicographic(terms)
+        self.model.maximize(objective)
+        return objective
 
     def hint_whole(self) -> None:
         """Lead the search towards plays that keep every original meld whole and free no joker: the
@@ -520,6 +523,24 @@ class Model:
             if lowest <= target[index] - 1:
                 flag = self.model.new_bool_var("")
                 self.model.add(net <= target[index] - 1).only_enforce_if(flag)
+                fewer.append(flag)
+        self.model.add_bool_or(fewer)
+
+    def require_another_layout(self, found: Solution) -> None:
+        """Constrain to final tables laid out otherwise than `found`'s, given as many cards on the
+        table (models built with `keep`, whose solutions carry their layout).
+
+        Every candidate holds cards, so another layout with as many cards must hold some candidate
+        of `found`'s fewer times.
+        """
+        assert found.play is not None and self.kept
+        layout = found.layout
+        fewer: list[cp_model.LiteralT] = []
+        for var, shape, _ in self._shapes():
+            if copies := layout[shape]:
+                flag = self.model.new_bool_var("")
+                used = self.model.get_int_var_from_proto_index(var)
+                self.model.add(used <= copies - 1).only_enforce_if(flag)
                 fewer.append(flag)
         self.model.add_bool_or(fewer)
 

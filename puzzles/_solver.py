@@ -634,33 +634,90 @@ def _largest(model: Model, n: int) -> LinearExpr:
     return largest
 
 
-def skill_limited(position: Position, skill: int, time_limit: float = DEFAULT_TIME_LIMIT) -> SkillRun:
+SKILL_TIES = 24
+"""The most tables the skill-limited player's tie-equal steps may lead to, in all, before its run
+counts as unproven: a limit on work, not on the clock, so that a generator's replayed ID grades the
+same."""
+
+
+def skill_limited(
+    position: Position, skill: int, time_limit: float = DEFAULT_TIME_LIMIT, goal: int | None = None
+) -> SkillRun:
     """The skill-limited player of RULES.md with `skill` = k: each step breaks at most k melds of
     the table as it then stands and places as many hand cards as it can (then, as a person would,
-    breaks the fewest melds and leaves the fewest hand points), until no step places a card."""
+    breaks the fewest melds and leaves the fewest hand points), until no step places a card.
+
+    Steps can still tie: the same cards placed, with as few breaks and hand points, from other
+    melds. The player may take any of them, so every such step is followed, and the run returned is
+    one that places the most: a puzzle defeats this player only when no way through the ties
+    beats it. Ties that differ only in how the same melds' cards are laid out are not told apart.
+    The search stops early once a run places `goal` cards (the whole hand when None).
+    """
     started = time.perf_counter()
     deadline = started + time_limit
-    steps: list[Play] = []
+    target = len(position.hand) if goal is None else goal
+    best: tuple[Play, ...] = ()
+    most = -1
     proven = True
-    current = position
-    while current.hand:
-        model = Model(current, Objective.CARDS, keep=True)
-        # break at most k melds of the table as it stands
-        model.add(model.broken <= skill)
-        model.maximize(
-            (model.cards, model.ceiling + len(model.swaps)),
-            (sum(model.kept), len(current.table)),
-            _points_term(model),
-        )
-        found = model.solve(_left(deadline), [model.cards])
-        if found.play is None or found.values[0] <= 0:
-            proven = proven and found.status in (Status.OPTIMAL, Status.INFEASIBLE)
+    seen: set[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = set()
+    # depth first, each step's ties in the order found: with no ties, the one run of old
+    stack: list[tuple[Position, tuple[Play, ...]]] = [(position, ())]
+    while stack:
+        current, steps = stack.pop()
+        placed = len(position.hand) - len(current.hand)
+        if placed > most:
+            best, most = steps, placed
+        if most >= target:
             break
-        proven = proven and found.status is Status.OPTIMAL
-        steps.append(found.play)
-        current = Position(current.rules, found.play.table, found.play.hand_after(current))
-    placed = len(position.hand) - len(current.hand)
-    return SkillRun(skill, placed, tuple(steps), proven, _ms(started))
+        key = _seen_key(current)
+        if key in seen:
+            continue
+        if len(seen) == SKILL_TIES:
+            proven = False
+            break
+        seen.add(key)
+        plays, sure = _best_steps(current, skill, deadline)
+        proven = proven and sure
+        stack += [
+            (Position(current.rules, play.table, play.hand_after(current)), (*steps, play))
+            for play in reversed(plays)
+        ]
+    return SkillRun(skill, most, best, proven, _ms(started))
+
+
+def _seen_key(position: Position) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The position whatever the order of its melds."""
+    melds = sorted(tuple(card.index for card in meld.cards) for meld in position.table)
+    return tuple(melds), tuple(sorted(card.index for card in position.hand))
+
+
+def _best_steps(position: Position, skill: int, deadline: float) -> tuple[list[Play], bool]:
+    """Every best step of the skill-limited player that breaks other melds or leaves another
+    hand (none when no step places a card), and whether all were proved."""
+    model = Model(position, Objective.CARDS, keep=True)
+    # break at most k melds of the table as it stands
+    model.add(model.broken <= skill)
+    value = model.maximize(
+        (model.cards, model.ceiling + len(model.swaps)),
+        (sum(model.kept), len(position.table)),
+        _points_term(model),
+    )
+    found = model.solve(_left(deadline), [model.cards, value])
+    if found.play is None or found.values[0] <= 0:
+        return [], found.status in (Status.OPTIMAL, Status.INFEASIBLE)
+    if found.status is not Status.OPTIMAL:
+        return [found.play], False
+    plays = [found.play]
+    model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
+    model.add(value == found.values[1])
+    while True:
+        model.require_another_layout(found)
+        found = model.solve(_left(deadline))
+        if found.status is Status.INFEASIBLE:
+            return plays, True
+        if found.play is None or len(plays) == SKILL_TIES:
+            return plays, False
+        plays.append(found.play)
 
 
 def step_check(position: Position, laid: Iterable[Card], time_limit: float = DEFAULT_TIME_LIMIT) -> StepCheck:

@@ -141,9 +141,10 @@ def largest_rearrangement(position: Position, table: tuple[tuple[str, ...], ...]
 
 
 def test_the_stored_solution_is_the_graded_play() -> None:
-    # the depth play of this Hard breaks the 8s, the Js, the Qs and the club run in one
-    # rearrangement of 4; the graded play breaks no more than 3 at once
-    puzzle = puzzle_from_id("ctabct6v4w")
+    # the depth play of this Hard turns the 6s, 7s, 8s and 9s into runs from 5S to 10S in one
+    # rearrangement of 4; the graded play breaks no more than 3 at once (the 6s to 8s, then the
+    # jacks and queens for 10S JS QS)
+    puzzle = puzzle_from_id("ct1vfa0")
     position = puzzle.position()
     assert (puzzle.depth, puzzle.chain) == (4, 3)
     assert largest_rearrangement(position, puzzle.solution) <= puzzle.chain
