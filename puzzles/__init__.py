@@ -38,6 +38,7 @@ from puzzles._rules import (
 from puzzles._solver import (
     CHAIN_SHARE,
     DEFAULT_TIME_LIMIT,
+    SKILL_TIES,
     Analysis,
     Best,
     Chain,
@@ -70,6 +71,7 @@ __all__ = [
     "NEW_MELD",
     "N_",
     "PRESETS",
+    "SKILL_TIES",
     "SUITS",
     "Analysis",
     "Best",

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from generator import is_publishable
 from puzzles import PRESETS, Play, Position, Rules, analyse, skill_limited
+from puzzles import _solver as solver
 from tests.puzzles import oracle, skill_oracle
 from tests.puzzles.strategies import positions, two_spots
 from tests.puzzles.test_oracle import TIME_LIMIT, assert_legal
@@ -146,6 +147,13 @@ def test_the_run_takes_the_tie_that_places_the_most() -> None:
     assert (run.placed, run.proven) == (3, True)
     # the search may stop once a run places the goal
     assert skill_limited(position, 1, time_limit=TIME_LIMIT, goal=2).placed == 2
+
+
+def test_more_ties_than_the_limit_leave_the_run_unproven(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = Position.parse("jokers | QS QH QD QC / QS QH QD QC / KS KH KD KC | JK JK JK")
+    monkeypatch.setattr(solver, "SKILL_TIES", 1)
+    run = skill_limited(position, 1, time_limit=TIME_LIMIT)
+    assert not run.proven and run.placed >= 2
 
 
 def test_a_tie_of_layouts_is_a_tie_too() -> None:
