@@ -44,7 +44,8 @@ def _shown(value: Any) -> str:
     if isinstance(value, Card):
         return shown_card(value, letters())
     if isinstance(value, tuple) and value and all(isinstance(card, Card) for card in value):
-        return " ".join(shown_card(card, letters()) for card in value)
+        # no-break spaces: a meld is read as one, never split over two lines
+        return "\u00a0".join(shown_card(card, letters()) for card in value)
     if isinstance(value, date):
         return day_words(value, "long")
     if isinstance(value, PresetName):

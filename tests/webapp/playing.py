@@ -3,6 +3,7 @@ laying out a whole solution move by move."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,13 @@ def card_id(page: str, name: str) -> str:
     match = re.search(rf'data-card="(\w+)" data-from="\w+" draggable="true"\s+aria-label="{name}', page)
     assert match, f"no {name} on the page"
     return match.group(1)
+
+
+def share_text(page: str) -> str:
+    """The result card's share text as its Copy button copies it: the text of its parts."""
+    match = re.search(r'<output id="share-text" class="share-text">(.*?)</output>', page, re.S)
+    assert match, "no share text on the page"
+    return html.unescape(re.sub(r"<[^>]+>", "", match.group(1))).strip()
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -68,7 +68,8 @@ class TurnClock:
 class Result:
     """A finished turn as its result card shows it."""
 
-    share: str
+    share: tuple[str, ...]
+    """The share text's parts, said: the page joins them with ` · `."""
     streak: Streak | None
     rating_change: tuple[float, float] | None
     provisional: bool
@@ -222,7 +223,7 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         streak = records.player_streak(db.session(), attempt.player_id, calendar(), moment)
     next_at = calendar().next_day_starts(moment, zone(tz_name))
     return Result(
-        share=" · ".join(
+        share=tuple(
             say(part) for part in attempts.share_text(page.title, attempt, streak.current if streak else None)
         ),
         streak=streak,

@@ -3,7 +3,6 @@ attempt fails."""
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 from flask import Flask
@@ -11,7 +10,7 @@ from sqlalchemy import select
 
 import generator
 from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, attempts
-from tests.webapp.playing import card_id, solve
+from tests.webapp.playing import card_id, share_text, solve
 from webapp import models
 from webapp.db import database
 
@@ -122,9 +121,7 @@ def test_a_timed_solve_shares_its_time(
     moves = solve(player, TODAY, known_puzzle)
     result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
     assert "Solved!" in result
-    share = re.search(r'<output id="share-text" class="share-text">([^<]+)</output>', result)
-    assert share is not None
-    assert share.group(1) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
+    assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
 
 
 def test_a_turn_ended_in_the_grace_shares_the_whole_time_and_no_more(
