@@ -121,12 +121,10 @@ def rules_title(rules: Rules | str) -> str:
     return gettext(preset.title)
 
 
-def rules_line(rules: Rules | str) -> str:
-    """A preset's name and its one-line description, for a choice between presets."""
+def rules_about(rules: Rules | str) -> str:
+    """A preset's one-line description (`German leaflet: two decks, ...`) in the player's language."""
     preset = rules if isinstance(rules, Rules) else Rules.named(rules)
-    return gettext(
-        "%(rules)s: %(description)s", rules=rules_title(preset), description=gettext(preset.description)
-    )
+    return gettext(preset.description)
 
 
 def day_words(day: date, length: str = "short") -> str:
@@ -222,7 +220,7 @@ def init_app(app: Flask) -> None:
         tier=tier_name,
         rules_title=rules_title,
         numbers_kept=numbers_kept,
-        rules_line=rules_line,
+        rules_about=rules_about,
         day=day_words,
         month=month_words,
         number=number_words,

@@ -5,8 +5,9 @@ Content-Security-Policy violation among them). Each page is loaded once per lang
 and every check runs on that load (this test also holds what test_languages' "every page fits a
 phone" held: the rush, the streak, the phone's time zone).
 
-At 360 px every control a thumb taps is 44 px high, and axe finds nothing serious on the result and
-the archive of finished puzzles (their status badges), which the axe test does not reach.
+At 360 px every control a thumb taps is 44 px high, and axe finds nothing serious on the result, the
+archive of finished puzzles (their status badges) and the presets explained below a rules picker,
+which the axe test does not reach.
 
 Screenshots go to artifacts/widths-<lang>-<width>-<page>.png for a person to look at.
 """
@@ -170,6 +171,12 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         check(name)
         if width == 360 and name == "archive":
             assert accessibility_problems(page) == []
+        if name in ("practice", "analyser"):  # what each preset is, opened below the picker
+            page.click(".rules-about summary")
+            page.wait_for_selector(".rules-about dl", state="visible")
+            check(f"{name}-rules")
+            if width == 360:
+                assert accessibility_problems(page) == []
     assert page.locator(".crowd-share").count() >= 3
     assert errors == []
     context.close()
