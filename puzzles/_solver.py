@@ -647,11 +647,13 @@ def skill_limited(
     the table as it then stands and places as many hand cards as it can (then, as a person would,
     breaks the fewest melds and leaves the fewest hand points), until no step places a card.
 
-    Steps can still tie: the same cards placed, with as few breaks and hand points, from other
-    melds. The player may take any of them, so every such step is followed, and the run returned is
-    one that places the most: a puzzle defeats this player only when no way through the ties
-    beats it. Ties that differ only in how the same melds' cards are laid out are not told apart.
-    The search stops early once a run places `goal` cards (the whole hand when None).
+    Steps can still tie: as many cards placed, with as few breaks and hand points, that leave
+    another table (other melds broken, other cards placed, or the same cards laid out otherwise).
+    The player may take any of them, so every such step is followed, and the run returned is one
+    that places the most: a puzzle defeats this player only when no way through the ties beats it.
+    The tables are the engine's, its runs joined where they meet (the brute force of the tests,
+    which splits them every way too, has reached no other total). The search stops early once a
+    run places `goal` cards (the whole hand when None).
     """
     started = time.perf_counter()
     deadline = started + time_limit
@@ -692,8 +694,8 @@ def _seen_key(position: Position) -> tuple[tuple[tuple[int, ...], ...], tuple[in
 
 
 def _best_steps(position: Position, skill: int, deadline: float) -> tuple[list[Play], bool]:
-    """Every best step of the skill-limited player that breaks other melds or leaves another
-    hand (none when no step places a card), and whether all were proved."""
+    """The best steps of the skill-limited player, one for each way of laying out the table they
+    leave (none when no step places a card), and whether all were proved."""
     model = Model(position, Objective.CARDS, keep=True)
     # break at most k melds of the table as it stands
     model.add(model.broken <= skill)
