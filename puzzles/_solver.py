@@ -634,10 +634,10 @@ def _largest(model: Model, n: int) -> LinearExpr:
     return largest
 
 
-SKILL_TIES = 24
-"""The most tables the skill-limited player's tie-equal steps may lead to, in all, before its run
-counts as unproven: a limit on work, not on the clock, so that a generator's replayed ID grades the
-same."""
+SKILL_TIES = 64
+"""The most tables the skill-limited player's tie-equal steps may lead to, in all, and the most
+layouts one step may tie on, before its run counts as unproven: a limit on work, not on the clock,
+so that a generator's replayed ID grades the same."""
 
 
 def skill_limited(
@@ -652,38 +652,36 @@ def skill_limited(
     The player may take any of them, so every such step is followed, and the run returned is one
     that places the most: a puzzle defeats this player only when no way through the ties beats it.
     The tables are the engine's, its runs joined where they meet (the brute force of the tests,
-    which splits them every way too, has reached no other total). The search stops early once a
-    run places `goal` cards (the whole hand when None).
+    which splits them every way too, has reached no other total). The search stops once a run
+    places `goal` cards (the whole hand when None), and finds a step's ties only when the runs
+    through the ones before them fall short: a position without ties costs what it always did.
     """
     started = time.perf_counter()
     deadline = started + time_limit
     target = len(position.hand) if goal is None else goal
     best: tuple[Play, ...] = ()
-    most = -1
+    most = 0
     proven = True
-    seen: set[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = set()
-    # depth first, each step's ties in the order found: with no ties, the one run of old
-    stack: list[tuple[Position, tuple[Play, ...]]] = [(position, ())]
-    while stack:
-        current, steps = stack.pop()
-        placed = len(position.hand) - len(current.hand)
-        if placed > most:
-            best, most = steps, placed
-        if most >= target:
-            break
-        key = _seen_key(current)
-        if key in seen:
+    seen = {_seen_key(position)}
+    # depth first: each position's next tie is found once every run through the last one is known
+    stack = [(position, best, _Ties(position, skill, deadline))]
+    while stack and most < target:
+        current, steps, ties = stack[-1]
+        play = ties.next()
+        if play is None:
+            proven = proven and ties.proven
+            stack.pop()
+            continue
+        after = Position(current.rules, play.table, play.hand_after(current))
+        if (placed := len(position.hand) - len(after.hand)) > most:
+            best, most = (*steps, play), placed
+        if (key := _seen_key(after)) in seen:
             continue
         if len(seen) == SKILL_TIES:
             proven = False
             break
         seen.add(key)
-        plays, sure = _best_steps(current, skill, deadline)
-        proven = proven and sure
-        stack += [
-            (Position(current.rules, play.table, play.hand_after(current)), (*steps, play))
-            for play in reversed(plays)
-        ]
+        stack.append((after, (*steps, play), _Ties(after, skill, deadline)))
     return SkillRun(skill, most, best, proven, _ms(started))
 
 
@@ -693,33 +691,59 @@ def _seen_key(position: Position) -> tuple[tuple[tuple[int, ...], ...], tuple[in
     return tuple(melds), tuple(sorted(card.index for card in position.hand))
 
 
-def _best_steps(position: Position, skill: int, deadline: float) -> tuple[list[Play], bool]:
-    """The best steps of the skill-limited player, one for each way of laying out the table they
-    leave (none when no step places a card), and whether all were proved."""
-    model = Model(position, Objective.CARDS, keep=True)
-    # break at most k melds of the table as it stands
-    model.add(model.broken <= skill)
-    value = model.maximize(
-        (model.cards, model.ceiling + len(model.swaps)),
-        (sum(model.kept), len(position.table)),
-        _points_term(model),
-    )
-    found = model.solve(_left(deadline), [model.cards, value])
-    if found.play is None or found.values[0] <= 0:
-        return [], found.status in (Status.OPTIMAL, Status.INFEASIBLE)
-    if found.status is not Status.OPTIMAL:
-        return [found.play], False
-    plays = [found.play]
-    model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
-    model.add(value == found.values[1])
-    while True:
-        model.require_another_layout(found)
-        found = model.solve(_left(deadline))
-        if found.status is Status.INFEASIBLE:
-            return plays, True
-        if found.play is None or len(plays) == SKILL_TIES:
-            return plays, False
-        plays.append(found.play)
+class _Ties:
+    """The best steps of the skill-limited player from one position, one for each way of laying out
+    the table they leave, found one at a time (none when no step places a card)."""
+
+    def __init__(self, position: Position, skill: int, deadline: float) -> None:
+        self.deadline = deadline
+        self.model = model = Model(position, Objective.CARDS, keep=True)
+        # break at most k melds of the table as it stands
+        model.add(model.broken <= skill)
+        self.value = model.maximize(
+            (model.cards, model.ceiling + len(model.swaps)),
+            (sum(model.kept), len(position.table)),
+            _points_term(model),
+        )
+        self.last: Solution | None = None
+        self.found = 0
+        self.proven = True
+        """False once a solve could not prove its answer, or the ties ran past SKILL_TIES."""
+        self.over = False
+
+    def next(self) -> Play | None:
+        """The next tie, or None when there is none left."""
+        found = None if self.over else self._first() if self.last is None else self._another()
+        if found is None or found.play is None:
+            self.over = True
+            return None
+        self.last, self.found = found, self.found + 1
+        return found.play
+
+    def _first(self) -> Solution | None:
+        model = self.model
+        found = model.solve(_left(self.deadline), [model.cards, self.value])
+        if found.play is None or found.values[0] <= 0:
+            self.proven = found.status in (Status.OPTIMAL, Status.INFEASIBLE)
+            return None
+        if found.status is not Status.OPTIMAL:
+            # a better step may exist: no tie of this one is worth finding
+            self.proven, self.over = False, True
+        else:
+            model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
+            model.add(self.value == found.values[1])
+        return found
+
+    def _another(self) -> Solution | None:
+        assert self.last is not None
+        if self.found == SKILL_TIES:
+            self.proven = False
+            return None
+        self.model.require_another_layout(self.last)
+        found = self.model.solve(_left(self.deadline))
+        if found.play is None and found.status is not Status.INFEASIBLE:
+            self.proven = False
+        return found
 
 
 def step_check(position: Position, laid: Iterable[Card], time_limit: float = DEFAULT_TIME_LIMIT) -> StepCheck:
