@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -518,13 +518,11 @@ class Model:
         """
         target = Counter(card.index for card in play.laid)
         target.subtract(card.index for card in play.freed)
-        fewer = []
-        for index, (net, lowest) in self._net_placed().items():
-            if lowest <= target[index] - 1:
-                flag = self.model.new_bool_var("")
-                self.model.add(net <= target[index] - 1).only_enforce_if(flag)
-                fewer.append(flag)
-        self.model.add_bool_or(fewer)
+        self._require_one_fewer(
+            (net, target[index])
+            for index, (net, lowest) in self._net_placed().items()
+            if lowest < target[index]
+        )
 
     def require_another_layout(self, found: Solution) -> None:
         """Constrain to final tables laid out otherwise than `found`'s, given as many cards on the
@@ -535,13 +533,19 @@ class Model:
         """
         assert found.play is not None and self.kept
         layout = found.layout
-        fewer: list[cp_model.LiteralT] = []
-        for var, shape, _ in self._shapes():
-            if copies := layout[shape]:
-                flag = self.model.new_bool_var("")
-                used = self.model.get_int_var_from_proto_index(var)
-                self.model.add(used <= copies - 1).only_enforce_if(flag)
-                fewer.append(flag)
+        self._require_one_fewer(
+            (self.model.get_int_var_from_proto_index(var), layout[shape])
+            for var, shape, _ in self._shapes()
+            if layout[shape]
+        )
+
+    def _require_one_fewer(self, counts: Iterable[tuple[LinearExpr, int]]) -> None:
+        """Constrain one of the expressions at least to fall below its count."""
+        fewer = []
+        for expr, count in counts:
+            flag = self.model.new_bool_var("")
+            self.model.add(expr <= count - 1).only_enforce_if(flag)
+            fewer.append(flag)
         self.model.add_bool_or(fewer)
 
     def _net_placed(self) -> dict[int, tuple[LinearExpr, int]]:
