@@ -55,7 +55,7 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
+from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -129,6 +129,7 @@ __all__ = [
     "judge",
     "maximum",
     "meld_problem",
+    "most_invalid",
     "parse_cards",
     "plan_steps",
     "play_json",

@@ -82,7 +82,7 @@ def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit
         return Hint(rung, said, (card_id,), None)
     start = [view.cards for view in board.views()]
     final = final_table(board, solution, time_limit)
-    steps = steps_between(start, final)
+    steps = steps_between(start, final, rules)
     moving = [step for step in steps if step.kind is not StepKind.BREAK]
     if not moving:
         return Hint(rung, words("Every card is where it belongs: end your turn."), (), None)
