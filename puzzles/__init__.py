@@ -20,6 +20,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
+from puzzles._key import KeyIdea, key_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -88,6 +89,7 @@ __all__ = [
     "HandPoints",
     "Hint",
     "HintError",
+    "KeyIdea",
     "Meld",
     "MeldError",
     "MeldKind",
@@ -127,6 +129,7 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_ideas",
     "maximum",
     "meld_problem",
     "most_invalid",

@@ -51,8 +51,8 @@ class Answer:
 
         The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`), in
         the order the chain reaches them; listed by number."""
-        broken = (step.source for step in self.steps if step.kind is StepKind.BREAK and step.source is not None)
-        return tuple(str(source + 1) for source in sorted(broken))
+        breaks = [step.source for step in self.steps if step.kind is StepKind.BREAK]
+        return tuple(str(source + 1) for source in sorted(source for source in breaks if source is not None))
 
 
 def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
