@@ -1,12 +1,12 @@
 """The key ideas of a puzzle in words: its decisions (RULES.md) said against its solution.
 
-The forcing player's decision line says which cards need a decision and how their copies end (in
-sets, in runs, kept). These words say it with the solution's own melds: a *decline* keeps back, or
-sends elsewhere, a hand card that fits a table meld as it lies ("Keep 9♥ back, though it fits
-9♠ 9♦ 9♣"; "10♠ goes to 10♥ 10♦ 10♣ 10♠, not onto J♠ Q♠ K♠"); a *fork* gives a card a home
-that the forced moves cannot tell from another ("10♦ goes to the run 10♦ J♦ Q♦, not to a set").
-A decision that the solution contradicts is left out: the words never say what the solution does
-not do.
+The forcing player's decision line says which cards need a decision, how their copies end (in
+sets, in runs, kept) and of which kind each decision is (`Decision.kind`). These words say it with
+the solution's own melds: a *decline* keeps back, or sends elsewhere, a hand card that fits a table
+meld as it lies ("Keep 9♥ back, though it fits 9♠ 9♦ 9♣"; "10♠ goes to 10♥ 10♦ 10♣ 10♠, not onto
+J♠ Q♠ K♠"); a *fork* gives a card a home that the forced moves cannot tell from another ("10♦ goes
+to the run 10♦ J♦ Q♦, not to a set"). The line is asked to agree with the solution (`shown`); a
+decision that still does not is left out: the words never say what the solution does not do.
 
 They give the solution away: the site shows them only once the puzzle is finished, and its hint
 ladder's first rung names the first key card alone (`KeyIdea.card`).
@@ -74,7 +74,7 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
     rules = position.rules
     table = tuple(Meld.of(meld, rules) for meld in solution)
     play = play_of(position, table)
-    forcing = decisions_of(position, play.count)
+    forcing = decisions_of(position, play.count, shown=table)
     ideas = [idea for decision in forcing.line if (idea := _placed(position, table, decision)) is not None]
     return tuple(sorted(ideas, key=lambda idea: idea.kind == "decline"))
 
@@ -100,7 +100,7 @@ def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> 
         # a table card that stays where the forced moves would leave it: no idea to say
         return None
     return KeyIdea(
-        "fork" if instead is None else "decline",
+        "decline" if decision.kind == "decline" else "fork",
         card,
         None if home is None else home.cards,
         None if home is None else home.kind,

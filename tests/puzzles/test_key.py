@@ -59,12 +59,14 @@ def test_a_table_card_that_changes_kind_is_a_fork() -> None:
 
 
 def test_a_hand_card_sent_elsewhere_than_its_obvious_meld() -> None:
-    # 6♠ fits 7♠ 8♠ 9♠ as it lies; the decision sends it to the sixes instead
+    # 6♠ fits 7♠ 8♠ 9♠ as it lies; the decision sends it to the sixes instead (6♠ fits the sixes
+    # too, so the forcing player calls it a fork: the kind is the line's, the words the table's)
     position = Position.parse("classic | 7S 8S 9S / 6H 6D 6C | 6S")
     table = [Meld.parse("6S 6H 6D 6C", position.rules), Meld.parse("7S 8S 9S", position.rules)]
-    idea = _placed(position, tuple(table), Decision(parse_cards("6S")[0], 1, 0, 0))
-    assert idea is not None and idea.kind == "decline"
-    assert str(idea.words()) == "6♠ goes to 6♠ 6♥ 6♦ 6♣, not onto 7♠ 8♠ 9♠."
+    for kind in ("decline", "fork"):
+        idea = _placed(position, tuple(table), Decision(parse_cards("6S")[0], 1, 0, 0, kind))
+        assert idea is not None and idea.kind == kind
+        assert str(idea.words()) == "6♠ goes to 6♠ 6♥ 6♦ 6♣, not onto 7♠ 8♠ 9♠."
 
 
 def test_a_decision_the_solution_contradicts_is_left_out() -> None:
@@ -92,6 +94,8 @@ def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> No
             assert idea.card in idea.home
             assert any(Counter(idea.home) == Counter(Meld.of(meld, rules).cards) for meld in final)
             assert idea.home_kind is (MeldKind.SET if len({c.rank for c in idea.home}) == 1 else MeldKind.RUN)
+        if idea.kind == "decline":
+            assert idea.card in parsed.hand, "only a hand card has an obvious move to decline"
         if idea.instead is not None:
             assert idea.card in parsed.hand
             assert any(idea.instead == meld.cards for meld in parsed.table)
