@@ -167,6 +167,22 @@ def test_the_map_tables_the_area_imports_as_they_are() -> None:
     assert table == area_imports()
 
 
+def test_the_map_names_every_module_of_each_area() -> None:
+    """Each area's row of the map's module table names all its modules: a module added or renamed is
+    drawn in the same change. (Infrastructure's table above is checked whole.)"""
+    rows = {
+        found.group(1): found.group(2)
+        for found in re.finditer(r"^\| `(\w+)/` \|(.*)$", MAP.read_text(encoding="utf-8"), re.MULTILINE)
+    }
+    unnamed = {
+        module
+        for module in MODULES
+        if (area := area_of(module)) and module != f"webapp.{area}"
+        if f"`{module.rsplit('.', 1)[1]}`" not in rows.get(area, "")
+    }
+    assert unnamed == set()
+
+
 def infrastructure_imports() -> dict[str, set[str]]:
     """Each infrastructure module (by its name in `webapp`), and the infrastructure modules it imports."""
     short = {module: module.removeprefix("webapp.") for module in INFRASTRUCTURE}
