@@ -369,18 +369,29 @@ class _Order:
         rules: Rules,
     ) -> None:
         self.rules = rules
+        # cards as small numbers and melds as sorted tuples of them: the search hashes melds often
+        self.cards = sorted_cards(
+            {card for meld in layout for card in meld} | {c for *_, cs in units for c in cs}
+        )
+        number = {card: i for i, card in enumerate(self.cards)}
         first_new = len(layout)
         slot = {k: base.get(k, first_new + k) for _source, k, _cards in units if k != _HAND}
         self.units = [
-            (None if source == _HAND else source, None if k == _HAND else slot[k], cards)
+            (
+                None if source == _HAND else source,
+                None if k == _HAND else slot[k],
+                tuple(sorted(number[card] for card in cards.elements())),
+            )
             for source, k, cards in units
         ]
-        self.table: dict[int, Counter[Card]] = {i: Counter(meld) for i, meld in enumerate(layout)}
+        self.table: dict[int, tuple[int, ...]] = {
+            i: tuple(sorted(number[card] for card in meld)) for i, meld in enumerate(layout)
+        }
         for _source, target, _cards in self.units:
             if target is not None:
-                self.table.setdefault(target, Counter())
-        self.problems: dict[frozenset[tuple[Card, int]], bool] = {}
-        self.bad = {i for i, cards in self.table.items() if self._invalid(cards)}
+                self.table.setdefault(target, ())
+        self.problems: dict[tuple[int, ...], bool] = {(): False}
+        self.bad = frozenset(i for i, meld in self.table.items() if self._invalid(meld))
         self.found: list[int] | None = None
         self.peak = 0
         self.seen: dict[int, int] = {}
@@ -389,24 +400,19 @@ class _Order:
     def best(self) -> list[int]:
         """The units' indices in the order to write them: never more melds invalid at once than
         meld by meld (the units' own order), which is kept when the search finds no other."""
-        start = set(self.bad)
         self.peak = self._peak(range(len(self.units))) + 1
-        self.bad = start
         self._search(0, [], len(self.bad), ())
         return list(range(len(self.units))) if self.found is None else self.found
 
     def _peak(self, order: Iterable[int]) -> int:
         """The most melds invalid at once along the units in this order; the table ends as it began."""
-        done = []
+        undo = []
         peak = len(self.bad)
         for i in order:
-            source, target, cards = self.units[i]
-            self._move(source, target, cards, +1)
+            undo.append(self._move(self.units[i]))
             peak = max(peak, len(self.bad))
-            done.append(i)
-        for i in reversed(done):
-            source, target, cards = self.units[i]
-            self._move(source, target, cards, -1)
+        for saved in reversed(undo):
+            self._restore(saved)
         return peak
 
     def _search(self, done: int, path: list[int], peak: int, last: tuple[int | None, ...]) -> None:
@@ -422,25 +428,24 @@ class _Order:
             return
         options = [self._rank(i, unit, last) for i, unit in enumerate(self.units) if not done >> i & 1]
         for _key, after, i in sorted(options):
-            source, target, cards = self.units[i]
-            before = self._move(source, target, cards, +1)
+            source, target, _cards = unit = self.units[i]
+            saved = self._move(unit)
             path.append(i)
             self._search(done | 1 << i, path, max(peak, after), (source, target))
             path.pop()
-            self._move(source, target, cards, -1)
-            self.bad = before
+            self._restore(saved)
 
     def _rank(
-        self, i: int, unit: tuple[int | None, int | None, Counter[Card]], last: tuple[int | None, ...]
+        self, i: int, unit: tuple[int | None, int | None, tuple[int, ...]], last: tuple[int | None, ...]
     ) -> tuple[tuple[int, ...], int, int]:
         """How early a person would try this move now, the melds invalid after it, and its index:
         with a meld invalid, a move along the chain (out of or into an invalid meld, the one touched
         last first); with the table whole, a card from the hand; of those, the fewest melds invalid."""
-        source, target, cards = unit
-        before = self._move(source, target, cards, +1)
+        source, target, _cards = unit
+        before = self.bad
+        saved = self._move(unit)
         after = len(self.bad)
-        self._move(source, target, cards, -1)
-        self.bad = before
+        self._restore(saved)
         recent = source in last or target in last
         lay = source is None
         if before:
@@ -448,33 +453,39 @@ class _Order:
             return (not along, after, not recent, not lay, i), after, i
         return (not lay, after, i), after, i
 
-    def _move(self, source: int | None, target: int | None, cards: Counter[Card], sign: int) -> set[int]:
-        """Move the cards (back, for sign -1); `bad` becomes a new set, the old one is returned."""
-        before = self.bad
-        self.bad = set(before)
-        frm, to = (source, target) if sign > 0 else (target, source)
-        for slot, change in ((frm, -1), (to, +1)):
-            if slot is None:
-                continue
-            meld = self.table[slot]
-            if change > 0:
-                meld.update(cards)
+    def _move(
+        self, unit: tuple[int | None, int | None, tuple[int, ...]]
+    ) -> tuple[frozenset[int], tuple[tuple[int, tuple[int, ...]], ...]]:
+        """Make the move; what `_restore` needs to take it back."""
+        source, target, cards = unit
+        saved = tuple((slot, self.table[slot]) for slot in (source, target) if slot is not None)
+        bad = set(self.bad)
+        if source is not None:
+            left = list(self.table[source])
+            for card in cards:
+                left.remove(card)
+            self.table[source] = tuple(left)
+        if target is not None:
+            self.table[target] = tuple(sorted(self.table[target] + cards))
+        for slot, _meld in saved:
+            if self._invalid(self.table[slot]):
+                bad.add(slot)
             else:
-                meld.subtract(cards)
-            if self._invalid(meld):
-                self.bad.add(slot)
-            else:
-                self.bad.discard(slot)
-        return before
+                bad.discard(slot)
+        previous, self.bad = self.bad, frozenset(bad)
+        return previous, saved
 
-    def _invalid(self, cards: Counter[Card]) -> bool:
+    def _restore(self, saved: tuple[frozenset[int], tuple[tuple[int, tuple[int, ...]], ...]]) -> None:
+        self.bad, melds = saved
+        for slot, meld in melds:
+            self.table[slot] = meld
+
+    def _invalid(self, meld: tuple[int, ...]) -> bool:
         """A meld holding cards that is not a valid meld (an empty one is no meld)."""
-        key = frozenset(item for item in cards.items() if item[1] > 0)
-        if not key:
-            return False
-        known = self.problems.get(key)
+        known = self.problems.get(meld)
         if known is None:
-            known = self.problems[key] = meld_problem(sorted_cards(+cards), self.rules) is not None
+            cards = tuple(self.cards[i] for i in meld)
+            known = self.problems[meld] = meld_problem(cards, self.rules) is not None
         return known
 
 
