@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from puzzles import Decision, Meld, MeldKind, Position, key_ideas, meld_problem, parse_cards, play_of
+from puzzles import Decision, Meld, MeldKind, Position, key_ideas, maximum, meld_problem, parse_cards, play_of
 from puzzles._key import _placed
 
 MASTER = (
@@ -77,26 +77,58 @@ def test_a_decision_the_solution_contradicts_is_left_out() -> None:
     assert _placed(position, table, Decision(parse_cards("6S")[0], 0, 0, 1)) is None
 
 
-@pytest.mark.parametrize(
-    ("position", "solution"),
-    [(MASTER, MASTER_SOLUTION), (MEDIUM, MEDIUM_SOLUTION), (TABLE_FORK, TABLE_FORK_SOLUTION)],
-)
-def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> None:
-    parsed = Position.parse(position)
-    final = solution_of(solution)
+def check_agrees(parsed: Position, final: list[tuple[object, ...]]) -> None:
+    """Every idea is true of this solution: its home holds the card, a kept card stays in the hand,
+    a declined card is a hand card that fits the meld named as it lies."""
     rules = parsed.rules
     play = play_of(parsed, [Meld.of(meld, rules) for meld in final])
     left = Counter(play.hand_after(parsed))
     for idea in key_ideas(parsed, final):
+        said = str(idea.words())
         if idea.home is None:
-            assert left[idea.card], f"{idea.card} is kept"
+            assert left[idea.card], said
         else:
-            assert idea.card in idea.home
+            assert idea.card in idea.home, said
             assert any(Counter(idea.home) == Counter(Meld.of(meld, rules).cards) for meld in final)
-            assert idea.home_kind is (MeldKind.SET if len({c.rank for c in idea.home}) == 1 else MeldKind.RUN)
+            assert idea.home_kind is (
+                MeldKind.SET if len({c.rank for c in idea.home if not c.is_joker}) == 1 else MeldKind.RUN
+            )
         if idea.kind == "decline":
             assert idea.card in parsed.hand, "only a hand card has an obvious move to decline"
         if idea.instead is not None:
             assert idea.card in parsed.hand
             assert any(idea.instead == meld.cards for meld in parsed.table)
             assert meld_problem((*idea.instead, idea.card), rules) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        MASTER,
+        MEDIUM,
+        TABLE_FORK,
+        "classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C",
+        "jokers | 3S 4S 5S / 7H 7D 7C | JK 9D",
+        "jokers | 2S 2D 2C / 3S 3D 3C / 6S 6D 6C / 7S 7D 7C / 8H 8D 8C / QS QH QC"
+        " | 5S 6S 9H 10H 3D 5D QD 5C JK",
+        "jokers | JS JH JD / QS QH QD QC / 3H 4H 5H / 7H 8H 9H 10H JH QH KH / 7H JK 9H 10H / 2D 3D 4D"
+        " / 9D 10D JD / AC 2C 3C | AS 2S 4S 5S AH 4H 6D 5C 5C JC",
+    ],
+)
+def test_the_key_ideas_of_the_solvers_own_play_are_true_of_it(text: str) -> None:
+    # the solver's play, not a stored one: the line is asked to agree with whichever play is shown
+    position = Position.parse(text)
+    best = maximum(position, time_limit=20.0)
+    final = [meld.cards for meld in best.play.table]
+    assert key_ideas(position, final), "each of these positions needs a decision"
+    check_agrees(position, final)
+
+
+@pytest.mark.parametrize(
+    ("position", "solution"),
+    [(MASTER, MASTER_SOLUTION), (MEDIUM, MEDIUM_SOLUTION), (TABLE_FORK, TABLE_FORK_SOLUTION)],
+)
+def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> None:
+    parsed = Position.parse(position)
+    assert key_ideas(parsed, solution_of(solution)), "each of these puzzles has a key idea"
+    check_agrees(parsed, solution_of(solution))
