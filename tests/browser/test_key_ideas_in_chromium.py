@@ -1,6 +1,6 @@
 """A puzzle's key ideas in real headless Chromium on a phone: the first hint marks the key card
-alone, and giving up shows the ideas in words on the result card, in English at 360 px and in
-Polish (the longest words) at 320 px.
+alone, and giving up shows the ideas in words on the result card, in each language, at 360 px
+(English, Italian) and 320 px (German, Polish: the longest words).
 
 Screenshots go to artifacts/ as key-ideas-<language>-<width>-*.png.
 """
@@ -30,6 +30,24 @@ SAID = {
         "title": "The key ideas",
         "ideas": ["10♠ goes to the set 10♠ 10♥ 10♣, not to a run.", "Keep 2♥ back, though it fits 3♥ 4♥ 5♥."],
     },
+    "it": {
+        "locale": "it-IT",
+        "hint": "10♠ è la carta chiave: pensa a dove va.",
+        "title": "Le idee chiave",
+        "ideas": [
+            "10♠ va nel tris 10♠ 10♥ 10♣, non in una scala.",
+            "Tieni 2♥ in mano, anche se si attacca a 3♥ 4♥ 5♥.",
+        ],
+    },
+    "de": {
+        "locale": "de-DE",
+        "hint": "10♠ ist die Schlüsselkarte: überlege, wohin sie gehört.",
+        "title": "Die Schlüsselideen",
+        "ideas": [
+            "10♠ gehört in den Satz 10♠ 10♥ 10♣, nicht in eine Reihe.",
+            "Behalte 2♥ auf der Hand, obwohl sie an 3♥ 4♥ 5♥ passt.",
+        ],
+    },
     "pl": {
         "locale": "pl-PL",
         "hint": "10♠ to kluczowa karta: zastanów się, gdzie ją położyć.",
@@ -51,7 +69,7 @@ def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize(("language", "width"), [("en", 360), ("pl", 320)])
+@pytest.mark.parametrize(("language", "width"), [("en", 360), ("it", 360), ("de", 320), ("pl", 320)])
 def test_the_key_card_then_the_key_ideas_on_a_phone(
     browser: object, site: str, language: str, width: int
 ) -> None:
