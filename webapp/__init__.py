@@ -46,7 +46,7 @@ from webapp.training import views as training_views
 from webapp.training.runs import KINDS
 from webapp.turn import choosing, preview
 from webapp.turn import views as turn_views
-from webapp.turn.pages import Mode
+from webapp.turn.modes import Mode
 
 
 class AsciiIntegerConverter(IntegerConverter):

@@ -22,7 +22,7 @@ from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
 from webapp.turn import attempts, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
-from webapp.turn.pages import PuzzlePage
+from webapp.turn.modes import PuzzlePage
 from webapp.turn.view import TurnView, turn_view
 
 RACE_TRIES = 3

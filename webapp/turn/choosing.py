@@ -27,7 +27,7 @@ from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.templating import sessionless
 from webapp.turn import actions, archive
-from webapp.turn.pages import daily_page
+from webapp.turn.modes import daily_page
 from webapp.turn.rendering import kept_newcomer_page, render_turn
 from webapp.wording import gettext, rules_title, tier_name
 

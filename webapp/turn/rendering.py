@@ -32,7 +32,7 @@ from webapp.schedule.days import zone
 from webapp.templating import deck, drawn_for_keeping, token_left_out, token_put, verdict_shown
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
-from webapp.turn.pages import Mode, PuzzlePage
+from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.view import NumberedMeld, TurnView, numbered
 from webapp.wording import say
 

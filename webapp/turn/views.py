@@ -22,7 +22,7 @@ from webapp.models import Status
 from webapp.security import hint_rate_limit, limiter, step_rate_limit
 from webapp.turn import actions, attempts
 from webapp.turn.actions import Turn
-from webapp.turn.pages import Mode, PuzzlePage, find_page
+from webapp.turn.modes import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
 from webapp.wording import gettext
 
