@@ -32,7 +32,7 @@ PURE = {
     "webapp.review.spacing",
     "webapp.schedule.days",
     "webapp.training.runs",
-    "webapp.turn.view",
+    "webapp.turn.turn_view",
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300

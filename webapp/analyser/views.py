@@ -31,7 +31,7 @@ from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import best_of, solve_time_limit
 from webapp.errors import Refusal, json_body
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
-from webapp.turn.view import turn_view
+from webapp.turn.turn_view import turn_view
 from webapp.wording import gettext, say
 
 bp = Blueprint("analyser", __name__)

@@ -33,7 +33,7 @@ from webapp.templating import deck, drawn_for_keeping, token_left_out, token_put
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
 from webapp.turn.modes import Mode, PuzzlePage
-from webapp.turn.view import NumberedMeld, TurnView, numbered
+from webapp.turn.turn_view import NumberedMeld, TurnView, numbered
 from webapp.wording import say
 
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
