@@ -120,6 +120,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
     for kind in KINDS:
         app.register_blueprint(training_views.bp, name=kind, url_prefix=f"/{kind}")
+    # the home page, `/` (today's puzzle), and the pages that pick a puzzle: /archive, /practice, /review
     app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(preview.bp)

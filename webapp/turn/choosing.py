@@ -1,5 +1,5 @@
-"""The pages that pick a puzzle: today's (the home page), the archive list, practice's chooser, and
-the player's review (`/review`: what comes back today and later).
+"""The home page, `/` (`today`: today's puzzle), and the other pages that pick a puzzle: the archive
+list, practice's chooser, and the player's review (`/review`: what comes back today and later).
 
 The puzzle itself is then played on the turn blueprint's pages (`webapp.turn.views`); today's page is
 its daily page for the player's own day.
