@@ -19,7 +19,7 @@ from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Card, Chain, Entry, Pos
 from webapp.analyser import solving
 from webapp.analyser.answer import Answer, answer_of, position_args
 from webapp.languages import LETTERS, letters, page_language
-from webapp.templating import deck, drawn_for_keeping, sessionless, token_left_out, token_put
+from webapp.templating import deck, drawn_for_keeping, sessionless, token_filled
 
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
@@ -53,7 +53,7 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
     )
     page = solving.kept_rendered(position, objective, limit, how)
     if page is not None:
-        return token_left_out(page) if sessionless() else token_put(page)
+        return token_filled(page, sessionless())
     if chain_now:
         solving.whole(position, objective, limit)
     settled, settled_stamp = solving.settled(position, objective, limit)
@@ -67,7 +67,7 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
         lambda: _drawn_for_keeping(lambda: render_analysis(entry, answer_of(settled, chain), htmx)),
     )
     # without a session, none is started for it: its script asks for a token before any POST
-    return token_left_out(page) if sessionless() else token_put(page)
+    return token_filled(page, sessionless())
 
 
 def chain_cell(entry: Entry, position: Position) -> str:
