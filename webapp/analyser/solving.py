@@ -24,6 +24,7 @@ from puzzles import (
     CHAIN_SHARE,
     Analysis,
     Best,
+    Chain,
     Objective,
     Position,
     Settled,
@@ -136,6 +137,29 @@ def whole(position: Position, objective: Objective, time_limit: float) -> tuple[
             )
         kept = _keep(ANALYSES(), key, analysis)
     return told_for(kept.value, position, order), kept.stored
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """What the analyser's page shows of a position: the settled part, the chain length when it is
+    known, and the stamp of both (`rendered` keeps the page under it)."""
+
+    settled: Settled
+    chain: Chain | None
+    stamp: Hashable
+
+
+def answered(position: Position, objective: Objective, time_limit: float, chain_now: bool) -> Answered:
+    """The page's answer: the settled part solved now unless kept, and the chain length when it is
+    kept, needs no solve (a depth of 0 or 1 is its chain length), or `chain_now` asks for it."""
+    if chain_now:
+        whole(position, objective, time_limit)
+    found, settled_stamp = settled(position, objective, time_limit)
+    kept = kept_whole(position, objective, time_limit)
+    if kept is None and found.chain_known:
+        kept = whole(position, objective, time_limit)
+    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
+    return Answered(found, chain, (settled_stamp, chain_stamp))
 
 
 def kept_whole(

@@ -53,7 +53,7 @@ def analyse_page() -> Response:
     htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
-        page = rendering.answer_page(entry, entry.position, htmx, chain_now=False)
+        page = _answer_page(entry, entry.position, htmx, chain_now=False)
         status = 200
     else:
         page = rendering.render_analysis(entry, None, htmx)
@@ -79,8 +79,19 @@ def chain() -> str:
     # only once the whole request is known good, as the page does: the same guard, the same answer
     refuse_spoilers(position)
     if request.headers.get("HX-Request"):
-        return rendering.chain_cell(entry, position)
-    return rendering.answer_page(entry, position, htmx=False, chain_now=True)
+        analysis, stamp = solving.whole(position, entry.objective, solve_time_limit())
+        return rendering.chain_cell(entry, position, analysis, stamp)
+    return _answer_page(entry, position, htmx=False, chain_now=True)
+
+
+def _answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -> str:
+    """The page of a position's answer: as it was drawn when both its phases are kept, else drawn
+    from the answer solved now (the chain length too when `chain_now`)."""
+    page = rendering.kept_page(entry, position, htmx)
+    if page is None:
+        found = solving.answered(position, entry.objective, solve_time_limit(), chain_now)
+        page = rendering.answer_page(entry, position, htmx, found)
+    return page
 
 
 # -- playing a position, the moves in the URL
