@@ -27,6 +27,7 @@ from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, PresetName, Problem, ProblemCode
 from puzzles._progress import Progress, Track, progress
+from puzzles._relabel import Relabelling, Shape, melds_in_common, relabel, relabellings, shape, table_shape
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -102,9 +103,11 @@ __all__ = [
     "Problem",
     "ProblemCode",
     "Progress",
+    "Relabelling",
     "Rules",
     "RulesError",
     "Settled",
+    "Shape",
     "SkillRun",
     "Step",
     "StepCheck",
@@ -129,6 +132,7 @@ __all__ = [
     "judge",
     "maximum",
     "meld_problem",
+    "melds_in_common",
     "parse_cards",
     "plan_steps",
     "play_json",
@@ -137,11 +141,15 @@ __all__ = [
     "progress",
     "read_card",
     "read_entry",
+    "relabel",
+    "relabellings",
     "settle",
+    "shape",
     "skill_limited",
     "sorted_cards",
     "step_check",
     "steps_between",
+    "table_shape",
     "told_for",
     "uniqueness",
     "with_chain",
