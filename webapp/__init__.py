@@ -4,13 +4,14 @@
 clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
 backup FILE` use it.
 
-Infrastructure sits at the top (`settings`, `db`, `models` with its `columns`, `security`, `errors`,
-`caching`, `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game
-(`pages`: help and settings), `refused_early` in front of Flask (refusing again an address a rate
-limit refused) and `kept_answers` around it all (today's page for visitors without a
-cookie, served as bytes). The game is in packages by area: `schedule` (which puzzle when), `review`
-(missed puzzles coming back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle),
-`training` (rush and streak runs), `analyser` and `friends` (friends' tables).
+Infrastructure sits at the bottom, imported by the areas and importing none (`settings`, `db`,
+`models` with its `columns`, `security`, `errors`, `caching`, `solver_gate`, `backup`, `templating`,
+`assets`), with the pages beside the game (`pages`: help and settings), `refused_early` in front of
+Flask (refusing again an address a rate limit refused) and `kept_answers` around it all (today's
+page for visitors without a cookie, served as bytes). The game is in packages by area: `schedule`
+(which puzzle when), `review` (missed puzzles coming back), `players` (records, streaks, ratings),
+`turn` (a turn at a puzzle), `training` (rush and streak runs), `analyser` and `friends` (friends'
+tables).
 docs/ARCHITECTURE.md draws the map.
 """
 
