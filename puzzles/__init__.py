@@ -28,7 +28,17 @@ from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, PresetName, Problem, ProblemCode
 from puzzles._progress import Progress, Track, progress
-from puzzles._relabel import Relabelling, Shape, melds_in_common, relabel, relabellings, shape, table_shape
+from puzzles._relabel import (
+    Relabelling,
+    Shape,
+    card_overlaps,
+    melds_in_common,
+    relabel,
+    relabel_cards,
+    relabellings,
+    shape,
+    table_shape,
+)
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -123,6 +133,7 @@ __all__ = [
     "answer_json",
     "apply_steps",
     "canonical",
+    "card_overlaps",
     "chain_depth",
     "chain_length",
     "decisions_of",
@@ -146,6 +157,7 @@ __all__ = [
     "read_card",
     "read_entry",
     "relabel",
+    "relabel_cards",
     "relabellings",
     "settle",
     "shape",
