@@ -14,14 +14,9 @@ from flask import Flask
 
 import generator
 from puzzles import Position
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.conftest import ARTIFACTS, PHONE, served
 from tests.webapp.conftest import FrozenClock, make_app, store
 from tests.webapp.turn.test_key_ideas import MASTER
-
-pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 SAID = {
     "en": {
@@ -74,9 +69,8 @@ def test_the_key_card_then_the_key_ideas_on_a_phone(
     browser: object, site: str, language: str, width: int
 ) -> None:
     said = SAID[language]
-    context = browser.new_context(  # type: ignore[attr-defined]
-        locale=said["locale"], viewport={"width": width, "height": 740}, device_scale_factor=2, has_touch=True
-    )
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=said["locale"], **screen)  # type: ignore[attr-defined]
     page = context.new_page()
     page.goto(site + "/")
     page.wait_for_load_state("domcontentloaded")
