@@ -160,4 +160,4 @@ def next_review() -> Response:
     due = queue.review(db.session(), current_player_id(), now().astimezone(tz).date(), tz).due
     if not due:
         return redirect(url_for("choosing.review_page"), 303)
-    return redirect(url_for("review.puzzle", code=due[0][1].code), 303)
+    return redirect(url_for("review.puzzle", code=due[0].puzzle.code), 303)
