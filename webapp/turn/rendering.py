@@ -24,13 +24,13 @@ from webapp.client_input import small_number
 from webapp.languages import letters, page_language
 from webapp.models import PlayerAttempt, Status
 from webapp.players import records
-from webapp.players.crowd import Crowd, how_others_did
+from webapp.players.crowd import FINISHED, Crowd, how_others_did
 from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.templating import deck, drawn_for_keeping, token_left_out, token_put, verdict_shown
-from webapp.turn import attempts
+from webapp.turn import attempts, store
 from webapp.turn.actions import Turn
 from webapp.turn.pages import Mode, PuzzlePage
 from webapp.turn.view import NumberedMeld, TurnView, numbered
@@ -97,6 +97,12 @@ class CrowdView:
     faster_than: int | None
     """For a solve: the share of the other solves that took longer."""
     fewer_moves_than: int | None
+    others: int = 0
+    """The other players who finished it (their first turn), real play or not."""
+    others_solved: int = 0
+    """Those of `others` who solved it."""
+    rating: int = 0
+    """The puzzle's rating now: what the first to finish can be told of it."""
 
 
 def render_turn(page: PuzzlePage, turn: Turn) -> tuple[str, int]:
@@ -262,11 +268,21 @@ def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
     median = crowd.median_seconds
     solve = attempt.status == Status.SOLVED and attempt.finished is not None
     spent = (attempt.finished - attempt.started).total_seconds() if solve and attempt.finished else None
+    # the crowd's counts hold the player's own first turn (counted after it finished): leave it out
+    if attempt.review == 0:
+        first: Status | None = attempt.status
+    else:
+        turn = store.find(db.session(), attempt.player_id, attempt.puzzle, 0)
+        first = turn.status if turn is not None else None
+    mine = first in FINISHED
     return CrowdView(
         crowd,
         attempts.duration_words(timedelta(seconds=median)) if median is not None else None,
         crowd.faster_than(spent) if spent is not None else None,
         crowd.fewer_moves_than(attempt.moves) if solve else None,
+        others=max(crowd.everyone - mine, 0),
+        others_solved=max(crowd.everyone_solved - (mine and first == Status.SOLVED), 0),
+        rating=round(attempt.puzzle.rating),
     )
 
 

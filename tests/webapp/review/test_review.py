@@ -58,6 +58,7 @@ def test_a_given_up_puzzle_comes_back_the_next_day_and_leaves_when_solved_clean(
     moves = solve(player, puzzle.id, known_puzzle, base="/review")
     result = player.post(f"/review/{puzzle.id}/end").get_data(as_text=True)
     assert "Next review" in result and f"{moves} moves" in result and "?beat=" not in result
+    assert "You are the first to finish this puzzle" in result  # their own first turn is no other player
     assert rounds(app) == [(0, "gave-up", None), (1, "solved", None)]
     assert puzzle_rating(app, row_id) == rating  # a review moves the player's rating only
     assert player.client.get(f"/review/{puzzle.id}").status_code == 200  # the result stays on its page
