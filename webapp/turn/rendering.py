@@ -78,6 +78,9 @@ class Result:
     """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
     final: tuple[NumberedMeld, ...]
     """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
+    given: tuple[tuple[Card, ...], ...]
+    """The table the puzzle gave, meld by meld: the steps' numbers are its melds' (drawn beside them,
+    as the board the player saw draws none)."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
@@ -250,7 +253,11 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
 def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
     """The steps to the solution and its final table, as the analyser draws them."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    return {"steps": steps, "final": numbered(position, steps)}
+    return {
+        "steps": steps,
+        "final": numbered(position, steps),
+        "given": tuple(meld.cards for meld in position.table),
+    }
 
 
 def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
