@@ -385,3 +385,35 @@ def test_a_number_keeps_the_words_either_side_of_it_on_its_line() -> None:
     assert numbers_kept(Markup("<strong>5/5</strong> · 0 moves")) == (
         f"<strong>5/5</strong> ·{nbsp}0{nbsp}moves"
     )
+
+
+def button_labels(board: str) -> set[str]:
+    """The words the play board's buttons show: their labels under the icons, and the named ones."""
+    found = re.findall(r'<span class="[^"]*button-label[^"]*">([^<]+)</span>', board)
+    found += re.findall(r'<button class="button primary" id="end-turn"[^>]*>([^<]+)</button>', board)
+    found += re.findall(r'<span class="when-closed">([^<]+)</span>', board)
+    return {label.strip() for label in found}
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES))
+def test_the_walkthrough_names_the_buttons_by_their_labels(
+    client: FlaskClient, published: int, language: str
+) -> None:
+    headers = {"Accept-Language": language}
+    labels = button_labels(page(client, "/", **headers))
+    assert len(labels) >= 4, labels  # undo, reset, hint, give up, end turn
+    tour = page(client, "/tour", **headers)
+    named = re.findall(r'<strong class="button-name">([^<]+)</strong>', tour)
+    # the walkthrough names undo, reset and end turn, each as its button says it in this language
+    assert len(named) == 3 and set(named) <= labels, (named, labels)
+
+
+def test_italian_calls_a_puzzle_a_rompicapo_throughout() -> None:
+    # one word for one thing: "problema" only as chess's (a chess problem), or a placeholder's name
+    said = []
+    for message in catalog("it"):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            text = re.sub(r"%\(problem\)s|problem[ai] di scacchi", "", text or "")
+            if re.search(r"problem", text, re.IGNORECASE):
+                said.append(text)
+    assert said == []

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, g, render_template, request, url_for
+from sqlalchemy import select
 
 from puzzles import HINT_RUNGS, Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
@@ -89,6 +90,9 @@ class Result:
     next_in: Words
     crowd: CrowdView
     """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+    today_open: bool = False
+    """This is another daily than the player's today's, which they have not finished: their streak can
+    start (or go on) today, not only tomorrow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +251,23 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         crowd=_crowd(
             attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
         ),
+        today_open=streak is not None and _today_open(page, attempt, moment, tz_name),
     )
+
+
+def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_name: str) -> bool:
+    """The player's today's daily is another than this one, open, and not finished by them."""
+    today = calendar().today(moment, zone(tz_name))
+    if page.number == today or not calendar().is_open(today, moment):
+        return False
+    finished = db.session().scalar(
+        select(PlayerAttempt.id).where(
+            PlayerAttempt.player_id == attempt.player_id,
+            PlayerAttempt.number == today,
+            PlayerAttempt.status != Status.PLAYING,
+        )
+    )
+    return finished is None
 
 
 def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
