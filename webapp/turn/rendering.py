@@ -90,6 +90,9 @@ class Result:
     next_in: Words
     crowd: CrowdView
     """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+    share_url: str | None = None
+    """The puzzle's own address, absolute, that the share text carries (none for a review round,
+    whose page is the player's own)."""
     today_open: bool = False
     """This is another daily than the player's today's, which they have not finished: their streak can
     start (or go on) today, not only tomorrow."""
@@ -251,6 +254,7 @@ def _result(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         crowd=_crowd(
             attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
         ),
+        share_url=None if page.mode is Mode.REVIEW else page.url("puzzle", _external=True),
         today_open=streak is not None and _today_open(page, attempt, moment, tz_name),
     )
 

@@ -172,6 +172,9 @@ def test_solving_ends_with_the_share_text(
     moves = attempts(app)[0][3]
     # the streak of one: #7 is the first daily puzzle this player solved
     assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1"
+    # the share carries the puzzle's own address, absolute, for the share sheet or the copy
+    assert f'data-share="share-text" data-share-url="http://localhost/puzzles/{TODAY}"' in result
+    assert f'id="share-link" href="http://localhost/puzzles/{TODAY}"' in result
     assert 'class="countdown"' in result and "12 h 00 min" in result
     assert attempts(app)[0][2] == "solved"
     # the turn is over: no more moves
