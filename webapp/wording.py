@@ -128,8 +128,10 @@ def rules_about(rules: Rules | str) -> str:
 
 
 def day_words(day: date, length: str = "short") -> str:
-    """A day as the player's language writes it: `Tue, 1 Dec 2026` (short), `1 December 2026` (long)
-    or `Tuesday, 1 December 2026` (full)."""
+    """A day as the player's language writes it: `Tue, 1 Dec 2026` (short), `1 December 2026` (long),
+    `Tuesday, 1 December 2026` (full) or `1 Dec` (brief: a chart's axis)."""
+    if length == "brief":
+        return str(format_skeleton("MMMd", day, locale=get_locale()))
     if length == "short":
         return str(format_skeleton("yMMMEd", day, locale=get_locale()))
     return str(format_date(day, length))

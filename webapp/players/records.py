@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from flask import current_app
 from sqlalchemy import and_, func, or_, select, update
@@ -91,15 +91,26 @@ class Stats:
         return round(100 * self.solved / self.played) if self.played else 0
 
 
-def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
-    """The player's stats; a newcomer's are all zero, with an empty calendar."""
+def stats(
+    session: Session, player: str | None, dates: Calendar, now: datetime, today: date, zone: tzinfo = UTC
+) -> Stats:
+    """The player's stats; a newcomer's are all zero, with an empty calendar. The rating chart's days
+    are the player's (`zone`)."""
     attempts, rating, record, left = (
         ([], Rating(), {}, 0) if player is None else _own_record(session, player, dates, now)
     )
     daily = [attempt for attempt in attempts if attempt.number is not None]
     practice = [attempt for attempt in attempts if attempt.number is None]
     solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
-    history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
+    rated = [
+        attempt for attempt in attempts if attempt.rating_after is not None and attempt.finished is not None
+    ]
+    history = [attempt.rating_after for attempt in rated if attempt.rating_after is not None]
+    moments = [attempt.finished for attempt in rated if attempt.finished is not None]
+    count = len(history)
+    if 0 < count < RATING_HISTORY:
+        # the whole history: it starts where every player starts, when the first rated turn began
+        history, moments = [rating_defaults.DEFAULT_RATING, *history], [rated[0].started, *moments]
     return Stats(
         played=len(daily) + left,
         solved=len(solved),
@@ -109,8 +120,8 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         moves=moves_histogram([attempt.moves for attempt in solved]),
         calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
         rating=rating,
-        ratings=rating_line(history[-RATING_HISTORY:]),
-        rated=len(history),
+        ratings=rating_line(history[-RATING_HISTORY:], moments=moments[-RATING_HISTORY:], zone=zone),
+        rated=count,
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )

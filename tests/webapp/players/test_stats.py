@@ -306,3 +306,16 @@ def test_a_first_miss_on_an_earlier_puzzle_points_to_todays_not_to_tomorrow(
     todays = player.post("/puzzles/8/give-up").get_data(as_text=True)
     assert "Your streak starts with your first solved daily puzzle: come back tomorrow." in todays
     assert "today-open" not in todays
+
+
+def test_the_rating_is_drawn_over_time_from_the_first_puzzle(
+    app: Flask, player: Player, published: int
+) -> None:
+    assert "rating-line" not in player.client.get("/stats").get_data(as_text=True)  # nothing rated yet
+    player.post(f"/puzzles/{published}/give-up")
+    page = player.client.get("/stats").get_data(as_text=True)
+    # one rated puzzle: the line from where every player starts to the rating after it, on its day
+    points = re.search(r'<polyline class="rating-line" [^>]*points="([^"]+)"', page)
+    assert points and len(points.group(1).split()) == 2
+    assert re.search(r'<text class="axis day-tick"[^>]*>29 Nov</text>', page)
+    assert "Rating history on 29 November 2026: from 1300 to 1500" in page
