@@ -23,7 +23,15 @@ from flask_babel import ngettext as babel_ngettext
 from markupsafe import Markup, escape
 
 from puzzles import Card, PresetName, Problem, Rules, RulesError, Suit, Words
-from webapp.languages import letters, page_language, per_locale, rank_text, shown_card
+from webapp.languages import (
+    letters,
+    page_language,
+    per_locale,
+    rank_text,
+    shown_card,
+    suit_legend,
+    suit_letters,
+)
 
 if TYPE_CHECKING:
     from limits import RateLimitItem
@@ -235,5 +243,7 @@ def init_app(app: Flask) -> None:
         script_words=script_words,
         weekday=weekday_words,
         hand_points=hand_points,
+        suit_legend=suit_legend,
+        suit_letters=suit_letters,
         gettext_of=gettext,
     )
