@@ -117,3 +117,18 @@ def rating_line(
     points = tuple((x, y(rating)) for x, rating in zip(xs, ratings, strict=True))
     ticks = tuple((y(value), value) for value in range(int(low), int(high) + 1, stride))
     return Line(points, ticks, days)
+
+
+def rating_over_time(
+    rated: Sequence[tuple[datetime, datetime | None, float | None]], start: float, most: int, zone: tzinfo
+) -> Line:
+    """The rating line of turns rated as (started, finished, rating after), oldest first: the latest
+    `most`, placed by when each finished; a history shorter than that begins at `start`, the rating
+    every player starts from, when the first rated turn began (so one rated turn draws a line)."""
+    points = [
+        (finished, rating) for _, finished, rating in rated if finished is not None and rating is not None
+    ]
+    if 0 < len(points) < most:
+        points.insert(0, (rated[0][0], start))
+    points = points[-most:]
+    return rating_line([rating for _, rating in points], moments=[moment for moment, _ in points], zone=zone)

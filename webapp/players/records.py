@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import models, rating_defaults
 from webapp.models import Status
-from webapp.players.charts import Bar, Line, moves_histogram, rating_line
+from webapp.players.charts import Bar, Line, moves_histogram, rating_over_time
 from webapp.players.crowd import FINISHED
 from webapp.players.glicko import Rating, idle, play, solve_score
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
@@ -94,23 +94,14 @@ class Stats:
 def stats(
     session: Session, player: str | None, dates: Calendar, now: datetime, today: date, zone: tzinfo = UTC
 ) -> Stats:
-    """The player's stats; a newcomer's are all zero, with an empty calendar. The rating chart's days
-    are the player's (`zone`)."""
+    """The player's stats (the rating chart's days in `zone`); a newcomer's are all zero."""
     attempts, rating, record, left = (
         ([], Rating(), {}, 0) if player is None else _own_record(session, player, dates, now)
     )
     daily = [attempt for attempt in attempts if attempt.number is not None]
     practice = [attempt for attempt in attempts if attempt.number is None]
     solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
-    rated = [
-        attempt for attempt in attempts if attempt.rating_after is not None and attempt.finished is not None
-    ]
-    history = [attempt.rating_after for attempt in rated if attempt.rating_after is not None]
-    moments = [attempt.finished for attempt in rated if attempt.finished is not None]
-    count = len(history)
-    if 0 < count < RATING_HISTORY:
-        # the whole history: it starts where every player starts, when the first rated turn began
-        history, moments = [rating_defaults.DEFAULT_RATING, *history], [rated[0].started, *moments]
+    rated = [(turn.started, turn.finished, turn.rating_after) for turn in attempts]
     return Stats(
         played=len(daily) + left,
         solved=len(solved),
@@ -120,8 +111,8 @@ def stats(
         moves=moves_histogram([attempt.moves for attempt in solved]),
         calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
         rating=rating,
-        ratings=rating_line(history[-RATING_HISTORY:], moments=moments[-RATING_HISTORY:], zone=zone),
-        rated=count,
+        ratings=rating_over_time(rated, rating_defaults.DEFAULT_RATING, RATING_HISTORY, zone),
+        rated=sum(rating is not None for *_, rating in rated),
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )
