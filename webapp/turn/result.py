@@ -13,7 +13,7 @@ from typing import Any
 from flask import url_for
 from sqlalchemy import select
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
+from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
 from webapp import db
 from webapp.models import PlayerAttempt, Status
 from webapp.players import records
@@ -56,6 +56,8 @@ class Result:
     given: tuple[tuple[Card, ...], ...]
     """The table the puzzle gave, meld by meld: the steps' numbers are its melds' (drawn beside them,
     as the board the player saw draws none)."""
+    key_ideas: tuple[Words, ...]
+    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`): shown solved or not."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
@@ -174,12 +176,14 @@ def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_n
 
 
 def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them."""
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
+    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
     return {
         "steps": steps,
         "final": numbered(position, steps),
         "given": tuple(meld.cards for meld in position.table),
+        "key_ideas": ideas,
     }
 
 
