@@ -99,14 +99,30 @@ class CrowdView:
     fewer_moves_than: int | None
 
 
+WARM_UP_TIERS = frozenset({"expert", "master"})
+"""Days whose puzzle is too hard for a first game: a newcomer is offered an Easy one first."""
+
+
 def render_turn(page: PuzzlePage, turn: Turn) -> tuple[str, int]:
     """The play page, or only its board for htmx."""
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     tz_name = player_zone_name()
-    behind = earlier_open(page, current_player_id())
+    player = current_player_id()
+    behind = earlier_open(page, player)
     if turn.attempt is None:
-        return untouched_page(page, turn.view, template, tz_name, behind), 200
+        return untouched_page(page, turn.view, template, tz_name, behind, newcomer(page, player)), 200
     return render_template(template, **_context(page, turn.attempt, turn.view, tz_name, behind)), 200
+
+
+def newcomer(page: PuzzlePage, player: str | None) -> bool:
+    """On today's page, whether the visitor is new: no cookie, or no puzzle finished yet. Only a hard
+    day asks the database: on other days a player with a cookie is taken as no newcomer, which the
+    page does not show."""
+    if not page.is_today:
+        return False
+    if player is None:
+        return True
+    return page.puzzle.tier in WARM_UP_TIERS and not records.has_finished_any(db.session(), player)
 
 
 def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
@@ -132,14 +148,21 @@ def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
 
 
 def untouched_page(
-    page: PuzzlePage, view: TurnView, template: str, tz_name: str, behind: tuple[StillOpen, ...] = ()
+    page: PuzzlePage,
+    view: TurnView,
+    template: str,
+    tz_name: str,
+    behind: tuple[StillOpen, ...] = (),
+    new: bool = False,
 ) -> str:
-    """The page of a puzzle nobody has moved a card of, from this process's cache."""
+    """The page of a puzzle nobody has moved a card of, from this process's cache; `new`: the visitor
+    is a newcomer (`newcomer`), offered a warm-up on a hard day."""
     pages = UNTOUCHED_PAGES()
-    key = _untouched_key(page.mode, page.key, page.is_today, template, tz_name, behind)
+    key = _untouched_key(page.mode, page.key, page.is_today, template, tz_name, behind, new)
     rendered = pages.get(key)
     if rendered is None:
         context = _context(page, None, view, tz_name, behind)
+        context["warm_up"] = new and page.puzzle.tier in WARM_UP_TIERS
         with drawn_for_keeping():
             rendered = render_template(template, **context)
         pages.put(key, rendered)
@@ -157,8 +180,9 @@ def kept_newcomer_page(number: int) -> str | None:
     if current_player_id() is not None:
         return None
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
-    # as `daily_page(number, is_today=True)` names it, and a visitor with no player has nothing open
-    key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), ())
+    # as `daily_page(number, is_today=True)` names it, and a visitor with no player has nothing open;
+    # a newcomer on a hard day, else the warm-up's offer is left out of the page whatever the key says
+    key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), (), True)
     rendered = UNTOUCHED_PAGES().get(key)
     return None if rendered is None else _token_in(rendered)
 
@@ -170,9 +194,11 @@ def _untouched_key(
     template: str,
     tz_name: str,
     behind: tuple[StillOpen, ...],
+    new: bool,
 ) -> tuple[object, ...]:
     return (
         request.host,  # the page's link preview names the site by its host
+        new,
         mode,
         names,
         _beat(),  # parsed: random text in the link must not fill the cache with copies
@@ -213,6 +239,7 @@ def _context(
         "beat": _beat(),
         "tz_name": tz_name,
         "still_open": behind,
+        "warm_up": False,
     }
 
 

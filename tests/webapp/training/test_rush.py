@@ -138,7 +138,7 @@ def test_the_end_screen_has_the_score_the_best_the_puzzles_and_the_share_text(
     assert "Tavolo Rush 1 · best 2</output>" in end and "A new best!" not in end
     # the next game: another rush first, then every other game
     assert 'id="run-again"' in end
-    assert set(re.findall(r'data-game="(\w+)"', end)) == {"practice", "streak", "review", "friends"}
+    assert set(re.findall(r'data-game="(\w+)"', end)) == {"today", "practice", "streak", "review", "friends"}
     replays = re.findall(r'href="(/analyse/play\?[^"]+)"', end)
     assert len(replays) == 2  # the solved Expert one and the Master one the time ran out on
     assert player.client.get(html.unescape(replays[1])).status_code == 200
