@@ -38,7 +38,8 @@ def test_a_rush_starts_easy_and_each_solve_raises_the_next_puzzle(
     assert dealt(app, run) == [("easy", "playing")]
     board = solve_one(player, "rush", run, known_puzzle)
     assert "1 solved" in board and "Solved! The next one is a little harder." in board
-    assert clock_of(board) == "180"
+    assert clock_of(board) == "185"  # a solve without a slip puts 5 s back, and says so
+    assert "+5 s" in board and "combo ×1" in board
     assert dealt(app, run) == [("easy", "solved"), ("medium", "playing")]
     solve_one(player, "rush", run, known_puzzle)
     assert dealt(app, run)[-1] == ("hard", "playing")
@@ -101,8 +102,8 @@ def test_the_server_ends_the_rush_and_a_late_move_is_not_made(
     page = player.client.get(f"/rush/{run}").get_data(as_text=True)
     card = re.search(r'data-card="(h\w+)" data-from="hand"', page)
     assert card
-    # within the grace for the last request's travel, a move still counts
-    clock.moment += timedelta(seconds=182)
+    # within the grace for the last request's travel, a move still counts (the clean solve put 5 s back)
+    clock.moment += timedelta(seconds=187)
     assert 'id="run-clock" data-seconds="0"' in player.post(
         f"/rush/{run}/move", card=card.group(1), to="new"
     ).get_data(as_text=True)
