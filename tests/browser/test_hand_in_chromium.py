@@ -7,6 +7,7 @@ Screenshots go to artifacts/hand-*.png for a person to look at.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -51,7 +52,9 @@ def hand_boxes(page: object) -> list[dict[str, float]]:
 
 
 @pytest.mark.parametrize("width", sorted(SCREENS))
-def test_a_thirteen_card_hand_is_all_on_a_phone_screen(browser: object, thirteen_site: str, width: int) -> None:
+def test_a_thirteen_card_hand_is_all_on_a_phone_screen(
+    browser: object, thirteen_site: str, width: int
+) -> None:
     height = SCREENS[width]
     context = browser.new_context(  # type: ignore[attr-defined]
         viewport={"width": width, "height": height}, device_scale_factor=2, has_touch=True, timezone_id="UTC"
@@ -88,7 +91,7 @@ def test_a_thirteen_card_hand_is_all_on_a_phone_screen(browser: object, thirteen
     page.click(f'#board .hand .card[data-card="{last}"]')
     assert page.get_attribute(f'#board .card[data-card="{last}"]', "class").split().count("lifted") == 1
     page.screenshot(path=str(ARTIFACTS / f"hand-{width}-lifted.png"))
-    for one, other in zip(cards, cards[1:], strict=False):
+    for one, other in itertools.pairwise(cards):
         apart = one["right"] <= other["left"] + 0.5 or one["bottom"] <= other["top"] + 0.5
         assert apart, (one, other)
     context.close()

@@ -61,7 +61,8 @@ def small_text(page: object) -> list[str]:
           for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const words = node.textContent.trim();
             const e = node.parentElement;
-            if (!words || !e || !e.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+            const shown = e && e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+            if (!words || !shown) continue;
             if (e.closest('[hidden], script, style, noscript, .card.joker .corner')) continue;
             const range = document.createRange();
             range.selectNodeContents(node);
@@ -69,7 +70,8 @@ def small_text(page: object) -> list[str]:
             if (r.width < 1 || r.height < 1) continue;  // clipped away: read by a screen reader only
             let size = parseFloat(getComputedStyle(e).fontSize);
             if (e.closest('svg') && e.getScreenCTM) size *= Math.abs(e.getScreenCTM().d);
-            if (size < smallest - 0.01) found.push((e.className || e.tagName) + ' "' + words.slice(0, 20) + '" ' + size.toFixed(1));
+            const name = (e.className || e.tagName) + ' "' + words.slice(0, 20) + '" ';
+            if (size < smallest - 0.01) found.push(name + size.toFixed(1));
           }
           return found.slice(0, 8);
         }""",

@@ -123,7 +123,8 @@ def test_no_page_is_wider_than_the_phone(browser: object, site: str, language: s
         # the six icons on one row, their names legible (12 px)
         row = page.evaluate(
             """() => {
-              const tops = [...document.querySelectorAll('.icon-link')].map(e => e.getBoundingClientRect().top);
+              const tops = [...document.querySelectorAll('.icon-link')]
+                .map(e => e.getBoundingClientRect().top);
               const label = getComputedStyle(document.querySelector('.icon-label')).fontSize;
               return [Math.max(...tops) - Math.min(...tops), parseFloat(label)];
             }"""

@@ -3,8 +3,8 @@
 A run's state is never stored beside its attempts, it is counted from them: the score is the puzzles
 solved; a rush's deadline is its start plus its seconds, less a penalty for every slip, every turn
 ended short of the maximum and every skip, plus a bonus for every puzzle solved without a slip; a
-streak is over at its first failed puzzle (a turn ended short, or a give-up once the skip is spent). Counting it again on each request costs one small query
-and leaves nothing to fall out of step.
+streak is over at its first failed puzzle (a turn ended short, or a give-up once the skip is spent).
+Counting it again on each request costs one small query and leaves nothing to fall out of step.
 """
 
 from __future__ import annotations

@@ -9,7 +9,13 @@ from flask.testing import FlaskClient
 
 from tests.webapp.conftest import TODAY, Player
 
-GAMES = {"practice": "/practice/next?tier=rating", "rush": "/rush", "streak": "/streak", "review": "/review", "friends": "/friends"}
+GAMES = {
+    "practice": "/practice/next?tier=rating",
+    "rush": "/rush",
+    "streak": "/streak",
+    "review": "/review",
+    "friends": "/friends",
+}
 
 
 def links(page: str) -> dict[str, str]:

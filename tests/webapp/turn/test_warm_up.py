@@ -13,7 +13,9 @@ from tests.webapp.conftest import TODAY, Player, store, variant
 from tests.webapp.training.runs import practice_pool
 
 
-@pytest.mark.parametrize(("tier", "offered"), [("master", True), ("expert", True), ("hard", False), ("easy", False)])
+@pytest.mark.parametrize(
+    ("tier", "offered"), [("master", True), ("expert", True), ("hard", False), ("easy", False)]
+)
 def test_a_newcomer_is_offered_a_warm_up_on_a_hard_day_only(
     app: Flask, client: FlaskClient, known_puzzle: generator.Puzzle, tier: str, offered: bool
 ) -> None:
@@ -44,7 +46,9 @@ def test_the_warm_up_is_an_easy_puzzle_and_its_result_leads_back_to_today(
     assert 'id="warm-up"' not in page and 'id="board"' in page
 
 
-def test_a_player_who_has_started_today_sees_no_offer(app: Flask, player: Player, known_puzzle: generator.Puzzle) -> None:
+def test_a_player_who_has_started_today_sees_no_offer(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
     store(app, variant(known_puzzle, "2D", "expert", "cw1"), TODAY)
     player.post(f"/puzzles/{TODAY}/hint")
     assert 'id="warm-up"' not in player.client.get("/").get_data(as_text=True)
