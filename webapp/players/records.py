@@ -187,17 +187,6 @@ def finished_numbers(session: Session, player: str | None, numbers: Iterable[int
     return {number for number in rows if number is not None}
 
 
-def has_finished_any(session: Session, player: str | None) -> bool:
-    """Whether the player has finished any puzzle (daily, practice, review or a run's): a player who
-    has not is still a newcomer, offered a warm-up on a hard day."""
-    if player is None:
-        return False
-    finished = select(models.PlayerAttempt.id).where(
-        models.PlayerAttempt.player_id == player, models.PlayerAttempt.status != Status.PLAYING
-    )
-    return session.scalar(finished.limit(1)) is not None
-
-
 def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:
     """An unfinished daily attempt that counts as played and not solved: the record calls it missed."""
     assert attempt.number is not None

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import url_for
+from sqlalchemy import select
 
 from puzzles import Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
@@ -109,7 +110,12 @@ def is_newcomer(page: PuzzlePage, player: str | None) -> bool:
         return False
     if player is None:
         return True
-    return page.puzzle.tier in WARM_UP_TIERS and not records.has_finished_any(db.session(), player)
+    if page.puzzle.tier not in WARM_UP_TIERS:
+        return False
+    finished = select(PlayerAttempt.id).where(
+        PlayerAttempt.player_id == player, PlayerAttempt.status != Status.PLAYING
+    )
+    return db.session().scalar(finished.limit(1)) is None
 
 
 def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
