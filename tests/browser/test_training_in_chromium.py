@@ -71,6 +71,10 @@ def test_a_rush_from_start_to_the_end_the_server_decides(
 
     table = Table(page)
     lay_out(table, known_puzzle)
+    # the clock stays in view at the table's foot
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    clock_box = page.eval_on_selector("#run-clock", "e => e.getBoundingClientRect().toJSON()")
+    assert clock_box["top"] >= 0 and clock_box["bottom"] <= page.viewport_size["height"], clock_box
     before = table.version()
     if device == "desktop":
         page.keyboard.press("e")  # the keyboard ends the turn
@@ -78,14 +82,28 @@ def test_a_rush_from_start_to_the_end_the_server_decides(
         page.click("#end-turn")
     table.wait_for_board(before)
     assert "1 solved" in page.inner_text("#run-score")
-    assert "Solved!" in page.inner_text("#run-last")
+    # a solve without a slip puts 5 s back, and says so; the combo counts it
+    assert "Solved!" in page.inner_text("#run-last") and "+5 s" in page.inner_text("#run-last")
+    assert page.get_attribute("#run-clock", "data-seconds") == "185"
+    assert "×1" in page.inner_text("#run-combo")
+    assert "rated" in page.inner_text(".run-tier")
+    # the next puzzle opens at its top
+    page.wait_for_function(
+        """() => {
+          const top = document.getElementById('board').getBoundingClientRect().top + scrollY;
+          const end = document.documentElement.scrollHeight - innerHeight;
+          return Math.abs(scrollY - Math.min(top, end)) < 2;
+        }"""
+    )
     look(page, f"{shots}-3-next", found)
 
-    # a slip costs 10 seconds: the server's count comes back with the board
+    # a slip costs 10 seconds: the server's count comes back with the board, and the page says so
     ids = dict((label.split(" ")[0], card) for card, label in table.cards())
     table.move(ids["2♦"], "new")
     assert "dead end" in table.track()
-    assert int(str(page.get_attribute("#run-clock", "data-seconds"))) == 170
+    assert int(str(page.get_attribute("#run-clock", "data-seconds"))) == 175
+    assert "−10 s" in page.inner_text("#run-slip")
+    look(page, f"{shots}-3-slip", found)
 
     # the server's clock runs out; the page's own clock cannot keep the run going
     clock.moment += timedelta(minutes=4)

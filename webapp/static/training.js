@@ -34,6 +34,21 @@
   document.addEventListener("DOMContentLoaded", startClock);
   document.addEventListener("htmx:afterSettle", startClock);
 
+  // a new puzzle of the run opens at its top (the clock, then the table), wherever the last one's
+  // table was scrolled to
+  var shown = null;
+  function toNewPuzzle() {
+    var board = document.querySelector("#board.run-board");
+    var puzzle = board ? board.dataset.puzzle || "" : "";
+    if (shown !== null && puzzle && puzzle !== shown) {
+      var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      board.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    }
+    shown = puzzle;
+  }
+  document.addEventListener("DOMContentLoaded", toNewPuzzle);
+  document.addEventListener("htmx:afterSettle", toNewPuzzle);
+
   // on a keyboard: E ends the turn, S skips the puzzle (U undoes, in play.js)
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }

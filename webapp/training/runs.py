@@ -2,9 +2,9 @@
 
 A run's state is never stored beside its attempts, it is counted from them: the score is the puzzles
 solved; a rush's deadline is its start plus its seconds, less a penalty for every slip, every turn
-ended short of the maximum and every skip; a streak is over at its first failed puzzle (a turn ended
-short, or a give-up once the skip is spent). Counting it again on each request costs one small query
-and leaves nothing to fall out of step.
+ended short of the maximum and every skip, plus a bonus for every puzzle solved without a slip; a
+streak is over at its first failed puzzle (a turn ended short, or a give-up once the skip is spent).
+Counting it again on each request costs one small query and leaves nothing to fall out of step.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ class Kind:
     """Puzzles a run may skip; None: any number, each costing the penalty."""
     rise: float
     """Rating points the next puzzle aims higher for each puzzle solved."""
+    bonus: int = 0
+    """Seconds put back on the clock for a puzzle solved without a slip (a run with a clock)."""
 
 
-RUSH = Kind("rush", seconds=180, penalty=10, skips=None, rise=50.0)
+RUSH = Kind("rush", seconds=180, penalty=10, skips=None, rise=50.0, bonus=5)
 STREAK = Kind("streak", seconds=None, penalty=0, skips=1, rise=50.0)
 KINDS = {kind.name: kind for kind in (RUSH, STREAK)}
 RULES = "classic"
@@ -61,10 +63,15 @@ class RunState:
     skipped: int
     slips: int
     deadline: datetime | None
-    """When a rush's time runs out, its penalties taken off; None for a streak."""
+    """When a rush's time runs out, its penalties taken off and its bonuses put back; None for a
+    streak."""
     over: bool
     playing: bool
     """A puzzle of the run is being played."""
+    combo: int = 0
+    """Puzzles solved without a slip in a row, up to the last one finished."""
+    clean: int = 0
+    """Puzzles solved without a slip: each puts `kind.bonus` seconds back on a rush's clock."""
 
     @property
     def skips_left(self) -> int | None:
@@ -95,14 +102,21 @@ def run_state(
     failed = sum(1 for one in played if one.status is Status.MISSED)
     skipped = sum(1 for one in played if one.status is Status.GAVE_UP)
     slips = sum(one.slips for one in played)
+    clean = sum(1 for one in played if one.status is Status.SOLVED and not one.slips)
+    finished = [one for one in played if one.status is not Status.PLAYING]
+    combo = 0
+    for one in reversed(finished):
+        if one.status is not Status.SOLVED or one.slips:
+            break
+        combo += 1
     deadline = None
     over = ended is not None
     if kind.seconds is not None:
         lost = kind.penalty * (slips + failed + skipped)
-        deadline = started + timedelta(seconds=kind.seconds - lost)
+        deadline = started + timedelta(seconds=kind.seconds - lost + kind.bonus * clean)
         # the last request may travel for a moment after the page's clock reads 0:00
         over = over or moment > deadline + TURN_GRACE
     else:
         over = over or failed > 0 or (kind.skips is not None and skipped > kind.skips)
     playing = not over and any(one.status is Status.PLAYING for one in played)
-    return RunState(kind, solved, failed, skipped, slips, deadline, over, playing)
+    return RunState(kind, solved, failed, skipped, slips, deadline, over, playing, combo, clean)

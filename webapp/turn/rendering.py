@@ -29,7 +29,7 @@ from webapp.templating import deck, drawn_for_keeping, token_filled, verdict_sho
 from webapp.turn import attempts
 from webapp.turn.actions import Turn
 from webapp.turn.modes import Mode, PuzzlePage
-from webapp.turn.result import Around, Result, StillOpen
+from webapp.turn.result import WARM_UP_TIERS, Around, Result, StillOpen
 from webapp.turn.turn_view import TurnView
 
 UNTOUCHED_PAGES: AppCache[tuple[object, ...], str] = AppCache(
@@ -55,7 +55,9 @@ def render_turn(page: PuzzlePage, turn: Turn, around: Around, tokenless: bool = 
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     tz_name = player_zone_name()
     if turn.attempt is None:
-        return untouched_page(page, turn.view, template, tz_name, around.still_open, tokenless), 200
+        return untouched_page(
+            page, turn.view, template, tz_name, around.still_open, tokenless, around.newcomer
+        ), 200
     context = _context(page, turn.attempt, turn.view, tz_name, around.still_open, around.result)
     return render_template(template, **context), 200
 
@@ -67,13 +69,16 @@ def untouched_page(
     tz_name: str,
     behind: tuple[StillOpen, ...] = (),
     tokenless: bool = False,
+    newcomer: bool = False,
 ) -> str:
-    """The page of a puzzle nobody has moved a card of, from this process's cache."""
+    """The page of a puzzle nobody has moved a card of, from this process's cache; `newcomer`: the
+    visitor is new (`result.is_newcomer`), offered a warm-up on a hard day."""
     pages = UNTOUCHED_PAGES()
-    key = _untouched_key(page.mode, page.key, page.is_today, template, tz_name, behind)
+    key = _untouched_key(page.mode, page.key, page.is_today, template, tz_name, behind, newcomer)
     rendered = pages.get(key)
     if rendered is None:
         context = _context(page, None, view, tz_name, behind, None)
+        context["warm_up"] = newcomer and page.puzzle.tier in WARM_UP_TIERS
         with drawn_for_keeping():
             rendered = render_template(template, **context)
         pages.put(key, rendered)
@@ -88,7 +93,8 @@ def kept_newcomer_page(number: int, tokenless: bool) -> str | None:
         return None
     template = "_board.html" if request.headers.get("HX-Request") else "play.html"
     # as `daily_page(number, is_today=True)` names it, and a visitor with no player has nothing open
-    key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), ())
+    # and is a newcomer (the warm-up's offer shows on a hard day only, whatever the key says)
+    key = _untouched_key(Mode.DAILY, (("number", number),), True, template, player_zone_name(), (), True)
     rendered = UNTOUCHED_PAGES().get(key)
     return None if rendered is None else token_filled(rendered, tokenless)
 
@@ -100,9 +106,11 @@ def _untouched_key(
     template: str,
     tz_name: str,
     behind: tuple[StillOpen, ...],
+    newcomer: bool,
 ) -> tuple[object, ...]:
     return (
         request.host,  # the page's link preview names the site by its host
+        newcomer,
         mode,
         names,
         _beat(),  # parsed: random text in the link must not fill the cache with copies
@@ -144,6 +152,7 @@ def _context(
         "beat": _beat(),
         "tz_name": tz_name,
         "still_open": behind,
+        "warm_up": False,
     }
 
 

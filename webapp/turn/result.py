@@ -98,16 +98,41 @@ class Around:
     still_open: tuple[StillOpen, ...]
     result: Result | None
     """The result card, once the turn is over."""
+    newcomer: bool = False
+    """On today's page, the visitor is new (`is_newcomer`): offered a warm-up on a hard day."""
+
+
+WARM_UP_TIERS = frozenset({"expert", "master"})
+"""Days whose puzzle is too hard for a first game: a newcomer is offered an Easy one first."""
 
 
 def around(page: PuzzlePage, turn: Turn) -> Around:
     """What the page of `turn` shows beside its board, read now (none of it for an untouched puzzle's
     page but the earlier puzzles still open)."""
-    behind = earlier_open(page, current_player_id())
+    player = current_player_id()
+    behind = earlier_open(page, player)
     attempt = turn.attempt
-    if attempt is None or not attempt.done:
+    if attempt is None:
+        return Around(behind, None, is_newcomer(page, player))
+    if not attempt.done:
         return Around(behind, None)
     return Around(behind, result_of(page, attempt, player_zone_name()))
+
+
+def is_newcomer(page: PuzzlePage, player: str | None) -> bool:
+    """On today's page, whether the visitor is new: no cookie, or no puzzle finished yet. Only a hard
+    day asks the database: on other days a player with a cookie is taken as no newcomer, which the
+    page does not show."""
+    if not page.is_today:
+        return False
+    if player is None:
+        return True
+    if page.puzzle.tier not in WARM_UP_TIERS:
+        return False
+    finished = select(PlayerAttempt.id).where(
+        PlayerAttempt.player_id == player, PlayerAttempt.status != Status.PLAYING
+    )
+    return db.session().scalar(finished.limit(1)) is None
 
 
 def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:

@@ -26,6 +26,23 @@ def test_each_slip_short_turn_and_skip_takes_ten_seconds_off_a_rush() -> None:
     assert state.playing and not state.over and state.skips_left is None
 
 
+def test_a_clean_solve_puts_five_seconds_back_and_the_combo_counts_clean_solves_in_a_row() -> None:
+    played = [
+        Played(Status.SOLVED, 0),
+        Played(Status.SOLVED, 1),
+        Played(Status.SOLVED, 0),
+        Played(Status.SOLVED, 0),
+        Played(Status.PLAYING, 0),
+    ]
+    state = run_state(RUSH, START, None, played, START)
+    assert state.deadline == START + timedelta(seconds=180 - 10 * 1 + 5 * 3)
+    assert (state.clean, state.combo) == (3, 2)
+    broken = run_state(RUSH, START, None, [*played[:-1], Played(Status.GAVE_UP, 0)], START)
+    assert broken.combo == 0
+    streak = run_state(STREAK, START, None, played, START)
+    assert streak.deadline is None and streak.combo == 2
+
+
 @pytest.mark.parametrize(("after", "over"), [(180, False), (183, False), (183.5, True)])
 def test_a_rush_is_over_once_its_time_and_the_grace_for_the_last_request_have_passed(
     after: float, over: bool

@@ -38,7 +38,8 @@ def test_a_rush_starts_easy_and_each_solve_raises_the_next_puzzle(
     assert dealt(app, run) == [("easy", "playing")]
     board = solve_one(player, "rush", run, known_puzzle)
     assert "1 solved" in board and "Solved! The next one is a little harder." in board
-    assert clock_of(board) == "180"
+    assert clock_of(board) == "185"  # a solve without a slip puts 5 s back, and says so
+    assert "+5 s" in board and "combo ×1" in board
     assert dealt(app, run) == [("easy", "solved"), ("medium", "playing")]
     solve_one(player, "rush", run, known_puzzle)
     assert dealt(app, run)[-1] == ("hard", "playing")
@@ -101,8 +102,8 @@ def test_the_server_ends_the_rush_and_a_late_move_is_not_made(
     page = player.client.get(f"/rush/{run}").get_data(as_text=True)
     card = re.search(r'data-card="(h\w+)" data-from="hand"', page)
     assert card
-    # within the grace for the last request's travel, a move still counts
-    clock.moment += timedelta(seconds=182)
+    # within the grace for the last request's travel, a move still counts (the clean solve put 5 s back)
+    clock.moment += timedelta(seconds=187)
     assert 'id="run-clock" data-seconds="0"' in player.post(
         f"/rush/{run}/move", card=card.group(1), to="new"
     ).get_data(as_text=True)
@@ -136,6 +137,9 @@ def test_the_end_screen_has_the_score_the_best_the_puzzles_and_the_share_text(
     clock.moment += timedelta(minutes=5)
     end = html.unescape(player.client.get(f"/rush/{second}").get_data(as_text=True))
     assert "Tavolo Rush 1 · best 2</output>" in end and "A new best!" not in end
+    # the next game: another rush first, then every other game
+    assert 'id="run-again"' in end
+    assert set(re.findall(r'data-game="(\w+)"', end)) == {"today", "practice", "streak", "review", "friends"}
     replays = re.findall(r'href="(/analyse/play\?[^"]+)"', end)
     assert len(replays) == 2  # the solved Expert one and the Master one the time ran out on
     assert player.client.get(html.unescape(replays[1])).status_code == 200

@@ -18,7 +18,11 @@ def test_today_shows_the_puzzle_as_cards_and_the_goal(client: FlaskClient, publi
     page = client.get("/").get_data(as_text=True)
     assert "Tavolo #7" in page
     assert "Place <strong>5</strong> of your 6 cards" in page
-    chip = r"Hard ·\s+<svg[^>]+chain length.+?</svg>3 · <span class=\"decisions\"[^>]*>🧭0</span></summary>"
+    # each figure of the chip says what it is, and 0 decisions say nothing
+    chip = (
+        r'<summary><span class="chip tier-hard"><span class="chip-tier">Hard</span>\s*'
+        r'<span class="chip-fact"><svg[^>]+>.+?</svg>chain 3</span></span></summary>'
+    )
     assert re.search(chip, page)
     assert "take apart up to 3 melds of the table at once" in page  # the chip explains itself
     assert 'data-src="/tour"' in page  # where the first visit's walkthrough comes from
