@@ -8,6 +8,11 @@ types (`Card.index`), so the model sees nothing but a membership matrix.
 For chain depth the model also needs, for each original meld, every way it can stay whole: the
 final meld that holds all its cards, cut down to what cannot be laid as separate pieces (a
 "keeping" of the meld).
+
+`allowed_by` gathers, once for a position, the candidates and keepings its cards allow, with what
+the models read off them (`Allowed`: each one's card types, the most copies, which original melds a
+final meld could join); `laid_out` narrows them to one layout, `reachable` says which melds a
+rearrangement may break, and `meld_of` turns a candidate back into a meld.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from itertools import combinations
 
 from puzzles._cards import SUITS, Card
 from puzzles._melds import Meld, MeldKind, rank_at
+from puzzles._position import Position
 from puzzles._rules import Rules
 
 JOKER_INDEX = 52
@@ -87,7 +93,7 @@ class Keeping:
     """The cards beyond those of the melds it keeps."""
 
 
-def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
+def _keepings_of(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
     """Every final meld that keeps meld `index` whole, less what could be laid apart as pieces.
 
     A kept set stays a set, perhaps with one more card. A kept run sits in a longer run; beyond the
@@ -214,15 +220,15 @@ def _minus(candidate: Candidate, indices: list[int]) -> Candidate:
     return tuple(sorted((index, n) for index, n in left.items() if n))
 
 
-def fits(candidate: Candidate, available: Counter[int]) -> bool:
+def _fits(candidate: Candidate, available: Counter[int]) -> bool:
     return all(available[index] >= count for index, count in candidate)
 
 
-def cards_of(candidate: Candidate) -> list[Card]:
+def _cards_of(candidate: Candidate) -> list[Card]:
     return [Card.from_index(index) for index, count in candidate for _ in range(count)]
 
 
-def neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> list[set[int]]:
+def _neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> list[set[int]]:
     """For each original meld (given by its card types), the melds that one final meld could hold
     cards of together with it: both hold a card type of some candidate meld (or keeping's extra
     cards). A rearrangement is joined by such final melds, so it is connected in this graph."""
@@ -252,3 +258,156 @@ def reachable(near: Sequence[AbstractSet[int]], leader: int, steps: int) -> list
         seen.update(frontier)
         found += frontier
     return found
+
+
+# -- what a position's cards allow: the same for every model of the position
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=4096)
+def meld_of(candidate: Candidate, rules: Rules) -> Meld:
+    """The meld of a candidate's cards: a position's phases read back mostly the same candidates.
+    Measured on plays of bench/solver.py's corpus: `Meld.of` 60 us a meld, a cache hit 10 us; in a
+    profile of the old readback, building the melds was a fifth of it."""
+    return Meld.of(_cards_of(candidate), rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    """The candidate melds and keepings a position's cards allow, and what the models read off
+    them: the same for every model of the position, whatever it asks (measured on the slowest
+    real-game tables of bench/solver.py: the chain length's searches, one model per bound, spent
+    a sixth of their building on it)."""
+
+    meld_types: tuple[frozenset[int], ...]
+    """Each original meld's card types."""
+    every: tuple[Candidate | Keeping, ...]
+    """The candidate melds, then the ways the original melds can stay whole."""
+    candidates: int
+    """How many of `every` are candidate melds: the rest are keepings."""
+    types_of: tuple[frozenset[int], ...]
+    """For each of `every`, the card types it lays (for a keeping, beyond its melds' own)."""
+    by_type: dict[int, tuple[int, ...]]
+    """For each card type, the numbers (into `every`) of those that lay it."""
+    bounds: tuple[int, ...]
+    """For each candidate meld, the most copies the cards allow."""
+    near: tuple[frozenset[int], ...]
+    """For each original meld, the melds one final meld could hold cards of together with it
+    (empty for a model that does not keep melds)."""
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=16)
+def allowed_by(position: Position, keep: bool) -> Allowed:
+    """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
+    whole: kept for the position's next models (a chain length builds one per bound)."""
+    rules = position.rules
+    available = Counter(card.index for meld in position.table for card in meld.cards)
+    available.update(card.index for card in position.hand)
+    if keep:
+        ways = [way for way in _table_keepings(position.table, rules) if _fits(way.cards, available)]
+        return _with_ways(allowed_by(position, False), ways)
+    present = frozenset(available)
+    shapes: list[Candidate] = []
+    types_of: list[frozenset[int]] = []
+    for piece, types in _piece_types(rules):
+        if types <= present:
+            shapes.append(piece)
+            types_of.append(types)
+    # a piece holds one card of each of its types: as many copies as its scarcest card
+    bounds = [min(available[index] for index in types) for types in types_of]
+    meld_types = tuple(frozenset(card.index for card in meld.cards) for meld in position.table)
+    return _build_allowed(meld_types, shapes, [], bounds, False, types_of)
+
+
+# bench/web_caches.py, POST /api/solve of a real-game table not asked before: 20.6 against 22.9 ms of
+# CPU on classic, 50.6 against 58.3 ms on jokers (the jokers' pieces take 2 ms to list)
+@cache
+def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
+    """Every piece the rules allow, with its card types: a piece fits the cards where each of its
+    types is there. Measured on bench/solver.py's 435 positions, old and new alternating in one
+    process: the pieces that fit, with their bounds and types, 2.5-3.5 s -> 0.6-1.0 s in all
+    (checked card by card before)."""
+    found = []
+    for piece in pieces(rules):
+        assert all(count == 1 for _, count in piece), "a piece holds one card of each of its types"
+        found.append((piece, frozenset(index for index, _ in piece)))
+    return tuple(found)
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=16)
+def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...]:
+    """Every way each original meld can stay whole, before the cards decide which fit: the same
+    for the chain length's models, whose position places only the depth play's hand cards (they
+    computed them again)."""
+    return tuple(way for i in range(len(table)) for way in _keepings_of(table, i, rules))
+
+
+def _with_ways(alone: Allowed, ways: list[Keeping]) -> Allowed:
+    """The candidate melds of a model without keepings (the maximum's, built before the chain
+    depth's), then the keepings: the same as building them all anew (checked equal on the 435
+    real-game positions of bench/solver.py, where the chain depth's candidates and keepings took
+    6.6 -> 4.6 s in all, old and new alternating per position).
+
+    `near` is found here though only grouped models read it. Found on their first ask instead
+    (bench/solver.py's 935 positions, every model the analyses build, protos checked equal): the
+    chain depth's models 0.25 s less, the grouped ones 0.1 s more, of 24 s in all; not kept. Nor
+    one slot's `_uses` read off per-type lists kept with the candidates: no faster (two passes)."""
+    shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
+    way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
+    by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}
+    for number, types in enumerate(way_types, start=len(shapes)):
+        for index in types:
+            by_type.setdefault(index, []).append(number)
+    near = _neighbours(alone.meld_types, [*shapes, *(way.extra for way in ways)])
+    return Allowed(
+        alone.meld_types,
+        (*shapes, *ways),
+        len(shapes),
+        alone.types_of + way_types,
+        {index: tuple(numbers) for index, numbers in by_type.items()},
+        alone.bounds,
+        tuple(frozenset(found) for found in near),
+    )
+
+
+def laid_out(allowed: Allowed, layout: Counter[Candidate | Keeping]) -> Allowed:
+    """Only the candidate melds and keepings of a layout."""
+    shapes = [shape for shape in allowed.every if not isinstance(shape, Keeping) and layout[shape]]
+    ways = [way for way in allowed.every if isinstance(way, Keeping) and layout[way]]
+    bounds = dict(zip(allowed.every, allowed.bounds, strict=False))
+    return _build_allowed(allowed.meld_types, shapes, ways, [bounds[shape] for shape in shapes], True)
+
+
+def _build_allowed(
+    meld_types: tuple[frozenset[int], ...],
+    shapes: list[Candidate],
+    ways: list[Keeping],
+    bounds: list[int],
+    grouping: bool,
+    shape_types: list[frozenset[int]] | None = None,
+) -> Allowed:
+    """`shape_types`: the card types of `shapes`, where the caller has them."""
+    every: tuple[Candidate | Keeping, ...] = (*shapes, *ways)
+    if shape_types is None:
+        shape_types = [frozenset(i for i, _ in shape) for shape in shapes]
+    types_of = (*shape_types, *(frozenset(i for i, _ in way.extra) for way in ways))
+    by_type: dict[int, list[int]] = {}
+    for number, types in enumerate(types_of):
+        for index in types:
+            by_type.setdefault(index, []).append(number)
+    # only the models that keep melds may group them into rearrangements
+    near = _neighbours(meld_types, [*shapes, *(way.extra for way in ways)]) if grouping else []
+    return Allowed(
+        meld_types,
+        every,
+        len(shapes),
+        types_of,
+        {index: tuple(numbers) for index, numbers in by_type.items()},
+        tuple(bounds),
+        tuple(frozenset(found) for found in near),
+    )

@@ -17,26 +17,24 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 
 from ortools.sat.python import cp_model
 
 from puzzles._candidates import (
     JOKER_INDEX,
+    Allowed,
     Candidate,
     Keeping,
-    cards_of,
-    fits,
-    keepings,
-    neighbours,
-    pieces,
+    allowed_by,
+    laid_out,
+    meld_of,
     reachable,
 )
 from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, join_runs, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
-from puzzles._rules import FreedJoker, Rules
+from puzzles._rules import FreedJoker
 
 SEED = 0
 GROUPED_PRESOLVE_ITERATIONS = 1
@@ -182,7 +180,9 @@ class Model:
         self.kept: list[cp_model.IntVar] = [self.model.new_bool_var("") for _ in self.melds] if keep else []
 
         self._hand_cards(laid or Counter())
-        allowed = _allowed(position, keep) if layout is None else _laid_out(_allowed(position, keep), layout)
+        allowed = allowed_by(position, keep)
+        if layout is not None:
+            allowed = laid_out(allowed, layout)
         if self.grouped:
             assert largest is not None
             slots = self._rearrangements(largest, allowed)
@@ -219,7 +219,7 @@ class Model:
                     model.add(sum(swapped_in) <= count)
         self.freed: LinearExpr = sum(v for v, _ in self.swaps)
 
-    def _rearrangements(self, largest: int, shared: _Allowed) -> list[_Slot]:
+    def _rearrangements(self, largest: int, shared: Allowed) -> list[_Slot]:
         """One slot per meld that may lead a rearrangement of at most `largest` melds, and a last
         one for the new melds and extensions made of hand cards alone.
 
@@ -256,7 +256,7 @@ class Model:
         slots.append(_Slot([], 0, frozenset(self.hand), None))
         return slots
 
-    def _candidates(self, allowed: _Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
+    def _candidates(self, allowed: Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
         """Each slot's copy of every candidate meld and keeping its card types allow."""
         # (variable number, shape, slot): the variables are numbers into the model's proto,
         # written as text in one go (see `_Writer`)
@@ -275,7 +275,7 @@ class Model:
         self._kept_whole(writer)
         writer.flush()
 
-    def _slot_shapes(self, allowed: _Allowed) -> list[int]:
+    def _slot_shapes(self, allowed: Allowed) -> list[int]:
         """Fill `pieces` and `keepings` with each slot's shapes; returns their variables' upper
         bounds, in the order of their numbers."""
         # each slot looks only at the shapes that hold a card type it touches (or, for a slot
@@ -619,7 +619,7 @@ class Model:
         chosen += [(solution[v], way.cards, s) for v, way, s in self.keepings]
         for copies, candidate, s in chosen:
             if copies:
-                meld = _meld_of(candidate, rules)
+                meld = meld_of(candidate, rules)
                 by_slot.setdefault(s, []).extend([meld] * copies)
         # runs are joined within a rearrangement only, so that the table shows them apart
         table = sorted(
@@ -659,156 +659,6 @@ class _Cover:
         if found is None:
             found = self.known[need] = any(need <= other for other in self.others)
         return found
-
-
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=4096)
-def _meld_of(candidate: Candidate, rules: Rules) -> Meld:
-    """The meld of a candidate's cards: a position's phases read back mostly the same candidates.
-    Measured on plays of bench/solver.py's corpus: `Meld.of` 60 us a meld, a cache hit 10 us; in a
-    profile of the old readback, building the melds was a fifth of it."""
-    return Meld.of(cards_of(candidate), rules)
-
-
-@dataclass(frozen=True, slots=True)
-class _Allowed:
-    """The candidate melds and keepings a position's cards allow, and what the models read off
-    them: the same for every model of the position, whatever it asks (measured on the slowest
-    real-game tables of bench/solver.py: the chain length's searches, one model per bound, spent
-    a sixth of their building on it)."""
-
-    meld_types: tuple[frozenset[int], ...]
-    """Each original meld's card types."""
-    every: tuple[Candidate | Keeping, ...]
-    """The candidate melds, then the ways the original melds can stay whole."""
-    candidates: int
-    """How many of `every` are candidate melds: the rest are keepings."""
-    types_of: tuple[frozenset[int], ...]
-    """For each of `every`, the card types it lays (for a keeping, beyond its melds' own)."""
-    by_type: dict[int, tuple[int, ...]]
-    """For each card type, the numbers (into `every`) of those that lay it."""
-    bounds: tuple[int, ...]
-    """For each candidate meld, the most copies the cards allow."""
-    near: tuple[frozenset[int], ...]
-    """For each original meld, the melds one final meld could hold cards of together with it
-    (empty for a model that does not keep melds)."""
-
-
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=16)
-def _allowed(position: Position, keep: bool) -> _Allowed:
-    """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
-    whole: kept for the position's next models (a chain length builds one per bound)."""
-    rules = position.rules
-    available = Counter(card.index for meld in position.table for card in meld.cards)
-    available.update(card.index for card in position.hand)
-    if keep:
-        ways = [way for way in _table_keepings(position.table, rules) if fits(way.cards, available)]
-        return _with_ways(_allowed(position, False), ways)
-    present = frozenset(available)
-    shapes: list[Candidate] = []
-    types_of: list[frozenset[int]] = []
-    for piece, types in _piece_types(rules):
-        if types <= present:
-            shapes.append(piece)
-            types_of.append(types)
-    # a piece holds one card of each of its types: as many copies as its scarcest card
-    bounds = [min(available[index] for index in types) for types in types_of]
-    meld_types = tuple(frozenset(card.index for card in meld.cards) for meld in position.table)
-    return _build_allowed(meld_types, shapes, [], bounds, False, types_of)
-
-
-# bench/web_caches.py, POST /api/solve of a real-game table not asked before: 20.6 against 22.9 ms of
-# CPU on classic, 50.6 against 58.3 ms on jokers (the jokers' pieces take 2 ms to list)
-@cache
-def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
-    """Every piece the rules allow, with its card types: a piece fits the cards where each of its
-    types is there. Measured on bench/solver.py's 435 positions, old and new alternating in one
-    process: the pieces that fit, with their bounds and types, 2.5-3.5 s -> 0.6-1.0 s in all
-    (checked card by card before)."""
-    found = []
-    for piece in pieces(rules):
-        assert all(count == 1 for _, count in piece), "a piece holds one card of each of its types"
-        found.append((piece, frozenset(index for index, _ in piece)))
-    return tuple(found)
-
-
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=16)
-def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...]:
-    """Every way each original meld can stay whole, before the cards decide which fit: the same
-    for the chain length's models, whose position places only the depth play's hand cards (they
-    computed them again)."""
-    return tuple(way for i in range(len(table)) for way in keepings(table, i, rules))
-
-
-def _with_ways(alone: _Allowed, ways: list[Keeping]) -> _Allowed:
-    """The candidate melds of a model without keepings (the maximum's, built before the chain
-    depth's), then the keepings: the same as building them all anew (checked equal on the 435
-    real-game positions of bench/solver.py, where the chain depth's candidates and keepings took
-    6.6 -> 4.6 s in all, old and new alternating per position).
-
-    `near` is found here though only grouped models read it. Found on their first ask instead
-    (bench/solver.py's 935 positions, every model the analyses build, protos checked equal): the
-    chain depth's models 0.25 s less, the grouped ones 0.1 s more, of 24 s in all; not kept. Nor
-    one slot's `_uses` read off per-type lists kept with the candidates: no faster (two passes)."""
-    shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
-    way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
-    by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}
-    for number, types in enumerate(way_types, start=len(shapes)):
-        for index in types:
-            by_type.setdefault(index, []).append(number)
-    near = neighbours(alone.meld_types, [*shapes, *(way.extra for way in ways)])
-    return _Allowed(
-        alone.meld_types,
-        (*shapes, *ways),
-        len(shapes),
-        alone.types_of + way_types,
-        {index: tuple(numbers) for index, numbers in by_type.items()},
-        alone.bounds,
-        tuple(frozenset(found) for found in near),
-    )
-
-
-def _laid_out(allowed: _Allowed, layout: Counter[Candidate | Keeping]) -> _Allowed:
-    """Only the candidate melds and keepings of a layout."""
-    shapes = [shape for shape in allowed.every if not isinstance(shape, Keeping) and layout[shape]]
-    ways = [way for way in allowed.every if isinstance(way, Keeping) and layout[way]]
-    bounds = dict(zip(allowed.every, allowed.bounds, strict=False))
-    return _build_allowed(allowed.meld_types, shapes, ways, [bounds[shape] for shape in shapes], True)
-
-
-def _build_allowed(
-    meld_types: tuple[frozenset[int], ...],
-    shapes: list[Candidate],
-    ways: list[Keeping],
-    bounds: list[int],
-    grouping: bool,
-    shape_types: list[frozenset[int]] | None = None,
-) -> _Allowed:
-    """`shape_types`: the card types of `shapes`, where the caller has them."""
-    every: tuple[Candidate | Keeping, ...] = (*shapes, *ways)
-    if shape_types is None:
-        shape_types = [frozenset(i for i, _ in shape) for shape in shapes]
-    types_of = (*shape_types, *(frozenset(i for i, _ in way.extra) for way in ways))
-    by_type: dict[int, list[int]] = {}
-    for number, types in enumerate(types_of):
-        for index in types:
-            by_type.setdefault(index, []).append(number)
-    # only the models that keep melds may group them into rearrangements
-    near = neighbours(meld_types, [*shapes, *(way.extra for way in ways)]) if grouping else []
-    return _Allowed(
-        meld_types,
-        every,
-        len(shapes),
-        types_of,
-        {index: tuple(numbers) for index, numbers in by_type.items()},
-        tuple(bounds),
-        tuple(frozenset(found) for found in near),
-    )
 
 
 class _Writer:

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles._candidates import JOKER_INDEX, Candidate, Keeping
+from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, meld_of
 from puzzles._cards import Card
 from puzzles._melds import Meld, join_runs, table_order
-from puzzles._model import LinearExpr, Model, Objective, Solution, Status, _meld_of
+from puzzles._model import LinearExpr, Model, Objective, Solution, Status
 from puzzles._plays import Play
 from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
@@ -511,7 +511,7 @@ def _grouped_table(
     for k, shape in enumerate(shapes, start=len(position.table)):
         group = groups.root(k) if groups.root(k) in found else _HAND
         melds_of.setdefault(group, []).append(
-            _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
+            meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
         )
     return tuple(
         sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
