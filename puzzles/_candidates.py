@@ -112,8 +112,7 @@ def _keepings_of(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keepi
 # and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @lru_cache(maxsize=4096)
 def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]:
-    """The keepings of a meld without a joker: each model of a position asks again for every meld
-    (measured: 0.4 ms a meld, a tenth of a generator attempt's model building)."""
+    """The keepings of a meld without a joker: each model of a position asks again for every meld."""
     return tuple(Keeping((index,), way.cards, way.extra) for way in _keepings_anywhere(meld, rules))
 
 
@@ -122,17 +121,15 @@ def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]
 @lru_cache(maxsize=1024)
 def _keepings_anywhere(meld: Meld, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker as the first meld of a table: they keep that meld
-    alone, so only their meld number changes with its place. The same meld lies at other places
-    on other tables; measured on bench/solver.py's 435 real-game positions, in table order: the
-    chain depth's keepings took 1.44 -> 0.88 s in all."""
+    alone, so only their meld number changes with its place, and the same meld lies at other places
+    on other tables."""
     return _keeping_values((meld,), 0, rules)
 
 
 def _keeping_values(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
     found = set(_keepings(table, index, rules))
     # the kept melds' cards, once for each choice of melds: a joker's run has dozens of keepings
-    # that keep the same melds. With `_distinct`, measured on bench/solver.py's 435 tables, old and
-    # new alternating, best of three: their keepings 2.4 -> 1.9 s in all
+    # that keep the same melds
     held: dict[tuple[int, ...], list[int]] = {}
     ways = []
     for melds, cards in sorted(found):
@@ -267,18 +264,15 @@ def reachable(near: Sequence[AbstractSet[int]], leader: int, steps: int) -> list
 # and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @lru_cache(maxsize=4096)
 def meld_of(candidate: Candidate, rules: Rules) -> Meld:
-    """The meld of a candidate's cards: a position's phases read back mostly the same candidates.
-    Measured on plays of bench/solver.py's corpus: `Meld.of` 60 us a meld, a cache hit 10 us; in a
-    profile of the old readback, building the melds was a fifth of it."""
+    """The meld of a candidate's cards: a position's phases read back mostly the same candidates."""
     return Meld.of(_cards_of(candidate), rules)
 
 
 @dataclass(frozen=True, slots=True)
 class Allowed:
     """The candidate melds and keepings a position's cards allow, and what the models read off
-    them: the same for every model of the position, whatever it asks (measured on the slowest
-    real-game tables of bench/solver.py: the chain length's searches, one model per bound, spent
-    a sixth of their building on it)."""
+    them: the same for every model of the position, whatever it asks (the chain length builds one
+    model per bound)."""
 
     meld_types: tuple[frozenset[int], ...]
     """Each original meld's card types."""
@@ -327,9 +321,7 @@ def allowed_by(position: Position, keep: bool) -> Allowed:
 @cache
 def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
     """Every piece the rules allow, with its card types: a piece fits the cards where each of its
-    types is there. Measured on bench/solver.py's 435 positions, old and new alternating in one
-    process: the pieces that fit, with their bounds and types, 2.5-3.5 s -> 0.6-1.0 s in all
-    (checked card by card before)."""
+    types is there, a test of sets faster than checking card by card."""
     found = []
     for piece in pieces(rules):
         assert all(count == 1 for _, count in piece), "a piece holds one card of each of its types"
@@ -349,14 +341,10 @@ def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...
 
 def _with_ways(alone: Allowed, ways: list[Keeping]) -> Allowed:
     """The candidate melds of a model without keepings (the maximum's, built before the chain
-    depth's), then the keepings: the same as building them all anew (checked equal on the 435
-    real-game positions of bench/solver.py, where the chain depth's candidates and keepings took
-    6.6 -> 4.6 s in all, old and new alternating per position).
+    depth's), then the keepings: the same as building them all anew, in less time.
 
-    `near` is found here though only grouped models read it. Found on their first ask instead
-    (bench/solver.py's 935 positions, every model the analyses build, protos checked equal): the
-    chain depth's models 0.25 s less, the grouped ones 0.1 s more, of 24 s in all; not kept. Nor
-    one slot's `_uses` read off per-type lists kept with the candidates: no faster (two passes)."""
+    `near` is found here though only grouped models read it: finding it on their first ask was no
+    faster in all."""
     shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
     way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
     by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}

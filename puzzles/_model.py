@@ -38,35 +38,22 @@ from puzzles._rules import FreedJoker
 
 SEED = 0
 GROUPED_PRESOLVE_ITERATIONS = 1
-"""Presolve rounds for the grouped model (one copy of every candidate per rearrangement). Measured
-on the slowest real-game tables of bench/solver.py: one round without probing or symmetry
-detection settles the chain length's solves about a third sooner than full presolve, which took
-most of a big table's time; no presolve at all is slower still. Beside one round on the slowest
-chain phases of bench/solver.py: three rounds were 20% slower in all; a first try without
-presolve under a deterministic work limit (0.2 or 1.0) before the usual solve 13% and 43%
-slower, faster on some searches that find a play, slower on the proofs."""
+"""Presolve rounds for the grouped model (one copy of every candidate per rearrangement): one
+round, without probing or symmetry detection, finishes the chain length's solves about a third
+sooner than full presolve, which took most of a big table's time, and sooner than none
+(docs/EXPERIMENTS.md)."""
 
 GROUPED_LINEARIZATION = 0
 GROUPED_INPROCESSING = False
-"""The grouped model's search: no LP relaxation and no inprocessing. Measured on the slowest
-real-game tables of bench/solver.py, each variant beside the other in one run: the chain length's
-searches settle in about half the time, and fewer run out of it; the LP (level 2, which the other
-models need) and the clause inprocessing cost more than they prune on these feasibility searches.
-LP level 1 was 3.7 times slower in all, and two workers instead of one 3.4 times slower on a loaded
-two-core machine, with more solves run out of time."""
+"""The grouped model's search: no LP relaxation and no inprocessing. The LP (level 2, which the
+other models need) and the clause inprocessing cost more than they prune on these feasibility
+searches: without them the chain length's searches take about half the time (docs/EXPERIMENTS.md)."""
 
 GROUPED_BUMP_REASONS = True
 GROUPED_RANDOM_BRANCHES = 0.01
 """The grouped model's branching: the variables of a conflict's reasons bumped too, and one
-decision in a hundred at random (seeded, so every answer is the same from run to run). Measured
-on bench/solver.py's corpus (`--per-preset 87` and `--per-preset 100 --seed 1`, every preset, 935
-positions), the chain phase's CPU time with each variant beside the others per position, in
-turn, in four runs at load 5-9: 11.0-11.7 s in all -> 10.0-10.7 s (8-10% less), the phase's p95
-57-61 -> 47-55 ms, every chain length and proof the same. Bumping alone 5-7% less, random
-branches alone no faster, both with restarts every 25 conflicts no better than both alone;
-on the 36 slowest, pseudo-Boolean resolution, core-based optimisation and the ERWA heuristic
-were 40-65% slower in all; other activity decays, restart periods, random polarity, blocking
-restarts, clause clean-up at LBD 3 and no implied bounds within the noise (10%) or slower."""
+decision in a hundred at random (seeded, so every answer is the same from run to run). Together
+they take a tenth off the chain length's searches, every answer the same (docs/EXPERIMENTS.md)."""
 
 LinearExpr = cp_model.LinearExpr | int
 Constraint = cp_model.BoundedLinearExpression
@@ -497,14 +484,9 @@ class Model:
 
     def hint_whole(self) -> None:
         """Lead the search towards plays that keep every original meld whole and free no joker: the
-        chain depth's optimum keeps most of them, and its first solutions come sooner. Measured on
-        bench/solver.py's 435 real-game positions of every preset, old and new alternating per
-        position: the depth phase 19.3 -> 14.9 s in all (p95 161 -> 105 ms), every answer the same.
-        The hint is only a preference, so the optimum is the same; among equal plays the search may
-        stop at another (172 of the 435 shown plays changed, and with them the chain length's time).
-        Beside it and left out: hinting the maximum's laid cards as well (slower than this alone),
-        branching on the kept melds first (no faster), and maximising the kept melds alone before the
-        hand points (slower: two searches)."""
+        chain depth's optimum keeps most of them, and its first solutions come sooner (the depth
+        phase about a quarter faster: docs/EXPERIMENTS.md). The hint is only a preference, so the
+        optimum is the same; among equal plays the search may stop at another."""
         for kept in self.kept:
             self.model.add_hint(kept, 1)
         for swap, _ in self.swaps:
@@ -565,9 +547,9 @@ class Model:
         # OR-Tools would take over Ctrl-C during a solve and leave it killing the process after;
         # the CLI and the web workers need Python's KeyboardInterrupt.
         solver.parameters.catch_sigint_signal = False
-        # Measured on bench/corpus.py: the stronger LP relaxation proves large joker tables in
-        # ~0.1 s where the default timed out at 10 s; presolve, probing and symmetry detection
-        # cost more than they save on models this small (they are built tight already).
+        # The stronger LP relaxation proves large joker tables in ~0.1 s where the default timed
+        # out at 10 s; presolve, probing and symmetry detection cost more than they save on
+        # models this small (they are built tight already). Measured: docs/EXPERIMENTS.md.
         solver.parameters.linearization_level = 2
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.symmetry_level = 0
@@ -578,11 +560,6 @@ class Model:
             solver.parameters.also_bump_variables_in_conflict_reasons = GROUPED_BUMP_REASONS
             solver.parameters.random_branches_ratio = GROUPED_RANDOM_BRANCHES
         else:
-            # Measured for the chain depth's kept-meld model (bench/solver.py's 935 positions,
-            # alternating per position, CPU) and not kept: no LP (level 0) 6-8% less on classic,
-            # but jokers 1.4 -> 2.2-3.0 s, german-jokers 0.9 -> 2.5-2.6 s and three-decks 9% more;
-            # level 1 and one presolve round (0.42 -> 0.49 s on classic) no faster. The maximum
-            # at level 1: the same.
             solver.parameters.cp_model_presolve = False
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:
@@ -596,10 +573,8 @@ class Model:
                 if (group := tuple(i for i, var in slot.members if solver.value(var)))
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
-        # the candidates' values read off the response by number: 0.3 us a variable, against
-        # 3.8 us for `solver.value` (measured on a loaded two-core machine). Every value (kept
-        # melds, rearrangements, laid cards too) read off one list copied from the response: no
-        # faster in all (classic and three-decks, 374 positions alternating, 6.80 -> 6.79 s CPU)
+        # the candidates' values read off the response by number: a tenth of the time
+        # `solver.value` takes a variable, and a model has thousands of them
         solution = solver.response_proto.solution
         layout: Counter[Candidate | Keeping] = Counter()
         if self.kept:  # only kept-meld models are laid out again by rearrangement
@@ -638,16 +613,8 @@ class _Cover:
     breaks or from the hand, and the slot breaks its leader and at most one other meld; a final
     meld that no such meld completes lies in no rearrangement of the slot, and leaving its copy
     out loses no play. At a bound of 2 a set or run with cards of three melds is common, and up
-    to two fifths of the model goes (2,662 -> 1,570 variables on one table). Measured on
-    bench/solver.py's corpus (`--per-preset 87` and `--per-preset 100 --seed 1`, the 502
-    positions of depth 2 or more, the chain length with and without it per position in one run,
-    CPU, load 8-10): deterministic time 6.97 -> 6.45 s, less on every preset, CPU 11.4 -> 11.0
-    s, the phase's p95 jokers 100 -> 73 ms, three-decks 88 -> 81, german-jokers 76 -> 73,
-    classic 48 -> 47, italian 60 -> 60; every chain length and proof the same. At every bound (at
-    most k - 1 other melds of those the leader reaches) it did 6.97 -> 6.56 s, but above 2 it
-    leaves out 3-8% and sends searches other ways: one classic table 10 -> 43 ms of
-    deterministic time, and the full analysis's p95 worse on classic, german-jokers and
-    three-decks."""
+    to two fifths of the model goes; the chain length is found sooner on every preset. At larger
+    bounds it leaves out little and was slower (docs/EXPERIMENTS.md)."""
 
     def __init__(self, free: frozenset[int], others: tuple[frozenset[int], ...]) -> None:
         self.free, self.others = free, others
@@ -664,11 +631,10 @@ class _Cover:
 class _Writer:
     """Variables and linear constraints written into a model's proto as text, many at a time.
 
-    Measured beside `model.add` and beside writing the proto's fields one call at a time (loaded
-    two-core machine, 6-term constraints): 77 and 97 us a constraint, against 46 us as text; a
-    variable 11 us with `new_int_var`, 5.5 us as text. The card balances and the candidates'
-    variables are most of every model, so they go this way; the proto is the same as `model.add`
-    and `new_int_var` would write (checked equal, model by model, on bench/solver.py's corpus).
+    As text, a constraint takes about half the time of `model.add` and a variable half that of
+    `new_int_var` (docs/EXPERIMENTS.md). The card balances and the candidates' variables are most of
+    every model, so they go this way; the proto is the same as `model.add` and `new_int_var` would
+    write (checked equal, model by model, on bench/solver.py's corpus).
     """
 
     def __init__(self, model: _CpModel) -> None:
