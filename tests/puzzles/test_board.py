@@ -115,7 +115,7 @@ GERMAN = Position.parse("german-jokers | 5H JK 7H / 9C 9D 9S | 6H 8H")
 
 def test_under_german_jokers_a_freed_joker_goes_back_to_the_hand_and_cancels_a_card() -> None:
     board = Board.start(GERMAN).move("h0", "0").move("t1", "hand", "0")
-    assert board.freed() == ("t1",)
+    assert board.freed_ids() == ("t1",)
     assert board.hand_ids() == ("h1", "t1")
     assert board.play().count == 0
     assert board.views()[0].cards == tuple(Card.parse(c) for c in ("5H", "6H", "7H"))
@@ -125,7 +125,7 @@ def test_under_german_jokers_a_freed_joker_goes_back_to_the_hand_and_cancels_a_c
     assert Board.load(GERMAN, board.to_json()) == board
     # and back onto the table, where it is a table card again
     back = board.move("t1", "1", "hand")
-    assert back.freed() == () and back.play().count == 2
+    assert back.freed_ids() == () and back.play().count == 2
 
 
 def test_a_joker_taken_back_without_its_real_card_cannot_end_the_turn() -> None:
@@ -155,7 +155,7 @@ def test_only_a_joker_and_only_where_the_rules_say_goes_to_the_hand(
 
 
 def test_a_stored_board_may_lack_a_joker_the_rules_send_to_the_hand() -> None:
-    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).freed() == ("t1",)
+    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).freed_ids() == ("t1",)
 
 
 @pytest.mark.parametrize(
