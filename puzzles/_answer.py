@@ -47,7 +47,7 @@ def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str,
     return {
         "rules": position.rules.name,
         "objective": best.objective.value,
-        "max_placed": play.count,
+        "max_placed": play.placed,
         **play_json(play),
         "points_left": points_left,
         "optimal": best.optimal,

@@ -125,7 +125,7 @@ class Board:
 
     def play(self) -> Play | None:
         """The play this table makes if the turn ends now, once every meld is valid (None before):
-        its `count` is how many cards the hand is down by, a freed joker cancelling one card laid.
+        its `placed` is how many cards the hand is down by, a freed joker cancelling one card laid.
         Whether it is a legal play is for `problems` to say."""
         cards = self.cards()
         rules = self.position.rules

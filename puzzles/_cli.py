@@ -197,7 +197,7 @@ def _demo() -> int:
         # an unproven chain length is only a bound: never a bare number that changes with the load
         bound = "" if analysis.chain.optimal else "at most "
         print(
-            f"  best play places {best.count}, breaks {analysis.depth.depth} melds"
+            f"  best play places {best.placed}, breaks {analysis.depth.depth} melds"
             f" (chain length {bound}{analysis.chain.length}):"
         )
         print("   ", " / ".join(meld.pretty() for meld in best.table))

@@ -84,7 +84,7 @@ def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     best = maximum(position, time_limit=TIME_LIMIT)
     assert best.optimal
     assert best.value == oracle.best_value(position)
-    assert best.play.count == best.value
+    assert best.play.placed == best.value
     assert_legal(position, best.play)
     assert hand_after(position, best.play) in oracle.best_hands(position)
 
@@ -146,7 +146,7 @@ def test_uniqueness_matches_the_oracle(rules: Rules, data: st.DataObject) -> Non
     witness = unique.witness
     assert witness is not None
     assert_legal(position, witness)
-    assert witness.count == best.value
+    assert witness.placed == best.value
     assert hand_after(position, witness) in hands
     assert hand_after(position, witness) != hand_after(position, best.play)
 
@@ -162,7 +162,7 @@ def test_chain_depth_matches_the_oracle(rules: Rules, data: st.DataObject) -> No
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None
     assert_legal(position, depth.play)
-    assert depth.play.count == best.value
+    assert depth.play.placed == best.value
     # the melds it does not call broken are all kept, at once, in the play it returns
     assert len(depth.broken) == depth.depth
     kept = [meld.cards for i, meld in enumerate(position.table) if i not in depth.broken]
@@ -217,7 +217,7 @@ def assert_chain_matches_the_oracle(position: Position) -> None:
     assert chain.length == oracle.chain_length(position)
     assert chain.play is not None
     assert_legal(position, chain.play)
-    assert chain.play.count == analysis.best.value
+    assert chain.play.placed == analysis.best.value
     table = [meld.cards for meld in position.table]
     # the chain play splits into rearrangements of at most that many breaks
     found = oracle.groupings(table, [m.cards for m in chain.play.table], len(chain.play.freed))

@@ -31,7 +31,7 @@ def test_settled_then_given_its_chain_is_the_analysis(position: Position) -> Non
     assert sorted(str(position.table[i]) for i in told.depth.broken) == sorted(
         str(ordered.table[i]) for i in settled.depth.broken
     )
-    assert told.shown.count == whole.best.value
+    assert told.shown.placed == whole.best.value
 
 
 def test_two_cuts_settle_at_depth_2_and_chain_length_1() -> None:

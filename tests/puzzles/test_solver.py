@@ -126,7 +126,7 @@ def test_german_jokers_free_a_joker_into_the_hand() -> None:
     assert unique.unique is False
     plays = [best.play, unique.witness]
     swap = next(play for play in plays if play is not None and play.freed)
-    assert (swap.laid, swap.freed, swap.count) == (parse_cards("5C"), (JOKER,), 0)
+    assert (swap.laid, swap.freed, swap.placed) == (parse_cards("5C"), (JOKER,), 0)
     assert swap.hand_after(position) == parse_cards("8H JK")
     assert_legal(position, swap)
     assert step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT).reachable == 0
