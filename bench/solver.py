@@ -68,7 +68,7 @@ def time_position(sample: Sample, time_limit: float, repeat: int = 1, peer: Peer
         analysis = analyse(position, time_limit=time_limit)
         full_ms = min(full_ms, (time.perf_counter() - started) * 1000)
     problems = len(play_problems(position, [meld.cards for meld in best.play.table]))
-    if best.optimal and best.value < sample.pulled:
+    if best.proven and best.value < sample.pulled:
         problems += 1
     peer_ms = None
     if peer is not None:
@@ -76,7 +76,7 @@ def time_position(sample: Sample, time_limit: float, repeat: int = 1, peer: Peer
         for _ in range(repeat):
             answer = peer.maximum(position)
             peer_ms = min(peer_ms, answer.ms)
-        if best.optimal and answer.placed != best.value:
+        if best.proven and answer.placed != best.value:
             problems += 1
     return Timing(sample, maximum_ms, full_ms, analysis, problems, peer_ms)
 
@@ -287,7 +287,7 @@ def _record(t: Timing) -> dict[str, object]:
         "unique": a.uniqueness.unique,
         "depth": a.depth.depth,
         "chain": a.chain.length,
-        "chain_optimal": a.chain.optimal,
+        "chain_optimal": a.chain.proven,
         "proven": a.proven,
         "problems": t.problems,
     }

@@ -121,7 +121,7 @@ def _forcing(analysis: Analysis) -> Forcing | None:
     """The forcing player on a proved maximum of cards (it counts cards, not points), with the node
     limit the generator's lines use (`decisions_of`), so an answer and a line agree."""
     best = analysis.best
-    if best.objective is not Objective.CARDS or not best.optimal:
+    if best.objective is not Objective.CARDS or not best.proven:
         return None
     return decisions_of(analysis.position, best.value)
 
@@ -195,7 +195,7 @@ def _demo() -> int:
         print("  hand: ", " ".join(card.pretty() for card in position.hand))
         best = analysis.depth.play or analysis.best.play
         # an unproven chain length is only a bound: never a bare number that changes with the load
-        bound = "" if analysis.chain.optimal else "at most "
+        bound = "" if analysis.chain.proven else "at most "
         print(
             f"  best play places {best.placed}, breaks {analysis.depth.depth} melds"
             f" (chain length {bound}{analysis.chain.length}):"

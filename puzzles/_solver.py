@@ -33,7 +33,7 @@ class Best:
     objective: Objective
     value: int
     """Cards placed, or hand points placed, by the play."""
-    optimal: bool
+    proven: bool
     """True only when the solver proved that no play does better."""
     ms: float
 
@@ -55,7 +55,7 @@ class Depth:
     """A best play that breaks only that many and, among those, leaves the fewest hand points."""
     broken: tuple[int, ...]
     """Indices into the original table of the melds that play breaks."""
-    optimal: bool
+    proven: bool
     ms: float
     layout: Counter[Candidate | Keeping] = field(default_factory=Counter, compare=False, repr=False)
     """The solver's candidate melds of `play`, for laying it out by rearrangement."""
@@ -66,7 +66,7 @@ class Chain:
     length: int | None
     """Chain length: the smallest k such that some best play splits into rearrangements that each
     break at most k melds; None when no best play was found in time."""
-    optimal: bool
+    proven: bool
     rearrangements: tuple[tuple[int, ...], ...]
     """The melds the depth play breaks, grouped by rearrangement (indices into the original table)."""
     play: Play | None
@@ -113,10 +113,10 @@ class Analysis:
     @property
     def proven(self) -> bool:
         return (
-            self.best.optimal
+            self.best.proven
             and self.uniqueness.unique is not None
-            and self.depth.optimal
-            and self.chain.optimal
+            and self.depth.proven
+            and self.chain.proven
         )
 
     @property
@@ -167,7 +167,7 @@ def uniqueness(position: Position, best: Best, time_limit: float = DEFAULT_TIME_
 def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> Uniqueness:
     """Solves `model` again for a best play that leaves another hand; the model may be the one
     `maximum` solved, since only its objective is replaced."""
-    if not best.optimal:
+    if not best.proven:
         return Uniqueness(None, None, _ms(started))
     if best.value == model.ceiling:
         # the whole hand is placed: every best play leaves the same, empty, hand
@@ -199,8 +199,8 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     if found.play is None:
         return Depth(None, None, (), False, _ms(started))
     broken = tuple(i for i, kept in enumerate(found.kept) if not kept)
-    optimal = found.status is Status.OPTIMAL and best.optimal
-    return Depth(len(broken), found.play, broken, optimal, _ms(started), found.layout)
+    proven = found.status is Status.OPTIMAL and best.proven
+    return Depth(len(broken), found.play, broken, proven, _ms(started), found.layout)
 
 
 def chain_length(
@@ -231,7 +231,7 @@ def chain_length(
         return Chain(None, False, (), None, _ms(started)), depth
     if depth.depth <= 1:
         shown_groups = (depth.broken,) if depth.broken else ()
-        return Chain(depth.depth, depth.optimal, shown_groups, depth.play, _ms(started)), depth
+        return Chain(depth.depth, depth.proven, shown_groups, depth.play, _ms(started)), depth
     # the depth play's own rearrangements bound the chain length with no grouping solve, where its
     # layout says how they go (docs/EXPERIMENTS.md: the bound, and what else was tried)
     laid_out = _rearranged(position, depth)
@@ -243,7 +243,7 @@ def chain_length(
         # keep the plain depth play: all its breaks as one rearrangement is true, if coarse
         return Chain(depth.depth, False, (depth.broken,), depth.play, _ms(started)), depth
     grouped_depth, groups, upper = grouped
-    proven = best.optimal and grouped_depth.optimal
+    proven = best.proven and grouped_depth.proven
 
     # any best play (breaking any number of melds) whose rearrangements each break fewer melds
     # than the bound, its largest rearrangement as small as can be: a play found lowers the bound,
@@ -277,7 +277,7 @@ def _grouped(
         depth,
         play=found.play,
         broken=tuple(sorted(i for group in found.rearrangements for i in group)),
-        optimal=depth.optimal and found.status is Status.OPTIMAL,
+        proven=depth.proven and found.status is Status.OPTIMAL,
     )
     return grouped_depth, found.rearrangements, found.values[0]
 
@@ -297,7 +297,7 @@ def _chain_from_layout(
     groups, play, finest = laid_out
     upper = max(map(len, groups))
     shown_depth = replace(depth, play=play)
-    proven = best.optimal and depth.optimal
+    proven = best.proven and depth.proven
     if upper == 1:
         return Chain(1, proven, groups, play, _ms(started)), shown_depth
     better = _smaller(position, best, depth, upper - 1, _left(deadline))
@@ -314,7 +314,7 @@ def _chain_from_layout(
     if grouped is None:
         return Chain(length, False, groups, better.play, _ms(started)), shown_depth
     grouped_depth, groups, _ = grouped
-    proven = proven and grouped_depth.optimal and better.status is Status.OPTIMAL
+    proven = proven and grouped_depth.proven and better.status is Status.OPTIMAL
     return Chain(length, proven, groups, better.play, _ms(started)), grouped_depth
 
 
@@ -496,7 +496,7 @@ def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_li
     largest rearrangement breaks the fewest (optimal only when proved)."""
     model = Model(position, best.objective, largest=largest)
     model.add(model.objective == best.value)
-    if depth.optimal and depth.depth is not None:
+    if depth.proven and depth.depth is not None:
         # every best play breaks at least as many melds as the depth: true, and it cuts the search
         model.add(model.broken >= depth.depth)
     model.maximize((-_largest(model, largest), largest))

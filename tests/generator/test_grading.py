@@ -127,8 +127,8 @@ def test_unproven_answers_are_not_publishable() -> None:
     analysis = analyse(Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D"), time_limit=5)
     assert analysis.chain.length == 1
     assert is_publishable(analysis, None)
-    assert not is_publishable(replace(analysis, best=replace(analysis.best, optimal=False)), None)
-    assert not is_publishable(replace(analysis, depth=replace(analysis.depth, optimal=False)), None)
-    assert not is_publishable(replace(analysis, chain=replace(analysis.chain, optimal=False)), None)
+    assert not is_publishable(replace(analysis, best=replace(analysis.best, proven=False)), None)
+    assert not is_publishable(replace(analysis, depth=replace(analysis.depth, proven=False)), None)
+    assert not is_publishable(replace(analysis, chain=replace(analysis.chain, proven=False)), None)
     unknown = replace(analysis.uniqueness, unique=None)
     assert not is_publishable(replace(analysis, uniqueness=unknown), None)

@@ -82,7 +82,7 @@ def draw_joker_runs(data: st.DataObject, rules: Rules) -> Position:
 def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     position = draw_position(data, rules)
     best = maximum(position, time_limit=TIME_LIMIT)
-    assert best.optimal
+    assert best.proven
     assert best.value == oracle.best_value(position)
     assert best.play.placed == best.value
     assert_legal(position, best.play)
@@ -95,7 +95,7 @@ def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
 def test_points_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     position = draw_position(data, rules)
     best = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
-    assert best.optimal
+    assert best.proven
     assert best.value == oracle.best_value(position, "points")
     assert points_placed(position, best.play) == best.value
     assert_legal(position, best.play)
@@ -158,7 +158,7 @@ def test_chain_depth_matches_the_oracle(rules: Rules, data: st.DataObject) -> No
     position = draw_position(data, rules)
     best = maximum(position, time_limit=TIME_LIMIT)
     depth = chain_depth(position, best, time_limit=TIME_LIMIT)
-    assert depth.optimal
+    assert depth.proven
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None
     assert_legal(position, depth.play)
@@ -173,7 +173,7 @@ def assert_depth_matches_the_oracle(position: Position) -> None:
     """Depth, `broken`, the steps' breaks and the shown play's points, all by the definition."""
     analysis = analyse(position, time_limit=TIME_LIMIT)
     depth = analysis.depth
-    assert depth.optimal
+    assert depth.proven
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None and depth.play == analysis.shown
     assert_legal(position, depth.play)
@@ -213,7 +213,7 @@ def test_depth_matches_the_oracle_when_jokers_move_past_runs(rules: Rules, data:
 def assert_chain_matches_the_oracle(position: Position) -> None:
     analysis = analyse(position, time_limit=TIME_LIMIT)
     chain = analysis.chain
-    assert chain.optimal
+    assert chain.proven
     assert chain.length == oracle.chain_length(position)
     assert chain.play is not None
     assert_legal(position, chain.play)

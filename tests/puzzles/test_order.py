@@ -52,7 +52,7 @@ def answer(analysis: Analysis) -> tuple[object, ...]:
         named(analysis.depth.broken),
         sorted(named(group) for group in analysis.chain.rearrangements),
         analysis.chain.length,
-        analysis.chain.optimal,
+        analysis.chain.proven,
         sorted(str(meld) for meld in analysis.shown.table),
         analysis.shown.laid,
     )

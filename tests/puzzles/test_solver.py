@@ -63,13 +63,13 @@ def test_example_1_a_rearrangement_of_two_sets_holds_no_run() -> None:
         model = Model(position, Objective.CARDS, largest=largest)
         assert any(piece in runs for _, piece, _ in model.pieces) is held
     chain = analyse(position, time_limit=TIME_LIMIT).chain
-    assert (chain.length, chain.optimal, chain.rearrangements) == (3, True, ((0, 1, 2),))
+    assert (chain.length, chain.proven, chain.rearrangements) == (3, True, ((0, 1, 2),))
 
 
 def test_example_1_places_nothing_under_classic() -> None:
     position = Position.parse(f"classic | {EXAMPLE_1}")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.best.optimal
+    assert analysis.best.proven
     assert analysis.best.value == 0
     assert analysis.best.play.laid == ()
     assert analysis.depth.depth == 0
@@ -108,9 +108,9 @@ def test_points_objective_prefers_one_ace_to_two_threes() -> None:
     # A♦ is worth 11 under the Polish points, 3♠ and 3♥ 6 together; both plays need the same joker
     position = Position.parse("jokers | 3S 3D JK / 6C 7C 8C / 4S JK 6S | 3S 3H AD")
     cards = maximum(position, time_limit=TIME_LIMIT)
-    assert (cards.value, cards.play.laid, cards.optimal) == (2, parse_cards("3S 3H"), True)
+    assert (cards.value, cards.play.laid, cards.proven) == (2, parse_cards("3S 3H"), True)
     points = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
-    assert (points.value, points.play.laid, points.optimal) == (11, parse_cards("AD"), True)
+    assert (points.value, points.play.laid, points.proven) == (11, parse_cards("AD"), True)
     assert points.objective is Objective.POINTS
     assert_legal(position, points.play)
     assert uniqueness(position, points, time_limit=TIME_LIMIT).unique is True
@@ -121,7 +121,7 @@ def test_german_jokers_free_a_joker_into_the_hand() -> None:
     # 5♣ may take the joker's place in the set, and the joker goes to the hand: nothing gained
     position = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
     best = maximum(position, time_limit=TIME_LIMIT)
-    assert best.value == 0 and best.optimal
+    assert best.value == 0 and best.proven
     unique = uniqueness(position, best, time_limit=TIME_LIMIT)
     assert unique.unique is False
     plays = [best.play, unique.witness]
@@ -176,15 +176,15 @@ def test_a_tiny_time_limit_never_claims_a_wrong_proof(time_limit: float) -> None
     best = maximum(position, time_limit=time_limit)
     assert_legal(position, best.play)
     assert best.value <= proven.best.value
-    if best.optimal:
+    if best.proven:
         assert best.value == proven.best.value
     unique = uniqueness(position, best, time_limit=time_limit)
-    if not best.optimal:
+    if not best.proven:
         assert unique.unique is None
     elif unique.unique is not None:
         assert unique.unique is proven.uniqueness.unique
     depth = chain_depth(position, best, time_limit=time_limit)
-    if depth.optimal:
+    if depth.proven:
         assert depth.depth == proven.depth.depth
     check = step_check(position, position.hand[:1], time_limit=time_limit)
     if check.proven:
