@@ -79,7 +79,7 @@ def main() -> None:
     board = Board.start(KNOWN)
 
     def verdict() -> object:
-        return progress(KNOWN, laid, best.value, LIMIT)
+        return progress(KNOWN, laid, best.placed, LIMIT)
 
     def planned() -> object:
         return final_table(board, solution, LIMIT)

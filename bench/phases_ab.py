@@ -63,7 +63,7 @@ def worker(lines: TextIO) -> None:
         a = analyse(position)
         total = time.process_time() - started
         answer = [
-            a.best.value,
+            a.best.placed,
             a.best.proven,
             a.uniqueness.unique,
             a.depth.depth,

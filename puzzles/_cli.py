@@ -123,7 +123,7 @@ def _forcing(analysis: Analysis) -> Forcing | None:
     best = analysis.best
     if best.objective is not Objective.CARDS or not best.proven:
         return None
-    return decisions_of(analysis.position, best.value)
+    return decisions_of(analysis.position, best.placed)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:

@@ -27,15 +27,21 @@ CHAIN_SHARE = 0.5
 
 @dataclass(frozen=True, slots=True)
 class Best:
-    """The answer of `maximum`."""
+    """The answer of `maximum`: a best play, and what it is worth by the objective."""
 
     play: Play
     objective: Objective
-    value: int
-    """Cards placed, or hand points placed, by the play."""
+    objective_value: int
+    """What `objective` counts of the play: the cards it places (`Objective.CARDS`, the same as
+    `placed`), or the hand points it sheds, less its freed jokers' (`Objective.POINTS`)."""
     proven: bool
     """True only when the solver proved that no play does better."""
     ms: float
+
+    @property
+    def placed(self) -> int:
+        """The cards the best play places: the maximum, when the objective counts cards."""
+        return self.play.placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +175,12 @@ def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> 
     `maximum` solved, since only its objective is replaced."""
     if not best.proven:
         return Uniqueness(None, None, _ms(started))
-    if best.value == model.ceiling:
+    if best.objective_value == model.ceiling:
         # the whole hand is placed: every best play leaves the same, empty, hand
         return Uniqueness(True, None, _ms(started))
     model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
     # a best play ...
-    model.add(model.objective == best.value)
+    model.add(model.objective == best.objective_value)
     # ... that leaves another hand: with equal totals, some card is placed fewer times
     model.require_fewer_somewhere(best.play)
     found = model.solve(time_limit)
@@ -191,7 +197,7 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     started = time.perf_counter()
     model = Model(position, best.objective, keep=True)
     # the play must be a best one
-    model.add(model.objective == best.value)
+    model.add(model.objective == best.objective_value)
     # keep as many original melds whole as possible, then shed as many hand points as possible
     model.maximize((sum(model.kept), len(position.table)), _points_term(model))
     model.hint_whole()
@@ -267,7 +273,7 @@ def _grouped(
     """The depth play, grouped as finely as it can be: the play laid out by rearrangement, its
     groups and the largest of them; None when no grouping was found in time."""
     shown = Model(position, best.objective, largest=largest, layout=depth.layout)
-    shown.add(shown.objective == best.value)
+    shown.add(shown.objective == best.objective_value)
     most = _largest(shown, len(position.table))
     shown.maximize((-most, len(position.table)), (shown.rearrangements, len(position.table)))
     found = shown.solve(_left(deadline), [most])
@@ -495,7 +501,7 @@ def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_li
     """A best play whose rearrangements each break at most `largest` melds, and of those one whose
     largest rearrangement breaks the fewest (optimal only when proved)."""
     model = Model(position, best.objective, largest=largest)
-    model.add(model.objective == best.value)
+    model.add(model.objective == best.objective_value)
     if depth.proven and depth.depth is not None:
         # every best play breaks at least as many melds as the depth: true, and it cuts the search
         model.add(model.broken >= depth.depth)
@@ -717,7 +723,7 @@ def is_puzzle(analysis: Analysis) -> bool:
         analysis.best.objective is Objective.CARDS
         and analysis.proven
         and analysis.uniqueness.unique is True
-        and analysis.best.value >= 1
+        and analysis.best.placed >= 1
     )
 
 

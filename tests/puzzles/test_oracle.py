@@ -83,8 +83,8 @@ def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     position = draw_position(data, rules)
     best = maximum(position, time_limit=TIME_LIMIT)
     assert best.proven
-    assert best.value == oracle.best_value(position)
-    assert best.play.placed == best.value
+    assert best.objective_value == oracle.best_value(position)
+    assert best.play.placed == best.objective_value
     assert_legal(position, best.play)
     assert hand_after(position, best.play) in oracle.best_hands(position)
 
@@ -96,8 +96,8 @@ def test_points_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) ->
     position = draw_position(data, rules)
     best = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
     assert best.proven
-    assert best.value == oracle.best_value(position, "points")
-    assert points_placed(position, best.play) == best.value
+    assert best.objective_value == oracle.best_value(position, "points")
+    assert points_placed(position, best.play) == best.objective_value
     assert_legal(position, best.play)
     unique = uniqueness(position, best, time_limit=TIME_LIMIT)
     assert unique.unique is oracle.is_unique(position, "points")
@@ -146,7 +146,7 @@ def test_uniqueness_matches_the_oracle(rules: Rules, data: st.DataObject) -> Non
     witness = unique.witness
     assert witness is not None
     assert_legal(position, witness)
-    assert witness.placed == best.value
+    assert witness.placed == best.objective_value
     assert hand_after(position, witness) in hands
     assert hand_after(position, witness) != hand_after(position, best.play)
 
@@ -162,7 +162,7 @@ def test_chain_depth_matches_the_oracle(rules: Rules, data: st.DataObject) -> No
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None
     assert_legal(position, depth.play)
-    assert depth.play.placed == best.value
+    assert depth.play.placed == best.objective_value
     # the melds it does not call broken are all kept, at once, in the play it returns
     assert len(depth.broken) == depth.depth
     kept = [meld.cards for i, meld in enumerate(position.table) if i not in depth.broken]
@@ -217,7 +217,7 @@ def assert_chain_matches_the_oracle(position: Position) -> None:
     assert chain.length == oracle.chain_length(position)
     assert chain.play is not None
     assert_legal(position, chain.play)
-    assert chain.play.placed == analysis.best.value
+    assert chain.play.placed == analysis.best.objective_value
     table = [meld.cards for meld in position.table]
     # the chain play splits into rearrangements of at most that many breaks
     found = oracle.groupings(table, [m.cards for m in chain.play.table], len(chain.play.freed))

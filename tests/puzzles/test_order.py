@@ -46,7 +46,7 @@ def answer(analysis: Analysis) -> tuple[object, ...]:
         return sorted(str(table[i]) for i in melds)
 
     return (
-        analysis.best.value,
+        analysis.best.placed,
         analysis.uniqueness.unique,
         analysis.depth.depth,
         named(analysis.depth.broken),

@@ -31,12 +31,12 @@ def test_settled_then_given_its_chain_is_the_analysis(position: Position) -> Non
     assert sorted(str(position.table[i]) for i in told.depth.broken) == sorted(
         str(ordered.table[i]) for i in settled.depth.broken
     )
-    assert told.shown.placed == whole.best.value
+    assert told.shown.placed == whole.best.placed
 
 
 def test_two_cuts_settle_at_depth_2_and_chain_length_1() -> None:
     settled = settle(TWO_CUTS, Objective.CARDS, TIME_LIMIT)
-    assert settled.proven and settled.best.value == 4 and settled.depth.depth == 2
+    assert settled.proven and settled.best.placed == 4 and settled.depth.depth == 2
     assert settled.uniqueness.unique is True and settled.other_play is None
     chain = with_chain(settled, TIME_LIMIT).chain
     assert (chain.length, chain.proven, len(chain.rearrangements)) == (1, True, 2)

@@ -173,7 +173,7 @@ def test_a_lucky_tie_beats_a_hard_puzzle_at_skill_two() -> None:
     four's joker). The player may take it, so the puzzle does not defeat it: it is not a Hard one."""
     position = Position.parse("german-jokers | 3S 3C JK / 3D JK 5D / 7D 8D 9D 10D | 10S 10S 10H 6D")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.uniqueness.unique and analysis.best.value == 4 and analysis.chain.length == 3
+    assert analysis.uniqueness.unique and analysis.best.placed == 4 and analysis.chain.length == 3
     assert oracle.chain_length(position) == 3
     assert skill_oracle.run_totals(position, 2) == {3, 4}
     run = skill_limited(position, 2, time_limit=TIME_LIMIT)

@@ -261,7 +261,7 @@ def test_a_position_of_every_preset(rules: Rules) -> None:
     position = Position.parse(f"{rules.name} | 3H 4H 5H 6H / 8S 8D 8C | 7H 8H 2H")
     best = maximum(position, time_limit=TIME_LIMIT)
     steps = follow(position, best.play)
-    assert best.value == 3
+    assert best.placed == 3
     laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
     assert laid == Counter(parse_cards("2H 7H 8H"))
 
