@@ -225,7 +225,7 @@ def chain_length(
     answer. Otherwise a solve asks for a best play (breaking any number of melds, at least the
     depth) whose rearrangements each break fewer melds than the bound, the largest of them as
     small as it can be, in a model pruned to what rearrangements that small reach: its optimum is
-    the chain length, and a proof that there is no such play settles the bound. Not proven in
+    the chain length, and a proof that there is no such play proves the bound. Not proven in
     time, the length is the least bound found: the chain length is at most that.
 
     `unique` (True when proved that every best play leaves the same hand) lets every model take
@@ -255,15 +255,15 @@ def chain_length(
     # than the bound, its largest rearrangement as small as can be: a play found lowers the bound,
     # and the optimum proves it. One search below the bound, rather than a model and a search for
     # each k below it (docs/EXPERIMENTS.md)
-    length, play, settled = upper, grouped_depth.play, True
+    length, play, length_proven = upper, grouped_depth.play, True
     if length > 1:
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
         if better.play is None:
-            settled = better.status is Status.INFEASIBLE
+            length_proven = better.status is Status.INFEASIBLE
         else:
             length, play = max(map(len, better.rearrangements), default=0), better.play
-            settled = better.status is Status.OPTIMAL
-    proven = proven and settled
+            length_proven = better.status is Status.OPTIMAL
+    proven = proven and length_proven
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
 
 
@@ -298,7 +298,7 @@ def _chain_from_layout(
 ) -> tuple[Chain, Depth]:
     """The chain length from the depth play's own rearrangements (`_rearranged`): their largest,
     u, bounds it, and only a play whose rearrangements each break fewer than u melds can lower
-    it. No such play settles u with one solve instead of two (the grouping solve, then this
+    it. No such play proves u with one solve instead of two (the grouping solve, then this
     one); none is looked for when u is 1."""
     groups, play, finest = laid_out
     upper = max(map(len, groups))
