@@ -4,14 +4,12 @@
 clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
 backup FILE` use it.
 
-Infrastructure sits at the top (`settings`, `db`, `models` with its `columns`, `security`, `errors`,
-`caching`, `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game
-(`pages`: help and settings), `refused_early` in front of Flask (refusing again an address a rate
-limit refused) and `kept_answers` around it all (today's page for visitors without a
-cookie, served as bytes). The game is in packages by area: `schedule` (which puzzle when), `review`
-(missed puzzles coming back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle),
-`training` (rush and streak runs), `analyser` and `friends` (friends' tables).
-docs/ARCHITECTURE.md draws the map.
+The game is in packages by area: `schedule` (which puzzle when), `review` (missed puzzles coming
+back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle), `training` (rush and
+streak runs), `analyser` and `friends` (friends' tables). Every other module is infrastructure,
+beneath the areas: any area may import it, and it imports no area. This factory, above them all,
+registers each. docs/ARCHITECTURE.md draws the map, and tests/webapp/test_architecture.py holds the
+code to it.
 """
 
 from __future__ import annotations
@@ -46,7 +44,7 @@ from webapp.training import views as training_views
 from webapp.training.runs import KINDS
 from webapp.turn import choosing, preview
 from webapp.turn import views as turn_views
-from webapp.turn.pages import Mode
+from webapp.turn.modes import Mode
 
 
 class AsciiIntegerConverter(IntegerConverter):
@@ -120,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
     for kind in KINDS:
         app.register_blueprint(training_views.bp, name=kind, url_prefix=f"/{kind}")
+    # the home page, `/` (today's puzzle), and the pages that pick a puzzle: /archive, /practice, /review
     app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(preview.bp)
