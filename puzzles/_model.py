@@ -1,7 +1,9 @@
 """The CP-SAT model of a position: the only module that imports OR-Tools.
 
-The final table is a multiset of candidate melds (see `puzzles._candidates`). Every solve runs on
-one worker with a fixed seed and an explicit time limit, and says whether it proved its answer.
+The final table is a multiset of candidate melds. They are listed in `puzzles._candidates`
+(`allowed_by`, once a position); this module only builds the model over them, solves it and reads
+the play back. Every solve runs on one worker with a fixed seed and an explicit time limit, and says
+whether it proved its answer.
 
 For chain depth the model also knows which original melds stay whole ("kept"); for chain length it
 splits the turn into rearrangements ("slots"), each of which takes the cards of the melds it breaks
