@@ -20,6 +20,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
+from puzzles._key import KeyIdea, key_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -66,7 +67,7 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
+from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -99,6 +100,7 @@ __all__ = [
     "HandPoints",
     "Hint",
     "HintError",
+    "KeyIdea",
     "Meld",
     "MeldError",
     "MeldKind",
@@ -141,9 +143,11 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_ideas",
     "maximum",
     "meld_problem",
     "melds_in_common",
+    "most_invalid",
     "parse_cards",
     "plan_steps",
     "play_json",

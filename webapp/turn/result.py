@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import url_for
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
+from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
 from webapp import db
 from webapp.models import PlayerAttempt, Status
 from webapp.players import records
@@ -52,6 +52,8 @@ class Result:
     """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
     final: tuple[NumberedMeld, ...]
     """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
+    key_ideas: tuple[Words, ...]
+    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`): shown solved or not."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
@@ -141,9 +143,10 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
 
 
 def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them."""
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    return {"steps": steps, "final": numbered(position, steps)}
+    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
+    return {"steps": steps, "final": numbered(position, steps), "key_ideas": ideas}
 
 
 def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
