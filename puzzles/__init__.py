@@ -10,7 +10,16 @@ from puzzles._answer import answer_json, play_json
 from puzzles._board import HAND, NEW_MELD, Board, MeldState, MeldView, MoveError, judge
 from puzzles._canonical import canonical, told_for
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
-from puzzles._entry import MAX_PROBLEMS, Entry, EntryProblem, TypedMeld, read_card, read_entry
+from puzzles._entry import (
+    ENGLISH_SUITS,
+    MAX_PROBLEMS,
+    AmbiguousCard,
+    Entry,
+    EntryProblem,
+    TypedMeld,
+    read_card,
+    read_entry,
+)
 from puzzles._forcing import (
     DEFAULT_NODE_LIMIT,
     JOKER_NODE_LIMIT,
@@ -75,6 +84,7 @@ __all__ = [
     "DEFAULT_NODE_LIMIT",
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
+    "ENGLISH_SUITS",
     "HAND",
     "HINT_RUNGS",
     "JOKER",
@@ -85,6 +95,7 @@ __all__ = [
     "PRESETS",
     "SKILL_TIES",
     "SUITS",
+    "AmbiguousCard",
     "Analysis",
     "Best",
     "Board",
