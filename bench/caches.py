@@ -29,17 +29,23 @@ from corpus import corpus
 
 import puzzles
 from puzzles import PRESETS, Board, Card, Position, analyse, final_table, maximum, progress
-from puzzles._candidates import _keepings_alone, _keepings_anywhere, pieces
+from puzzles._candidates import (
+    _keepings_alone,
+    _keepings_anywhere,
+    _table_keepings,
+    allowed_by,
+    meld_of,
+    pieces,
+)
 from puzzles._hints import _final_table
-from puzzles._model import _allowed, _meld_of, _table_keepings
 from puzzles._progress import _progress
 
 SOLVER_CACHES: tuple[Any, ...] = (
     pieces,
     _keepings_alone,
     _keepings_anywhere,
-    _meld_of,
-    _allowed,
+    meld_of,
+    allowed_by,
     _table_keepings,
 )
 
@@ -73,7 +79,7 @@ def main() -> None:
     board = Board.start(KNOWN)
 
     def verdict() -> object:
-        return progress(KNOWN, laid, best.value, LIMIT)
+        return progress(KNOWN, laid, best.placed, LIMIT)
 
     def planned() -> object:
         return final_table(board, solution, LIMIT)

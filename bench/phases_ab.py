@@ -63,13 +63,13 @@ def worker(lines: TextIO) -> None:
         a = analyse(position)
         total = time.process_time() - started
         answer = [
-            a.best.value,
-            a.best.optimal,
+            a.best.placed,
+            a.best.proven,
             a.uniqueness.unique,
             a.depth.depth,
-            a.depth.optimal,
+            a.depth.proven,
             a.chain.length,
-            a.chain.optimal,
+            a.chain.proven,
             a.proven,
         ]
         record = {"cpu": total, "phases": spent, "answer": answer, "depth_play": str(a.depth.play)}

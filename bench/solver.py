@@ -68,7 +68,7 @@ def time_position(sample: Sample, time_limit: float, repeat: int = 1, peer: Peer
         analysis = analyse(position, time_limit=time_limit)
         full_ms = min(full_ms, (time.perf_counter() - started) * 1000)
     problems = len(play_problems(position, [meld.cards for meld in best.play.table]))
-    if best.optimal and best.value < sample.pulled:
+    if best.proven and best.placed < sample.pulled:
         problems += 1
     peer_ms = None
     if peer is not None:
@@ -76,7 +76,7 @@ def time_position(sample: Sample, time_limit: float, repeat: int = 1, peer: Peer
         for _ in range(repeat):
             answer = peer.maximum(position)
             peer_ms = min(peer_ms, answer.ms)
-        if best.optimal and answer.placed != best.value:
+        if best.proven and answer.placed != best.placed:
             problems += 1
     return Timing(sample, maximum_ms, full_ms, analysis, problems, peer_ms)
 
@@ -110,7 +110,7 @@ def row(preset: str, timings: Sequence[Timing]) -> str:
     unproven = sum(not t.analysis.proven for t in timings)
     deep = sum((t.analysis.depth.depth or 0) >= 1 for t in timings)
     puzzles = sum(is_puzzle(t.analysis) for t in timings)
-    placed = sum(t.analysis.best.value for t in timings) / len(timings)
+    placed = sum(t.analysis.best.placed for t in timings) / len(timings)
     faults = sum(t.problems for t in timings)
     peers = [t.peer_ms for t in timings if t.peer_ms is not None]
     peer = (
@@ -166,7 +166,7 @@ def report(results: dict[str, list[Timing]], time_limit: float, repeat: int = 1)
         a = t.analysis
         print(
             f"{t.full_ms:9.1f} ms full, {t.maximum_ms:8.1f} ms maximum  {t.sample.name}:"
-            f" placed {a.best.value}, depth {a.depth.depth}, chain {a.chain.length},"
+            f" placed {a.best.placed}, depth {a.depth.depth}, chain {a.chain.length},"
             f" unique {a.uniqueness.unique}, proven {a.proven}"
         )
         print(f"    {t.sample.position}")
@@ -282,12 +282,12 @@ def _record(t: Timing) -> dict[str, object]:
         "full_ms": round(t.full_ms, 2),
         "phase_ms": [a.best.ms, a.uniqueness.ms, a.depth.ms, a.chain.ms],
         "peer_ms": None if t.peer_ms is None else round(t.peer_ms, 2),
-        "placed": a.best.value,
+        "placed": a.best.placed,
         "pulled": t.sample.pulled,
         "unique": a.uniqueness.unique,
         "depth": a.depth.depth,
         "chain": a.chain.length,
-        "chain_optimal": a.chain.optimal,
+        "chain_optimal": a.chain.proven,
         "proven": a.proven,
         "problems": t.problems,
     }

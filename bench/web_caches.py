@@ -34,7 +34,7 @@ cache found wanting is gone and prints so: to time it again, run this script on 
   that has kept nothing (its own caches emptied on both sides).
 - `puzzles._progress._progress` (the step check) and `puzzles._hints._final_table`: a step POST laying
   the answer's first card, and a new player's first hint, with one puzzle of each tier as today's.
-- the engine's candidate and model caches (`puzzles._candidates`, `puzzles._model`): `POST /api/solve`
+- the engine's candidate caches (`puzzles._candidates`): `POST /api/solve`
   of a real-game table not asked before (21 in turn, classic and jokers, the web app's answers
   emptied). Their figures wander by about 4 ms from run to run (the solver's own threads).
 - `CompiledTemplates`: a fresh app drawing three pages (what each test does), with the process's
@@ -42,7 +42,7 @@ cache found wanting is gone and prints so: to time it again, run this script on 
 - gone, printed as such: `errors.REFUSAL_PAGES` (a flood's refused `GET /analyse` through Flask, refused
   early bypassed), `analyser.guard.OPEN_DAILIES` (a kept `GET /analyse` asked again, every open day
   published), `turn.store._swap`'s guarded UPDATEs (a step POST laying a card, easy).
-- the engine's `pieces`, `_keepings_alone`, `_keepings_anywhere`, `_meld_of`, `_allowed` and
+- the engine's `pieces`, `_keepings_alone`, `_keepings_anywhere`, `meld_of`, `allowed_by` and
   `_table_keepings` each save under 2 ms of a request (their figures wander by about 4 ms), and stay
   together for what they save the full analysis, issue 20's figure: bench/caches.py times that.
 """
@@ -76,7 +76,6 @@ from flask.testing import FlaskClient  # noqa: E402
 import generator  # noqa: E402
 import puzzles._candidates  # noqa: E402
 import puzzles._hints  # noqa: E402
-import puzzles._model  # noqa: E402
 import puzzles._progress  # noqa: E402
 from puzzles import PRESETS, Position  # noqa: E402
 from tests.webapp.conftest import (  # noqa: E402
@@ -532,13 +531,13 @@ def hint_figures(folder: str, rounds: int) -> list[str]:
 
 
 ENGINE = (
-    ("_model._piece_types", puzzles._model, ("_piece_types",)),
+    ("_candidates._piece_types", puzzles._candidates, ("_piece_types",)),
     ("_candidates.pieces", puzzles._candidates, ("pieces",)),
     ("_candidates._keepings_alone", puzzles._candidates, ("_keepings_alone",)),
     ("_candidates._keepings_anywhere", puzzles._candidates, ("_keepings_anywhere",)),
-    ("_model._meld_of", puzzles._model, ("_meld_of",)),
-    ("_model._allowed", puzzles._model, ("_allowed",)),
-    ("_model._table_keepings", puzzles._model, ("_table_keepings",)),
+    ("_candidates.meld_of", puzzles._candidates, ("meld_of",)),
+    ("_candidates.allowed_by", puzzles._candidates, ("allowed_by",)),
+    ("_candidates._table_keepings", puzzles._candidates, ("_table_keepings",)),
 )
 """Each cache alone (a tuple of several names bypasses them together, for caches that call one
 another): all but the first save under 2 ms a request, and stay for the analysis (bench/caches.py)."""

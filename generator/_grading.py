@@ -113,7 +113,7 @@ def is_publishable(analysis: Analysis, defeated: SkillRun | None, forcing: Forci
     if (tier := graded_tier(chain, forcing)) is None:
         return False
     if tier_rank(tier) >= tier_rank(FLOOR_TIER) and (
-        len(analysis.position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
+        len(analysis.position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR
     ):
         return False
     skill = skill_below(tier)
@@ -123,5 +123,5 @@ def is_publishable(analysis: Analysis, defeated: SkillRun | None, forcing: Forci
         defeated is not None
         and defeated.skill == skill
         and defeated.proven
-        and defeated.placed < analysis.best.value
+        and defeated.placed < analysis.best.placed
     )

@@ -112,7 +112,7 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
         analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001))
         if not analysis.proven:
             return done("unproven", position)
-        if analysis.best.value < 1:
+        if analysis.best.placed < 1:
             return done("nothing to play", position)
         if analysis.uniqueness.unique is False:
             if repair == REPAIRS:
@@ -133,7 +133,7 @@ def puzzle_of(puzzle_id: str, position: Position, time_limit: float = REPLAY_TIM
     def done(outcome: str, position: Position | None, puzzle: Puzzle | None = None) -> Attempt:
         return Attempt(parsed, puzzle, outcome, position, 0.0)
 
-    if not analysis.proven or analysis.uniqueness.unique is not True or analysis.best.value < 1:
+    if not analysis.proven or analysis.uniqueness.unique is not True or analysis.best.placed < 1:
         raise PuzzleError(f"{puzzle_id}: not a proved unique maximal play of one card or more")
     result = _grade(parsed, analysis, started + time_limit, done, tempt=False)
     if result.puzzle is None:
@@ -165,11 +165,11 @@ def _grade(
             analysis = untwinned
     position = analysis.position
     if tier_rank(highest) >= tier_rank(FLOOR_TIER) and (
-        len(position.hand) < HAND_FLOOR or analysis.best.value < MAXIMUM_FLOOR
+        len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR
     ):
         return done("small hand", position)
     # decisions are counted with a node limit, not the clock, so a replayed ID counts the same
-    forcing = count_decisions(position, analysis.best.value)
+    forcing = count_decisions(position, analysis.best.placed)
     jokers_uncounted = puzzle_id.method in UNCOUNTED_JOKERS and (
         JOKER in position.hand or any(meld.jokers for meld in position.table)
     )
@@ -240,9 +240,9 @@ def _trapped(
             check = step_check(trapping, [card] * (laid[card] + 1), _left(deadline))
             if not check.proven:
                 return None
-            if check.reachable is None or check.reachable >= analysis.best.value:
+            if check.reachable is None or check.reachable >= analysis.best.placed:
                 continue
-            counted = count_decisions(trapping, analysis.best.value)
+            counted = count_decisions(trapping, analysis.best.placed)
             if (graded_decisions(counted) or 0) > have:
                 analysis, forcing = replace(analysis, position=trapping), counted
                 break
@@ -307,7 +307,7 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
         check = step_check(tempting, [card] * (laid[card] + 1), _left(deadline))
         if not check.proven:
             return None
-        if check.reachable is not None and check.reachable < analysis.best.value:
+        if check.reachable is not None and check.reachable < analysis.best.placed:
             return replace(analysis, position=tempting)
     return analysis
 
@@ -352,7 +352,7 @@ def _skill_check(analysis: Analysis, tier: str, deadline: float) -> SkillRun | N
     skill = skill_below(tier)
     if skill is None:
         return None
-    return skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.value)
+    return skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.placed)
 
 
 def live_decoys(position: Position, laid: tuple[Card, ...], time_limit: float) -> int | None:
@@ -474,8 +474,8 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if not analysis.proven:
         return [f"the solver proved nothing within {time_limit:g} s"]
     problems = []
-    if analysis.best.value != puzzle.max_placed:
-        problems.append(f"max_placed is {puzzle.max_placed}, but the maximum is {analysis.best.value}")
+    if analysis.best.placed != puzzle.max_placed:
+        problems.append(f"max_placed is {puzzle.max_placed}, but the maximum is {analysis.best.placed}")
     if analysis.uniqueness.unique is False:
         problems.append("the maximal play is not unique")
     elif (laid := play_of(analysis.position, analysis.best.play.table).laid) != puzzle.laid_cards:
@@ -484,7 +484,7 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     if analysis.depth.depth != puzzle.depth:
         problems.append(f"depth is {puzzle.depth}, but the chain depth is {analysis.depth.depth}")
     chain = analysis.chain.length
-    forcing = count_decisions(analysis.position, analysis.best.value)
+    forcing = count_decisions(analysis.position, analysis.best.placed)
     if chain != puzzle.chain:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
     elif (tier := graded_tier(puzzle.chain, forcing)) != puzzle.tier:

@@ -211,7 +211,7 @@ class Puzzle:
             rules=position.rules.name,
             table=tuple(tuple(meld.tokens()) for meld in position.table),
             hand=tuple(str(card) for card in position.hand),
-            max_placed=play.count,
+            max_placed=play.placed,
             laid=tuple(str(card) for card in laid),
             solution=tuple(tuple(meld.tokens()) for meld in play.table),
             depth=depth,

@@ -99,10 +99,11 @@ class Board:
         """The hand now, in the hand's sorted order, then any joker freed from the table."""
         on_table = {card_id for meld in self.melds for card_id in meld}
         hand = tuple(f"h{i}" for i in range(len(self.position.hand)) if f"h{i}" not in on_table)
-        return hand + self.freed()
+        return hand + self.freed_ids()
 
-    def freed(self) -> tuple[str, ...]:
-        """The table's jokers now in the hand (only where the rules send a freed joker there)."""
+    def freed_ids(self) -> tuple[str, ...]:
+        """The ids of the table's jokers now in the hand, like `hand_ids` (only where the rules send a
+        freed joker there)."""
         on_table = {card_id for meld in self.melds for card_id in meld}
         count = sum(len(meld.cards) for meld in self.position.table)
         return tuple(f"t{i}" for i in range(count) if f"t{i}" not in on_table)
@@ -125,7 +126,7 @@ class Board:
 
     def play(self) -> Play | None:
         """The play this table makes if the turn ends now, once every meld is valid (None before):
-        its `count` is how many cards the hand is down by, a freed joker cancelling one card laid.
+        its `placed` is how many cards the hand is down by, a freed joker cancelling one card laid.
         Whether it is a legal play is for `problems` to say."""
         cards = self.cards()
         rules = self.position.rules

@@ -8,6 +8,11 @@ types (`Card.index`), so the model sees nothing but a membership matrix.
 For chain depth the model also needs, for each original meld, every way it can stay whole: the
 final meld that holds all its cards, cut down to what cannot be laid as separate pieces (a
 "keeping" of the meld).
+
+`allowed_by` gathers, once for a position, the candidates and keepings its cards allow, with what
+the models read off them (`Allowed`: each one's card types, the most copies, which original melds a
+final meld could join); `laid_out` narrows them to one layout, `reachable` says which melds a
+rearrangement may break, and `meld_of` turns a candidate back into a meld.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from itertools import combinations
 
 from puzzles._cards import SUITS, Card
 from puzzles._melds import Meld, MeldKind, rank_at
+from puzzles._position import Position
 from puzzles._rules import Rules
 
 JOKER_INDEX = 52
@@ -87,7 +93,7 @@ class Keeping:
     """The cards beyond those of the melds it keeps."""
 
 
-def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
+def _keepings_of(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
     """Every final meld that keeps meld `index` whole, less what could be laid apart as pieces.
 
     A kept set stays a set, perhaps with one more card. A kept run sits in a longer run; beyond the
@@ -106,8 +112,7 @@ def keepings(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, 
 # and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
 @lru_cache(maxsize=4096)
 def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]:
-    """The keepings of a meld without a joker: each model of a position asks again for every meld
-    (measured: 0.4 ms a meld, a tenth of a generator attempt's model building)."""
+    """The keepings of a meld without a joker: each model of a position asks again for every meld."""
     return tuple(Keeping((index,), way.cards, way.extra) for way in _keepings_anywhere(meld, rules))
 
 
@@ -116,17 +121,15 @@ def _keepings_alone(meld: Meld, index: int, rules: Rules) -> tuple[Keeping, ...]
 @lru_cache(maxsize=1024)
 def _keepings_anywhere(meld: Meld, rules: Rules) -> tuple[Keeping, ...]:
     """The keepings of a meld without a joker as the first meld of a table: they keep that meld
-    alone, so only their meld number changes with its place. The same meld lies at other places
-    on other tables; measured on bench/solver.py's 435 real-game positions, in table order: the
-    chain depth's keepings took 1.44 -> 0.88 s in all."""
+    alone, so only their meld number changes with its place, and the same meld lies at other places
+    on other tables."""
     return _keeping_values((meld,), 0, rules)
 
 
 def _keeping_values(table: Sequence[Meld], index: int, rules: Rules) -> tuple[Keeping, ...]:
     found = set(_keepings(table, index, rules))
     # the kept melds' cards, once for each choice of melds: a joker's run has dozens of keepings
-    # that keep the same melds. With `_distinct`, measured on bench/solver.py's 435 tables, old and
-    # new alternating, best of three: their keepings 2.4 -> 1.9 s in all
+    # that keep the same melds
     held: dict[tuple[int, ...], list[int]] = {}
     ways = []
     for melds, cards in sorted(found):
@@ -214,15 +217,15 @@ def _minus(candidate: Candidate, indices: list[int]) -> Candidate:
     return tuple(sorted((index, n) for index, n in left.items() if n))
 
 
-def fits(candidate: Candidate, available: Counter[int]) -> bool:
+def _fits(candidate: Candidate, available: Counter[int]) -> bool:
     return all(available[index] >= count for index, count in candidate)
 
 
-def cards_of(candidate: Candidate) -> list[Card]:
+def _cards_of(candidate: Candidate) -> list[Card]:
     return [Card.from_index(index) for index, count in candidate for _ in range(count)]
 
 
-def neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> list[set[int]]:
+def _neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) -> list[set[int]]:
     """For each original meld (given by its card types), the melds that one final meld could hold
     cards of together with it: both hold a card type of some candidate meld (or keeping's extra
     cards). A rearrangement is joined by such final melds, so it is connected in this graph."""
@@ -252,3 +255,147 @@ def reachable(near: Sequence[AbstractSet[int]], leader: int, steps: int) -> list
         seen.update(frontier)
         found += frontier
     return found
+
+
+# -- what a position's cards allow: the same for every model of the position
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=4096)
+def meld_of(candidate: Candidate, rules: Rules) -> Meld:
+    """The meld of a candidate's cards: a position's phases read back mostly the same candidates."""
+    return Meld.of(_cards_of(candidate), rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    """The candidate melds and keepings a position's cards allow, and what the models read off
+    them: the same for every model of the position, whatever it asks (the chain length builds one
+    model per bound)."""
+
+    meld_types: tuple[frozenset[int], ...]
+    """Each original meld's card types."""
+    every: tuple[Candidate | Keeping, ...]
+    """The candidate melds, then the ways the original melds can stay whole."""
+    candidates: int
+    """How many of `every` are candidate melds: the rest are keepings."""
+    types_of: tuple[frozenset[int], ...]
+    """For each of `every`, the card types it lays (for a keeping, beyond its melds' own)."""
+    by_type: dict[int, tuple[int, ...]]
+    """For each card type, the numbers (into `every`) of those that lay it."""
+    bounds: tuple[int, ...]
+    """For each candidate meld, the most copies the cards allow."""
+    near: tuple[frozenset[int], ...]
+    """For each original meld, the melds one final meld could hold cards of together with it
+    (empty for a model that does not keep melds)."""
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=16)
+def allowed_by(position: Position, keep: bool) -> Allowed:
+    """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
+    whole: kept for the position's next models (a chain length builds one per bound)."""
+    rules = position.rules
+    available = Counter(card.index for meld in position.table for card in meld.cards)
+    available.update(card.index for card in position.hand)
+    if keep:
+        ways = [way for way in _table_keepings(position.table, rules) if _fits(way.cards, available)]
+        return _with_ways(allowed_by(position, False), ways)
+    present = frozenset(available)
+    shapes: list[Candidate] = []
+    types_of: list[frozenset[int]] = []
+    for piece, types in _piece_types(rules):
+        if types <= present:
+            shapes.append(piece)
+            types_of.append(types)
+    # a piece holds one card of each of its types: as many copies as its scarcest card
+    bounds = [min(available[index] for index in types) for types in types_of]
+    meld_types = tuple(frozenset(card.index for card in meld.cards) for meld in position.table)
+    return _build_allowed(meld_types, shapes, [], bounds, False, types_of)
+
+
+# bench/web_caches.py, POST /api/solve of a real-game table not asked before: 20.6 against 22.9 ms of
+# CPU on classic, 50.6 against 58.3 ms on jokers (the jokers' pieces take 2 ms to list)
+@cache
+def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
+    """Every piece the rules allow, with its card types: a piece fits the cards where each of its
+    types is there, a test of sets faster than checking card by card."""
+    found = []
+    for piece in pieces(rules):
+        assert all(count == 1 for _, count in piece), "a piece holds one card of each of its types"
+        found.append((piece, frozenset(index for index, _ in piece)))
+    return tuple(found)
+
+
+# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
+# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
+@lru_cache(maxsize=16)
+def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...]:
+    """Every way each original meld can stay whole, before the cards decide which fit: the same
+    for the chain length's models, whose position places only the depth play's hand cards (they
+    computed them again)."""
+    return tuple(way for i in range(len(table)) for way in _keepings_of(table, i, rules))
+
+
+def _with_ways(alone: Allowed, ways: list[Keeping]) -> Allowed:
+    """The candidate melds of a model without keepings (the maximum's, built before the chain
+    depth's), then the keepings: the same as building them all anew, in less time.
+
+    `near` is found here though only grouped models read it: finding it on their first ask was no
+    faster in all."""
+    shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
+    way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
+    by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}
+    for number, types in enumerate(way_types, start=len(shapes)):
+        for index in types:
+            by_type.setdefault(index, []).append(number)
+    near = _neighbours(alone.meld_types, [*shapes, *(way.extra for way in ways)])
+    return Allowed(
+        alone.meld_types,
+        (*shapes, *ways),
+        len(shapes),
+        alone.types_of + way_types,
+        {index: tuple(numbers) for index, numbers in by_type.items()},
+        alone.bounds,
+        tuple(frozenset(found) for found in near),
+    )
+
+
+def laid_out(allowed: Allowed, layout: Counter[Candidate | Keeping]) -> Allowed:
+    """Only the candidate melds and keepings of a layout."""
+    shapes = [shape for shape in allowed.every if not isinstance(shape, Keeping) and layout[shape]]
+    ways = [way for way in allowed.every if isinstance(way, Keeping) and layout[way]]
+    bounds = dict(zip(allowed.every, allowed.bounds, strict=False))
+    return _build_allowed(allowed.meld_types, shapes, ways, [bounds[shape] for shape in shapes], True)
+
+
+def _build_allowed(
+    meld_types: tuple[frozenset[int], ...],
+    shapes: list[Candidate],
+    ways: list[Keeping],
+    bounds: list[int],
+    grouping: bool,
+    shape_types: list[frozenset[int]] | None = None,
+) -> Allowed:
+    """`shape_types`: the card types of `shapes`, where the caller has them."""
+    every: tuple[Candidate | Keeping, ...] = (*shapes, *ways)
+    if shape_types is None:
+        shape_types = [frozenset(i for i, _ in shape) for shape in shapes]
+    types_of = (*shape_types, *(frozenset(i for i, _ in way.extra) for way in ways))
+    by_type: dict[int, list[int]] = {}
+    for number, types in enumerate(types_of):
+        for index in types:
+            by_type.setdefault(index, []).append(number)
+    # only the models that keep melds may group them into rearrangements
+    near = _neighbours(meld_types, [*shapes, *(way.extra for way in ways)]) if grouping else []
+    return Allowed(
+        meld_types,
+        every,
+        len(shapes),
+        types_of,
+        {index: tuple(numbers) for index, numbers in by_type.items()},
+        tuple(bounds),
+        tuple(frozenset(found) for found in near),
+    )

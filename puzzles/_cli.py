@@ -123,9 +123,9 @@ def _forcing(analysis: Analysis) -> Forcing | None:
     limit the generator's lines use (`decisions_of`), so an answer and a line agree; its line agrees
     with the play the answer shows where a line of as few decisions and forks does."""
     best = analysis.best
-    if best.objective is not Objective.CARDS or not best.optimal:
+    if best.objective is not Objective.CARDS or not best.proven:
         return None
-    return decisions_of(analysis.position, best.value, shown=analysis.shown.table)
+    return decisions_of(analysis.position, best.placed, shown=analysis.shown.table)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:
@@ -197,9 +197,9 @@ def _demo() -> int:
         print("  hand: ", " ".join(card.pretty() for card in position.hand))
         best = analysis.depth.play or analysis.best.play
         # an unproven chain length is only a bound: never a bare number that changes with the load
-        bound = "" if analysis.chain.optimal else "at most "
+        bound = "" if analysis.chain.proven else "at most "
         print(
-            f"  best play places {best.count}, breaks {analysis.depth.depth} melds"
+            f"  best play places {best.placed}, breaks {analysis.depth.depth} melds"
             f" (chain length {bound}{analysis.chain.length}):"
         )
         print("   ", " / ".join(meld.pretty() for meld in best.table))

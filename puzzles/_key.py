@@ -74,7 +74,7 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
     rules = position.rules
     table = tuple(Meld.of(meld, rules) for meld in solution)
     play = play_of(position, table)
-    forcing = decisions_of(position, play.count, shown=table)
+    forcing = decisions_of(position, play.placed, shown=table)
     ideas = [idea for decision in forcing.line if (idea := _placed(position, table, decision)) is not None]
     return tuple(sorted(ideas, key=lambda idea: idea.kind == "decline"))
 

@@ -1,7 +1,9 @@
 """The CP-SAT model of a position: the only module that imports OR-Tools.
 
-The final table is a multiset of candidate melds (see `puzzles._candidates`). Every solve runs on
-one worker with a fixed seed and an explicit time limit, and says whether it proved its answer.
+The final table is a multiset of candidate melds. They are listed in `puzzles._candidates`
+(`allowed_by`, once a position); this module only builds the model over them, solves it and reads
+the play back. Every solve runs on one worker with a fixed seed and an explicit time limit, and says
+whether it proved its answer.
 
 For chain depth the model also knows which original melds stay whole ("kept"); for chain length it
 splits the turn into rearrangements ("slots"), each of which takes the cards of the melds it breaks
@@ -17,58 +19,43 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 
 from ortools.sat.python import cp_model
 
 from puzzles._candidates import (
     JOKER_INDEX,
+    Allowed,
     Candidate,
     Keeping,
-    cards_of,
-    fits,
-    keepings,
-    neighbours,
-    pieces,
+    allowed_by,
+    laid_out,
+    meld_of,
     reachable,
 )
 from puzzles._cards import JOKER, Card, sorted_cards
 from puzzles._melds import Meld, join_runs, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
-from puzzles._rules import FreedJoker, Rules
+from puzzles._rules import FreedJoker
 
 SEED = 0
 GROUPED_PRESOLVE_ITERATIONS = 1
-"""Presolve rounds for the grouped model (one copy of every candidate per rearrangement). Measured
-on the slowest real-game tables of bench/solver.py: one round without probing or symmetry
-detection settles the chain length's solves about a third sooner than full presolve, which took
-most of a big table's time; no presolve at all is slower still. Beside one round on the slowest
-chain phases of bench/solver.py: three rounds were 20% slower in all; a first try without
-presolve under a deterministic work limit (0.2 or 1.0) before the usual solve 13% and 43%
-slower, faster on some searches that find a play, slower on the proofs."""
+"""Presolve rounds for the grouped model (one copy of every candidate per rearrangement): one
+round, without probing or symmetry detection, finishes the chain length's solves about a third
+sooner than full presolve, which took most of a big table's time, and sooner than none
+(docs/EXPERIMENTS.md)."""
 
 GROUPED_LINEARIZATION = 0
 GROUPED_INPROCESSING = False
-"""The grouped model's search: no LP relaxation and no inprocessing. Measured on the slowest
-real-game tables of bench/solver.py, each variant beside the other in one run: the chain length's
-searches settle in about half the time, and fewer run out of it; the LP (level 2, which the other
-models need) and the clause inprocessing cost more than they prune on these feasibility searches.
-LP level 1 was 3.7 times slower in all, and two workers instead of one 3.4 times slower on a loaded
-two-core machine, with more solves run out of time."""
+"""The grouped model's search: no LP relaxation and no inprocessing. The LP (level 2, which the
+other models need) and the clause inprocessing cost more than they prune on these feasibility
+searches: without them the chain length's searches take about half the time (docs/EXPERIMENTS.md)."""
 
 GROUPED_BUMP_REASONS = True
 GROUPED_RANDOM_BRANCHES = 0.01
 """The grouped model's branching: the variables of a conflict's reasons bumped too, and one
-decision in a hundred at random (seeded, so every answer is the same from run to run). Measured
-on bench/solver.py's corpus (`--per-preset 87` and `--per-preset 100 --seed 1`, every preset, 935
-positions), the chain phase's CPU time with each variant beside the others per position, in
-turn, in four runs at load 5-9: 11.0-11.7 s in all -> 10.0-10.7 s (8-10% less), the phase's p95
-57-61 -> 47-55 ms, every chain length and proof the same. Bumping alone 5-7% less, random
-branches alone no faster, both with restarts every 25 conflicts no better than both alone;
-on the 36 slowest, pseudo-Boolean resolution, core-based optimisation and the ERWA heuristic
-were 40-65% slower in all; other activity decays, restart periods, random polarity, blocking
-restarts, clause clean-up at LBD 3 and no implied bounds within the noise (10%) or slower."""
+decision in a hundred at random (seeded, so every answer is the same from run to run). Together
+they take a tenth off the chain length's searches, every answer the same (docs/EXPERIMENTS.md)."""
 
 LinearExpr = cp_model.LinearExpr | int
 Constraint = cp_model.BoundedLinearExpression
@@ -182,7 +169,9 @@ class Model:
         self.kept: list[cp_model.IntVar] = [self.model.new_bool_var("") for _ in self.melds] if keep else []
 
         self._hand_cards(laid or Counter())
-        allowed = _allowed(position, keep) if layout is None else _laid_out(_allowed(position, keep), layout)
+        allowed = allowed_by(position, keep)
+        if layout is not None:
+            allowed = laid_out(allowed, layout)
         if self.grouped:
             assert largest is not None
             slots = self._rearrangements(largest, allowed)
@@ -219,7 +208,7 @@ class Model:
                     model.add(sum(swapped_in) <= count)
         self.freed: LinearExpr = sum(v for v, _ in self.swaps)
 
-    def _rearrangements(self, largest: int, shared: _Allowed) -> list[_Slot]:
+    def _rearrangements(self, largest: int, shared: Allowed) -> list[_Slot]:
         """One slot per meld that may lead a rearrangement of at most `largest` melds, and a last
         one for the new melds and extensions made of hand cards alone.
 
@@ -256,7 +245,7 @@ class Model:
         slots.append(_Slot([], 0, frozenset(self.hand), None))
         return slots
 
-    def _candidates(self, allowed: _Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
+    def _candidates(self, allowed: Allowed, layout: Counter[Candidate | Keeping] | None) -> None:
         """Each slot's copy of every candidate meld and keeping its card types allow."""
         # (variable number, shape, slot): the variables are numbers into the model's proto,
         # written as text in one go (see `_Writer`)
@@ -275,7 +264,7 @@ class Model:
         self._kept_whole(writer)
         writer.flush()
 
-    def _slot_shapes(self, allowed: _Allowed) -> list[int]:
+    def _slot_shapes(self, allowed: Allowed) -> list[int]:
         """Fill `pieces` and `keepings` with each slot's shapes; returns their variables' upper
         bounds, in the order of their numbers."""
         # each slot looks only at the shapes that hold a card type it touches (or, for a slot
@@ -497,14 +486,9 @@ class Model:
 
     def hint_whole(self) -> None:
         """Lead the search towards plays that keep every original meld whole and free no joker: the
-        chain depth's optimum keeps most of them, and its first solutions come sooner. Measured on
-        bench/solver.py's 435 real-game positions of every preset, old and new alternating per
-        position: the depth phase 19.3 -> 14.9 s in all (p95 161 -> 105 ms), every answer the same.
-        The hint is only a preference, so the optimum is the same; among equal plays the search may
-        stop at another (172 of the 435 shown plays changed, and with them the chain length's time).
-        Beside it and left out: hinting the maximum's laid cards as well (slower than this alone),
-        branching on the kept melds first (no faster), and maximising the kept melds alone before the
-        hand points (slower: two searches)."""
+        chain depth's optimum keeps most of them, and its first solutions come sooner (the depth
+        phase about a quarter faster: docs/EXPERIMENTS.md). The hint is only a preference, so the
+        optimum is the same; among equal plays the search may stop at another."""
         for kept in self.kept:
             self.model.add_hint(kept, 1)
         for swap, _ in self.swaps:
@@ -565,9 +549,9 @@ class Model:
         # OR-Tools would take over Ctrl-C during a solve and leave it killing the process after;
         # the CLI and the web workers need Python's KeyboardInterrupt.
         solver.parameters.catch_sigint_signal = False
-        # Measured on bench/corpus.py: the stronger LP relaxation proves large joker tables in
-        # ~0.1 s where the default timed out at 10 s; presolve, probing and symmetry detection
-        # cost more than they save on models this small (they are built tight already).
+        # The stronger LP relaxation proves large joker tables in ~0.1 s where the default timed
+        # out at 10 s; presolve, probing and symmetry detection cost more than they save on
+        # models this small (they are built tight already). Measured: docs/EXPERIMENTS.md.
         solver.parameters.linearization_level = 2
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.symmetry_level = 0
@@ -578,11 +562,6 @@ class Model:
             solver.parameters.also_bump_variables_in_conflict_reasons = GROUPED_BUMP_REASONS
             solver.parameters.random_branches_ratio = GROUPED_RANDOM_BRANCHES
         else:
-            # Measured for the chain depth's kept-meld model (bench/solver.py's 935 positions,
-            # alternating per position, CPU) and not kept: no LP (level 0) 6-8% less on classic,
-            # but jokers 1.4 -> 2.2-3.0 s, german-jokers 0.9 -> 2.5-2.6 s and three-decks 9% more;
-            # level 1 and one presolve round (0.42 -> 0.49 s on classic) no faster. The maximum
-            # at level 1: the same.
             solver.parameters.cp_model_presolve = False
         status = _STATUS.get(solver.solve(self.model), Status.UNKNOWN)
         if not status.found:
@@ -596,10 +575,8 @@ class Model:
                 if (group := tuple(i for i, var in slot.members if solver.value(var)))
             )
         values_found = tuple(int(solver.value(expr)) for expr in values)
-        # the candidates' values read off the response by number: 0.3 us a variable, against
-        # 3.8 us for `solver.value` (measured on a loaded two-core machine). Every value (kept
-        # melds, rearrangements, laid cards too) read off one list copied from the response: no
-        # faster in all (classic and three-decks, 374 positions alternating, 6.80 -> 6.79 s CPU)
+        # the candidates' values read off the response by number: a tenth of the time
+        # `solver.value` takes a variable, and a model has thousands of them
         solution = solver.response_proto.solution
         layout: Counter[Candidate | Keeping] = Counter()
         if self.kept:  # only kept-meld models are laid out again by rearrangement
@@ -619,7 +596,7 @@ class Model:
         chosen += [(solution[v], way.cards, s) for v, way, s in self.keepings]
         for copies, candidate, s in chosen:
             if copies:
-                meld = _meld_of(candidate, rules)
+                meld = meld_of(candidate, rules)
                 by_slot.setdefault(s, []).extend([meld] * copies)
         # runs are joined within a rearrangement only, so that the table shows them apart
         table = sorted(
@@ -638,16 +615,8 @@ class _Cover:
     breaks or from the hand, and the slot breaks its leader and at most one other meld; a final
     meld that no such meld completes lies in no rearrangement of the slot, and leaving its copy
     out loses no play. At a bound of 2 a set or run with cards of three melds is common, and up
-    to two fifths of the model goes (2,662 -> 1,570 variables on one table). Measured on
-    bench/solver.py's corpus (`--per-preset 87` and `--per-preset 100 --seed 1`, the 502
-    positions of depth 2 or more, the chain length with and without it per position in one run,
-    CPU, load 8-10): deterministic time 6.97 -> 6.45 s, less on every preset, CPU 11.4 -> 11.0
-    s, the phase's p95 jokers 100 -> 73 ms, three-decks 88 -> 81, german-jokers 76 -> 73,
-    classic 48 -> 47, italian 60 -> 60; every chain length and proof the same. At every bound (at
-    most k - 1 other melds of those the leader reaches) it did 6.97 -> 6.56 s, but above 2 it
-    leaves out 3-8% and sends searches other ways: one classic table 10 -> 43 ms of
-    deterministic time, and the full analysis's p95 worse on classic, german-jokers and
-    three-decks."""
+    to two fifths of the model goes; the chain length is found sooner on every preset. At larger
+    bounds it leaves out little and was slower (docs/EXPERIMENTS.md)."""
 
     def __init__(self, free: frozenset[int], others: tuple[frozenset[int], ...]) -> None:
         self.free, self.others = free, others
@@ -661,164 +630,13 @@ class _Cover:
         return found
 
 
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=4096)
-def _meld_of(candidate: Candidate, rules: Rules) -> Meld:
-    """The meld of a candidate's cards: a position's phases read back mostly the same candidates.
-    Measured on plays of bench/solver.py's corpus: `Meld.of` 60 us a meld, a cache hit 10 us; in a
-    profile of the old readback, building the melds was a fifth of it."""
-    return Meld.of(cards_of(candidate), rules)
-
-
-@dataclass(frozen=True, slots=True)
-class _Allowed:
-    """The candidate melds and keepings a position's cards allow, and what the models read off
-    them: the same for every model of the position, whatever it asks (measured on the slowest
-    real-game tables of bench/solver.py: the chain length's searches, one model per bound, spent
-    a sixth of their building on it)."""
-
-    meld_types: tuple[frozenset[int], ...]
-    """Each original meld's card types."""
-    every: tuple[Candidate | Keeping, ...]
-    """The candidate melds, then the ways the original melds can stay whole."""
-    candidates: int
-    """How many of `every` are candidate melds: the rest are keepings."""
-    types_of: tuple[frozenset[int], ...]
-    """For each of `every`, the card types it lays (for a keeping, beyond its melds' own)."""
-    by_type: dict[int, tuple[int, ...]]
-    """For each card type, the numbers (into `every`) of those that lay it."""
-    bounds: tuple[int, ...]
-    """For each candidate meld, the most copies the cards allow."""
-    near: tuple[frozenset[int], ...]
-    """For each original meld, the melds one final meld could hold cards of together with it
-    (empty for a model that does not keep melds)."""
-
-
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=16)
-def _allowed(position: Position, keep: bool) -> _Allowed:
-    """The candidate melds the cards allow and, with `keep`, the ways each original meld can stay
-    whole: kept for the position's next models (a chain length builds one per bound)."""
-    rules = position.rules
-    available = Counter(card.index for meld in position.table for card in meld.cards)
-    available.update(card.index for card in position.hand)
-    if keep:
-        ways = [way for way in _table_keepings(position.table, rules) if fits(way.cards, available)]
-        return _with_ways(_allowed(position, False), ways)
-    present = frozenset(available)
-    shapes: list[Candidate] = []
-    types_of: list[frozenset[int]] = []
-    for piece, types in _piece_types(rules):
-        if types <= present:
-            shapes.append(piece)
-            types_of.append(types)
-    # a piece holds one card of each of its types: as many copies as its scarcest card
-    bounds = [min(available[index] for index in types) for types in types_of]
-    meld_types = tuple(frozenset(card.index for card in meld.cards) for meld in position.table)
-    return _build_allowed(meld_types, shapes, [], bounds, False, types_of)
-
-
-# bench/web_caches.py, POST /api/solve of a real-game table not asked before: 20.6 against 22.9 ms of
-# CPU on classic, 50.6 against 58.3 ms on jokers (the jokers' pieces take 2 ms to list)
-@cache
-def _piece_types(rules: Rules) -> tuple[tuple[Candidate, frozenset[int]], ...]:
-    """Every piece the rules allow, with its card types: a piece fits the cards where each of its
-    types is there. Measured on bench/solver.py's 435 positions, old and new alternating in one
-    process: the pieces that fit, with their bounds and types, 2.5-3.5 s -> 0.6-1.0 s in all
-    (checked card by card before)."""
-    found = []
-    for piece in pieces(rules):
-        assert all(count == 1 for _, count in piece), "a piece holds one card of each of its types"
-        found.append((piece, frozenset(index for index, _ in piece)))
-    return tuple(found)
-
-
-# one of the six solver caches kept together for the full analysis (issue 20): 5% of its CPU on classic
-# and jokers, bench/caches.py; under 2 ms of a request each, bench/web_caches.py
-@lru_cache(maxsize=16)
-def _table_keepings(table: tuple[Meld, ...], rules: Rules) -> tuple[Keeping, ...]:
-    """Every way each original meld can stay whole, before the cards decide which fit: the same
-    for the chain length's models, whose position places only the depth play's hand cards (they
-    computed them again)."""
-    return tuple(way for i in range(len(table)) for way in keepings(table, i, rules))
-
-
-def _with_ways(alone: _Allowed, ways: list[Keeping]) -> _Allowed:
-    """The candidate melds of a model without keepings (the maximum's, built before the chain
-    depth's), then the keepings: the same as building them all anew (checked equal on the 435
-    real-game positions of bench/solver.py, where the chain depth's candidates and keepings took
-    6.6 -> 4.6 s in all, old and new alternating per position).
-
-    `near` is found here though only grouped models read it. Found on their first ask instead
-    (bench/solver.py's 935 positions, every model the analyses build, protos checked equal): the
-    chain depth's models 0.25 s less, the grouped ones 0.1 s more, of 24 s in all; not kept. Nor
-    one slot's `_uses` read off per-type lists kept with the candidates: no faster (two passes)."""
-    shapes = [shape for shape in alone.every if not isinstance(shape, Keeping)]
-    way_types = tuple(frozenset(i for i, _ in way.extra) for way in ways)
-    by_type = {index: list(numbers) for index, numbers in alone.by_type.items()}
-    for number, types in enumerate(way_types, start=len(shapes)):
-        for index in types:
-            by_type.setdefault(index, []).append(number)
-    near = neighbours(alone.meld_types, [*shapes, *(way.extra for way in ways)])
-    return _Allowed(
-        alone.meld_types,
-        (*shapes, *ways),
-        len(shapes),
-        alone.types_of + way_types,
-        {index: tuple(numbers) for index, numbers in by_type.items()},
-        alone.bounds,
-        tuple(frozenset(found) for found in near),
-    )
-
-
-def _laid_out(allowed: _Allowed, layout: Counter[Candidate | Keeping]) -> _Allowed:
-    """Only the candidate melds and keepings of a layout."""
-    shapes = [shape for shape in allowed.every if not isinstance(shape, Keeping) and layout[shape]]
-    ways = [way for way in allowed.every if isinstance(way, Keeping) and layout[way]]
-    bounds = dict(zip(allowed.every, allowed.bounds, strict=False))
-    return _build_allowed(allowed.meld_types, shapes, ways, [bounds[shape] for shape in shapes], True)
-
-
-def _build_allowed(
-    meld_types: tuple[frozenset[int], ...],
-    shapes: list[Candidate],
-    ways: list[Keeping],
-    bounds: list[int],
-    grouping: bool,
-    shape_types: list[frozenset[int]] | None = None,
-) -> _Allowed:
-    """`shape_types`: the card types of `shapes`, where the caller has them."""
-    every: tuple[Candidate | Keeping, ...] = (*shapes, *ways)
-    if shape_types is None:
-        shape_types = [frozenset(i for i, _ in shape) for shape in shapes]
-    types_of = (*shape_types, *(frozenset(i for i, _ in way.extra) for way in ways))
-    by_type: dict[int, list[int]] = {}
-    for number, types in enumerate(types_of):
-        for index in types:
-            by_type.setdefault(index, []).append(number)
-    # only the models that keep melds may group them into rearrangements
-    near = neighbours(meld_types, [*shapes, *(way.extra for way in ways)]) if grouping else []
-    return _Allowed(
-        meld_types,
-        every,
-        len(shapes),
-        types_of,
-        {index: tuple(numbers) for index, numbers in by_type.items()},
-        tuple(bounds),
-        tuple(frozenset(found) for found in near),
-    )
-
-
 class _Writer:
     """Variables and linear constraints written into a model's proto as text, many at a time.
 
-    Measured beside `model.add` and beside writing the proto's fields one call at a time (loaded
-    two-core machine, 6-term constraints): 77 and 97 us a constraint, against 46 us as text; a
-    variable 11 us with `new_int_var`, 5.5 us as text. The card balances and the candidates'
-    variables are most of every model, so they go this way; the proto is the same as `model.add`
-    and `new_int_var` would write (checked equal, model by model, on bench/solver.py's corpus).
+    As text, a constraint takes about half the time of `model.add` and a variable half that of
+    `new_int_var` (docs/EXPERIMENTS.md). The card balances and the candidates' variables are most of
+    every model, so they go this way; the proto is the same as `model.add` and `new_int_var` would
+    write (checked equal, model by model, on bench/solver.py's corpus).
     """
 
     def __init__(self, model: _CpModel) -> None:

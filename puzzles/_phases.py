@@ -42,7 +42,7 @@ class Settled:
 
     @property
     def proven(self) -> bool:
-        return self.best.optimal and self.uniqueness.unique is not None and self.depth.optimal
+        return self.best.proven and self.uniqueness.unique is not None and self.depth.proven
 
     @property
     def chain_known(self) -> bool:

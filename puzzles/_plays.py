@@ -24,8 +24,8 @@ class Play:
     """Jokers taken back into the hand by swapping in their real card (`german-jokers`)."""
 
     @property
-    def count(self) -> int:
-        """How many cards the hand shrinks by: the number of cards this play places."""
+    def placed(self) -> int:
+        """How many cards the hand shrinks by: the number of cards this play places (laid less freed)."""
         return len(self.laid) - len(self.freed)
 
     def hand_after(self, position: Position) -> tuple[Card, ...]:
@@ -38,7 +38,7 @@ class Play:
 def play_of(position: Position, table: Iterable[Meld]) -> Play:
     """The play that ends on this final table: the hand cards it lays and the jokers it frees.
 
-    The one count of a play: `Play.count` is the number by which the hand shrinks. It is read off
+    The one count of a play: `Play.placed` is the number by which the hand shrinks. It is read off
     the cards alone, legal or not; `play_problems` says whether the table is a legal play.
     """
     melds = tuple(table)

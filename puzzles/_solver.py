@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles._candidates import JOKER_INDEX, Candidate, Keeping
+from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, meld_of
 from puzzles._cards import Card
 from puzzles._melds import Meld, join_runs, table_order
-from puzzles._model import LinearExpr, Model, Objective, Solution, Status, _meld_of
+from puzzles._model import LinearExpr, Model, Objective, Solution, Status
 from puzzles._plays import Play
 from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
@@ -27,15 +27,21 @@ CHAIN_SHARE = 0.5
 
 @dataclass(frozen=True, slots=True)
 class Best:
-    """The answer of `maximum`."""
+    """The answer of `maximum`: a best play, and what it is worth by the objective."""
 
     play: Play
     objective: Objective
-    value: int
-    """Cards placed, or hand points placed, by the play."""
-    optimal: bool
+    objective_value: int
+    """What `objective` counts of the play: the cards it places (`Objective.CARDS`, the same as
+    `placed`), or the hand points it sheds, less its freed jokers' (`Objective.POINTS`)."""
+    proven: bool
     """True only when the solver proved that no play does better."""
     ms: float
+
+    @property
+    def placed(self) -> int:
+        """The cards the best play places: the maximum, when the objective counts cards."""
+        return self.play.placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +61,7 @@ class Depth:
     """A best play that breaks only that many and, among those, leaves the fewest hand points."""
     broken: tuple[int, ...]
     """Indices into the original table of the melds that play breaks."""
-    optimal: bool
+    proven: bool
     ms: float
     layout: Counter[Candidate | Keeping] = field(default_factory=Counter, compare=False, repr=False)
     """The solver's candidate melds of `play`, for laying it out by rearrangement."""
@@ -66,7 +72,7 @@ class Chain:
     length: int | None
     """Chain length: the smallest k such that some best play splits into rearrangements that each
     break at most k melds; None when no best play was found in time."""
-    optimal: bool
+    proven: bool
     rearrangements: tuple[tuple[int, ...], ...]
     """The melds the depth play breaks, grouped by rearrangement (indices into the original table)."""
     play: Play | None
@@ -113,10 +119,10 @@ class Analysis:
     @property
     def proven(self) -> bool:
         return (
-            self.best.optimal
+            self.best.proven
             and self.uniqueness.unique is not None
-            and self.depth.optimal
-            and self.chain.optimal
+            and self.depth.proven
+            and self.chain.proven
         )
 
     @property
@@ -167,14 +173,14 @@ def uniqueness(position: Position, best: Best, time_limit: float = DEFAULT_TIME_
 def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> Uniqueness:
     """Solves `model` again for a best play that leaves another hand; the model may be the one
     `maximum` solved, since only its objective is replaced."""
-    if not best.optimal:
+    if not best.proven:
         return Uniqueness(None, None, _ms(started))
-    if best.value == model.ceiling:
+    if best.objective_value == model.ceiling:
         # the whole hand is placed: every best play leaves the same, empty, hand
         return Uniqueness(True, None, _ms(started))
     model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
     # a best play ...
-    model.add(model.objective == best.value)
+    model.add(model.objective == best.objective_value)
     # ... that leaves another hand: with equal totals, some card is placed fewer times
     model.require_fewer_somewhere(best.play)
     found = model.solve(time_limit)
@@ -189,14 +195,9 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     """The fewest original melds a best play must break, and such a play that, among those,
     leaves the fewest hand points."""
     started = time.perf_counter()
-    # Measured and not kept (bench/solver.py's classic positions, both corpora, alternating per
-    # position, CPU): with uniqueness proved, the model of the best play's hand cards alone
-    # (`_laid_alone`, as the chain length's), depth phase 0.84 -> 0.83 s, noise; nor, then (every
-    # best play leaving the same hand points), the kept melds alone as the objective: 3.93 ->
-    # 3.94 s on `--per-preset 87`, every preset.
     model = Model(position, best.objective, keep=True)
     # the play must be a best one
-    model.add(model.objective == best.value)
+    model.add(model.objective == best.objective_value)
     # keep as many original melds whole as possible, then shed as many hand points as possible
     model.maximize((sum(model.kept), len(position.table)), _points_term(model))
     model.hint_whole()
@@ -204,8 +205,8 @@ def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME
     if found.play is None:
         return Depth(None, None, (), False, _ms(started))
     broken = tuple(i for i, kept in enumerate(found.kept) if not kept)
-    optimal = found.status is Status.OPTIMAL and best.optimal
-    return Depth(len(broken), found.play, broken, optimal, _ms(started), found.layout)
+    proven = found.status is Status.OPTIMAL and best.proven
+    return Depth(len(broken), found.play, broken, proven, _ms(started), found.layout)
 
 
 def chain_length(
@@ -224,7 +225,7 @@ def chain_length(
     answer. Otherwise a solve asks for a best play (breaking any number of melds, at least the
     depth) whose rearrangements each break fewer melds than the bound, the largest of them as
     small as it can be, in a model pruned to what rearrangements that small reach: its optimum is
-    the chain length, and a proof that there is no such play settles the bound. Not proven in
+    the chain length, and a proof that there is no such play proves the bound. Not proven in
     time, the length is the least bound found: the chain length is at most that.
 
     `unique` (True when proved that every best play leaves the same hand) lets every model take
@@ -236,89 +237,9 @@ def chain_length(
         return Chain(None, False, (), None, _ms(started)), depth
     if depth.depth <= 1:
         shown_groups = (depth.broken,) if depth.broken else ()
-        return Chain(depth.depth, depth.optimal, shown_groups, depth.play, _ms(started)), depth
-    # The bound from the depth play's own layout, beside the grouping solve it replaces
-    # (bench/solver.py's corpus, `--per-preset 87` and `--per-preset 100 --seed 1`: 935 positions,
-    # old and new alternating per position, CPU time, load 15-20): the chain phase 14.1 -> 13.0 s
-    # and 14.6 -> 13.0 s in all, every chain length the same, and the same proven given the time
-    # (three joker tables ran out of wall clock under load, one way or the other, and settle
-    # alike with it). The layout said on all 502 of depth 2 or more. A bound of 1 needs no solve
-    # (97 positions, 0.85 -> 0.12 s), a bound of 2 one (222, 4.3 -> 2.8 s); at 3 or more the
-    # proof is most of the time (183, 23.5 -> 23.0 s), and where
-    # the bound was a guess (a card type from several places) and a smaller play turned up
-    # (87 positions) the grouping solve still runs after it: 13.8 -> 14.2 s. (The grouping solve
-    # first for guesses of 3 or more: measured below, no gain.) Measured and left alone: the
-    # proof's model at k = bound - 1 on the nine slowest tables has 1,203-2,738 variables, a
-    # third of them keepings, and no candidate meld of hand card types alone (the laid cards
-    # share their types with the table), so nothing moves out of the slots; building it takes
-    # 22-36 ms against 95-378 ms of search (CPU).
-    # Measured on the 36 positions of `--per-preset 87` whose chain phase took over 40 ms, each
-    # variant beside this search per position (CPU; load 5-9, noise about 10%), and not kept:
-    # the bound was the answer on 7; on the other 29 the search is finding a smaller play (2.4 s
-    # with the answer as a lower bound) and then the proof one below it (3.4 s in a model of its
-    # own), so a lower bound that matched the answer would save at most the proof.
-    # - the grouping solve first where the bound is a guess: on all 34 guesses it gave the same
-    #   bound (the depth play has no finer grouping; the smaller plays break other melds), 5.20
-    #   -> 5.18 s;
-    # - a step up (a model for k = 1, 2, ... up to the first with a play): 5.1 -> 7.5 s; a first
-    #   play with no objective at u - 1, then this search below its largest: 4.3 -> 5.4 s (faster
-    #   where u is 3, slower above);
-    # - hinting the depth play's kept melds, or every meld kept: 4.6 -> 5.0 and 4.9 s;
-    # - fixing the melds that every best play breaks (0-8 a table, one kept-meld probe for each of
-    #   the depth play's breaks): the search 4.28 -> 3.90 s, the probes 2.35 s more;
-    # - a rearrangement's final meld (or kept meld's added cards) holding a card type of a meld it
-    #   breaks, melds of hand cards alone going to the last slot: sound, 3.9 -> 4.7 s (one more
-    #   constraint per candidate copy);
-    # - pruning slots: at k >= 3 the first melds reach every later one, and every slot reaches a
-    #   candidate meld with a laid hand card, so there is nothing to prune.
-    # Profiled on the 120 positions of both corpora whose chain phase took over 20 ms: where it
-    # takes 20-40 ms, a third each is building the model, presolve (10-20 ms for 1,500 variables)
-    # and a search of tens to hundreds of conflicts. Kept: at a bound of 2, a slot holds no
-    # candidate meld that its leader, the hand and one other meld cannot complete (`_Cover` in
-    # puzzles/_model.py; at every bound it was slower on three presets). Measured beside it
-    # (positions whose chain phase took 10 ms or more, CPU, old and new per position) and not
-    # kept:
-    # - labels (each broken meld labelled by its rearrangement's first meld, at most k a label):
-    #   that is the slot model already, a slot being a label with its reach; nothing to compare;
-    # - a meld joining a slot only where some candidate meld of the slot holds each of its card
-    #   types: prunes nothing, since every meld can be laid out again as it was; at bounds above
-    #   2, the melds that complete a candidate hanging together with the leader: 957 more of
-    #   200,485 variables left out on the 120;
-    # - no final meld of just the cards of a meld its rearrangement breaks (not its leader): sound,
-    #   since keeping the meld instead is as good a play; conflicts 6% fewer, deterministic time
-    #   6.53 -> 6.45 s, CPU 8.69 -> 8.52 s: noise;
-    # - at a bound of 2, each kept candidate copy tied to the melds that complete it (a copy only
-    #   where one of them joins): implied by the card balances, and 6.45 -> 6.57 s of deterministic
-    #   time, CPU 9% more (all 502 of depth 2 or more);
-    # - presolve keeping every feasible solution, no substitution, or no inclusion and overlap
-    #   detection: 8.8-9.4 s against 9.0 s (170 positions), noise; no presolve 14.6 s, slower
-    #   even where the phase takes 15-80 ms (4.7 -> 6.9 s).
-    # Measured with bench/phases_ab.py (`--per-preset 87`, every preset, old and new alternating per
-    # position, CPU, load about 1; every answer the same) and not kept:
-    # - a first bound over all depth plays: where the layout's bound u is 3 or more, the slot model
-    #   at u - 1 over best plays breaking exactly the depth, least largest, then this search below
-    #   it (or, with none, above the depth): chain 5.4 -> 11.8 s, classic p95 58 -> 135 ms. The
-    #   restricted solve costs more than the open one, and the smaller plays often break more melds
-    #   (classic-28, -49: none at u - 1); on classic-13, -38, -46, -74, -75, -78 a depth play did
-    #   better, and even a free pick of it would have saved some 80 of classic's 600 ms of chain
-    #   phase, the p95 not moving;
-    # - as a tie-break in the depth solve (fewest final melds whose cards could come from two or
-    #   more melds): depth 3.6 -> 4.5 s, chain 5.3 -> 5.2 s; `--seed 1 --per-preset 100` depth
-    #   3.7 -> 4.7, chain 4.7 -> 4.5 s, p50 up 15% everywhere;
-    # - pruning slots and joins by the hand: a slot must reach a meld that a candidate shares with a
-    #   hand card type, but on the 13 slowest classic tables all melds but one are such melds and
-    #   every slot reaches one (0 of 1,749 joins go);
-    # - where u >= 4, a play at 3 looked for with no objective, then the proof below it: chain 5.4
-    #   -> 6.7 s, classic p95 52 -> 74 ms (the search finds that play sooner with the objective);
-    #   where u is 3, a play at 2 so: 0.98 -> 0.99 s on the 45 such positions (in one process);
-    # - the depth play laid out again only around its largest rearrangements (their melds, those
-    #   near them, the hand cards laid there; the rest of the play as it is), a play found there
-    #   the bound: the near melds are most of the table (12-24 of 12-25), and the 13 slowest
-    #   classic tables took 1.7 times as long (in one process, alternating);
-    # - stopping at each first play and proving one below in a model of its own (at 2, `_Cover`'s
-    #   smaller model): chain 5.5 -> 7.5 s. On classic-28 the search finds a play at 3 in 10 ms
-    #   and spends 30 ms proving none at 2 in the model at 3, the model at 2 15 ms; but each model
-    #   costs 10-20 ms to build and presolve, and first plays are often not the least.
+        return Chain(depth.depth, depth.proven, shown_groups, depth.play, _ms(started)), depth
+    # the depth play's own rearrangements bound the chain length with no grouping solve, where its
+    # layout says how they go (docs/EXPERIMENTS.md: the bound, and what else was tried)
     laid_out = _rearranged(position, depth)
     position = _laid_alone(position, depth.play) if unique else position
     if laid_out is not None:
@@ -328,59 +249,21 @@ def chain_length(
         # keep the plain depth play: all its breaks as one rearrangement is true, if coarse
         return Chain(depth.depth, False, (depth.broken,), depth.play, _ms(started)), depth
     grouped_depth, groups, upper = grouped
-    proven = best.optimal and grouped_depth.optimal
+    proven = best.proven and grouped_depth.proven
 
     # any best play (breaking any number of melds) whose rearrangements each break fewer melds
     # than the bound, its largest rearrangement as small as can be: a play found lowers the bound,
-    # and the optimum settles it. Measured on 170 slow real-game tables of bench/solver.py beside
-    # the step down this replaced (a model and a first play for each k below the bound, down to
-    # the first k with none): the chain length's solves took 16-31% less time in all, since a
-    # bound two or more above the answer is one search instead of a model and a search per step;
-    # the proof alone, where the bound is the answer, takes as long. A first play at k = u - 1
-    # and then one optimisation below it saved less (the second model's building).
-    # Lower bounds measured beside the step down (bench/solver.py's 500 real-game positions, 100
-    # a preset, the two alternating per position in one run, load 8-12) and not kept:
-    # - a set-partitioning model for k = 1 and 2, one column per group of at most k melds connected
-    #   in the model's `near` graph, each seeing only its own cards' candidate melds: two to three
-    #   times the slot model's variables (a copy of the candidates per group, not per leader), and
-    #   no faster; full p95 2,276 -> 2,740 ms, proven within 2 s 92.4% -> 90.2%. The slot model's
-    #   proofs at k <= 2 took 50-400 ms already; the slow ones are at k >= 3 (groups too many to list);
-    # - the hand cards' reach: when every best play places the whole hand, each card's
-    #   rearrangement is a play by itself, so the fewest breaks of any play placing a card bounds
-    #   the chain length from below (one small kept-meld solve per card and bound, checked
-    #   against the brute force). Below the chain length on most slow tables (1-2 where it is 3-4):
-    #   full p95 2,740 -> 4,058 ms, proven within 2 s 90.6% -> 86.4%. Commit 24e0188 has it.
-    # Measured on the 63 real-game positions of bench/solver.py (seeds 20240601 and 1, every
-    # preset) whose chain length took over 0.5 s, by the CPU time of this search, each variant
-    # beside it in one run (15.6 s in all, of which one `jokers` table 3.5-4.6 s and one
-    # `german-jokers` table 1.6 s; under load the wall time is that times about half the load
-    # average), and not kept:
-    # - splitting the table where the cards of its parts (with the hand's, or only the laid ones)
-    #   can never meet in one candidate meld or keeping: none of the 63 splits, since sets, runs
-    #   and jokers tie every table together;
-    # - a search at k = L - 1 once a play at L is found: the proof costs the same in either model
-    #   (with jokers both see every meld), and the step down was measured slower before;
-    # - requiring each rearrangement to hang together (a meld beyond the leader's reach joins only
-    #   beside a near meld of its rearrangement): 15.57 -> 15.52 s, noise;
-    # - of two equal melds side by side (the canonical order puts them so), the first kept when
-    #   the second is: 15.17 -> 15.13 s, noise (25 of the 63 have such twins);
-    # - at least ceil(broken / k) rearrangements, or branching first on the kept melds or on which
-    #   rearrangement breaks each meld: no faster;
-    # - other solver settings for this search: LP level 2 took 10.6 -> 42.6 CPU s on 32 of them (it
-    #   halves the two hardest joker proofs and slows all else), level 1 slower still; on the 22
-    #   slowest, against 12.1 s: no presolve, no SAT presolve, zero presolve rounds, reverse
-    #   variable order, no phase saving, the objective lower-bound search 12.9-13.9 s, the
-    #   quick-restart portfolio 38.4 s, probing level 1 17.7 s against 11.5 in another run; full
-    #   presolve with probing and symmetry, symmetry level 2 and inprocessing no faster in all.
-    length, play, settled = upper, grouped_depth.play, True
+    # and the optimum proves it. One search below the bound, rather than a model and a search for
+    # each k below it (docs/EXPERIMENTS.md)
+    length, play, length_proven = upper, grouped_depth.play, True
     if length > 1:
         better = _smaller(position, best, grouped_depth, length - 1, _left(deadline))
         if better.play is None:
-            settled = better.status is Status.INFEASIBLE
+            length_proven = better.status is Status.INFEASIBLE
         else:
             length, play = max(map(len, better.rearrangements), default=0), better.play
-            settled = better.status is Status.OPTIMAL
-    proven = proven and settled
+            length_proven = better.status is Status.OPTIMAL
+    proven = proven and length_proven
     return Chain(length, proven, groups, play, _ms(started)), grouped_depth
 
 
@@ -390,7 +273,7 @@ def _grouped(
     """The depth play, grouped as finely as it can be: the play laid out by rearrangement, its
     groups and the largest of them; None when no grouping was found in time."""
     shown = Model(position, best.objective, largest=largest, layout=depth.layout)
-    shown.add(shown.objective == best.value)
+    shown.add(shown.objective == best.objective_value)
     most = _largest(shown, len(position.table))
     shown.maximize((-most, len(position.table)), (shown.rearrangements, len(position.table)))
     found = shown.solve(_left(deadline), [most])
@@ -400,7 +283,7 @@ def _grouped(
         depth,
         play=found.play,
         broken=tuple(sorted(i for group in found.rearrangements for i in group)),
-        optimal=depth.optimal and found.status is Status.OPTIMAL,
+        proven=depth.proven and found.status is Status.OPTIMAL,
     )
     return grouped_depth, found.rearrangements, found.values[0]
 
@@ -415,12 +298,12 @@ def _chain_from_layout(
 ) -> tuple[Chain, Depth]:
     """The chain length from the depth play's own rearrangements (`_rearranged`): their largest,
     u, bounds it, and only a play whose rearrangements each break fewer than u melds can lower
-    it. No such play settles u with one solve instead of two (the grouping solve, then this
+    it. No such play proves u with one solve instead of two (the grouping solve, then this
     one); none is looked for when u is 1."""
     groups, play, finest = laid_out
     upper = max(map(len, groups))
     shown_depth = replace(depth, play=play)
-    proven = best.optimal and depth.optimal
+    proven = best.proven and depth.proven
     if upper == 1:
         return Chain(1, proven, groups, play, _ms(started)), shown_depth
     better = _smaller(position, best, depth, upper - 1, _left(deadline))
@@ -437,7 +320,7 @@ def _chain_from_layout(
     if grouped is None:
         return Chain(length, False, groups, better.play, _ms(started)), shown_depth
     grouped_depth, groups, _ = grouped
-    proven = proven and grouped_depth.optimal and better.status is Status.OPTIMAL
+    proven = proven and grouped_depth.proven and better.status is Status.OPTIMAL
     return Chain(length, proven, groups, better.play, _ms(started)), grouped_depth
 
 
@@ -446,8 +329,8 @@ def _laid_alone(position: Position, play: Play) -> Position:
 
     A best play lays the same hand cards as any other when it leaves the same hand and frees no
     joker; with jokers freed to the hand, leaving the same hand does not say which cards it laid.
-    Measured on the slowest real-game tables of bench/solver.py: the chain length's models lose
-    the candidates of the cards no best play lays, and the laid cards are fixed from the start.
+    The chain length's models then lose the candidates of the cards no best play lays, and the laid
+    cards are fixed from the start.
     """
     if position.rules.freed_joker is FreedJoker.HAND and any(meld.jokers for meld in position.table):
         return position
@@ -511,7 +394,7 @@ def _grouped_table(
     for k, shape in enumerate(shapes, start=len(position.table)):
         group = groups.root(k) if groups.root(k) in found else _HAND
         melds_of.setdefault(group, []).append(
-            _meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
+            meld_of(shape.cards if isinstance(shape, Keeping) else shape, rules)
         )
     return tuple(
         sorted((meld for melds in melds_of.values() for meld in join_runs(melds, rules)), key=table_order)
@@ -618,8 +501,8 @@ def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_li
     """A best play whose rearrangements each break at most `largest` melds, and of those one whose
     largest rearrangement breaks the fewest (optimal only when proved)."""
     model = Model(position, best.objective, largest=largest)
-    model.add(model.objective == best.value)
-    if depth.optimal and depth.depth is not None:
+    model.add(model.objective == best.objective_value)
+    if depth.proven and depth.depth is not None:
         # every best play breaks at least as many melds as the depth: true, and it cuts the search
         model.add(model.broken >= depth.depth)
     model.maximize((-_largest(model, largest), largest))
@@ -780,28 +663,8 @@ def analyse(
     deadline = started + time_limit
     ordered, order = _canonical(position)
     first = started + time_limit * (1 - CHAIN_SHARE)
-    # Where the CPU goes (bench/solver.py's classic positions, `--per-preset 87` and `--seed 1
-    # --per-preset 100`, the 94 at or above the p50): chain 53% (of it, model building 26%, CP-SAT
-    # 45% with its presolve about half of that, `_rearranged` and the other glue 4%), depth 26%
-    # (building 28%, search 55%, reading the play back 10%), maximum 11%, uniqueness 3%, the
-    # maximum's model, `_canonical` and `_in_order` 7%; in the slowest tenth the chain is 77%.
-    # Building models is a quarter of all the CPU (6.1 of 24 s on the 935 positions of every
-    # preset), spread over the candidates, the card balances and the proto's text, no one hot spot.
-    # Measured beside this sequence (those 935 positions, old and new alternating per position,
-    # CPU time, load 3-10), every answer the same, and not kept:
-    # - the maximum and the depth in one solve of the kept-meld model (most cards, then most melds
-    #   kept, then hand points; uniqueness on a plain model built only when it solves): 24.0 ->
-    #   22.7 and 23.0 -> 21.7 s in all, p50 12-22% less on every preset, but worse at p95 (classic
-    #   49-55 -> 54-64 ms, jokers and german-jokers up to 4% and 7%): the one solve costs more than
-    #   the two on deep tables, and it returns another depth play on 385 of the 935, whose chain
-    #   phase then took 7.6 -> 8.2 s (the chain length's time swings tenfold, either way, with the
-    #   depth play on single tables). With the depth solve run again where the depth is 2 or more,
-    #   for the same depth play: classic p95 50 -> 64 and 34 -> 38 ms. Only on tables of at most
-    #   6 to 14 melds (read off the same run, position by position): 0.9-2.1% less in all;
-    # - one kept-meld model for all three (the depth play unchanged): classic 1.34 -> 1.44 s, the
-    #   maximum's search 181 -> 309 ms and uniqueness 40 -> 60 ms on the larger model;
-    # - the depth before uniqueness, its play the witness where it leaves another hand than the
-    #   maximum's (no uniqueness solve then): uniqueness 1.13 -> 0.84 s, but 27.3 -> 27.1 s in all.
+    # the maximum's model is solved again for uniqueness; the depth and the chain length build
+    # their own (other sequences measured slower: docs/EXPERIMENTS.md)
     model = Model(ordered, objective)
     best = _maximum(model, _left(first), started)
     unique = _uniqueness(model, best, _left(first), time.perf_counter())
@@ -814,11 +677,8 @@ def _canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
     """The position with its melds in a fixed order, and where each of them is in the original.
 
     The melds that touch the most others come first: a rearrangement is led by its first meld, and
-    hubs first keep what each leader reaches small (measured on real-game tables: chain lengths
-    settle two to three times sooner than with the melds in card order). Ties go by the cards.
-    Counting the touches from each meld's ranks and suited ranks, not card by card: 0.30 -> 0.19
-    ms a position (3,000 positions of every preset, the same order), not kept: under 1% of an
-    analysis.
+    hubs first keep what each leader reaches small (on real-game tables, chain lengths are found
+    two to three times sooner than with the melds in card order). Ties go by the cards.
     """
     table = position.table
     touching = [sum(_near(meld, other) for other in table if other is not meld) for meld in table]
@@ -863,7 +723,7 @@ def is_puzzle(analysis: Analysis) -> bool:
         analysis.best.objective is Objective.CARDS
         and analysis.proven
         and analysis.uniqueness.unique is True
-        and analysis.best.value >= 1
+        and analysis.best.placed >= 1
     )
 
 

@@ -10,7 +10,7 @@ nothing and says so once in the log, and callers keep their own `AppCache` in fr
 `CACHES` lists them all, with their figures. A cache is kept only where it saves 2 ms or more on a
 request, or where another issue's figure rests on it (the kept answers, the refusals kept for a
 flood). The engine keeps its own with `functools`, their figures beside them: `puzzles._progress`
-(the step check's verdict), `puzzles._hints` (the hint's final table), `puzzles._model._piece_types`
+(the step check's verdict), `puzzles._hints` (the hint's final table), `puzzles._candidates._piece_types`
 (the rules' pieces, which every model starts from), and six solver caches of candidates and
 keepings, each under 2 ms of a request but kept together for the full analysis, issue 20's figure
 (`bench/caches.py`).

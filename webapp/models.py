@@ -261,7 +261,7 @@ class Run(Base):
     seconds: Mapped[int | None] = mapped_column(default=None)
     """A rush's time from `started`, before its penalties; None for a streak, which has no clock."""
     ended: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
-    """When the run was settled as over (its last puzzle closed); None while it may go on."""
+    """When the run ended (its last puzzle closed); None while it may go on."""
 
 
 class FriendGroup(Base):

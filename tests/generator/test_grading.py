@@ -59,12 +59,12 @@ TRAP = (
 @pytest.mark.slow  # two deep tables analysed in full
 def test_the_issues_sweep_is_hard_and_so_is_its_trap_without_a_fork() -> None:
     sweep = analyse(Position.parse(SWEEP), time_limit=60)
-    forcing = forcing_player(sweep.position, sweep.best.value)
+    forcing = forcing_player(sweep.position, sweep.best.placed)
     assert (sweep.chain.length, forcing.decisions) == (8, 1)
     assert tier_of(8, graded_decisions(forcing)) == "hard"
     assert is_publishable(sweep, skill_limited(sweep.position, 2, time_limit=60), forcing)
     trap = analyse(Position.parse(TRAP), time_limit=60)
-    forcing = forcing_player(trap.position, trap.best.value)
+    forcing = forcing_player(trap.position, trap.best.placed)
     assert trap.chain.length == 5 and (forcing.decisions, forcing.forks) == (2, 0)
     assert tier_of(5, graded_decisions(forcing)) == "expert"
     assert graded_tier(5, forcing) == "hard"  # two declines and no fork (issue 38)
@@ -109,7 +109,7 @@ def test_sets_turned_into_runs_need_three_breaks_at_once() -> None:
 def test_a_hard_puzzle_must_defeat_the_player_who_breaks_two_melds_at_a_time() -> None:
     position = Position.parse("italian | KH KD KC / QH QD QC / JH JD JC | AC 10D 10C 2S")
     analysis = analyse(position, time_limit=5)
-    assert analysis.chain.length == 3 and analysis.best.value == 3
+    assert analysis.chain.length == 3 and analysis.best.placed == 3
     two = skill_limited(position, 2, time_limit=5)
     assert two.proven and two.placed < 3
     assert is_publishable(analysis, two)
@@ -121,7 +121,7 @@ def test_a_hard_puzzle_must_defeat_the_player_who_breaks_two_melds_at_a_time() -
 
 def test_a_plain_extension_is_not_publishable() -> None:
     analysis = analyse(Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S KD"), time_limit=5)
-    assert analysis.best.value == 1 and analysis.uniqueness.unique is True
+    assert analysis.best.placed == 1 and analysis.uniqueness.unique is True
     assert analysis.depth.depth == 0
     assert not is_publishable(analysis, None)
 
@@ -129,14 +129,14 @@ def test_a_plain_extension_is_not_publishable() -> None:
 def test_two_different_best_plays_are_not_publishable() -> None:
     # free 6♠ for a set of sixes or 3♠ for a set of threes, never both
     analysis = analyse(Position.parse("classic | 3S 4S 5S 6S | 6H 6D 3H 3D"), time_limit=5)
-    assert analysis.best.value == 2
+    assert analysis.best.placed == 2
     assert analysis.uniqueness.unique is False
     assert not is_publishable(analysis, None)
 
 
 def test_nothing_to_play_is_not_publishable() -> None:
     analysis = analyse(Position.parse("classic | KH KD KC / QH QD QC / JH JD JC | AC"), time_limit=5)
-    assert analysis.best.value == 0
+    assert analysis.best.placed == 0
     assert not is_publishable(analysis, None)
 
 
@@ -144,8 +144,8 @@ def test_unproven_answers_are_not_publishable() -> None:
     analysis = analyse(Position.parse("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D"), time_limit=5)
     assert analysis.chain.length == 1
     assert is_publishable(analysis, None)
-    assert not is_publishable(replace(analysis, best=replace(analysis.best, optimal=False)), None)
-    assert not is_publishable(replace(analysis, depth=replace(analysis.depth, optimal=False)), None)
-    assert not is_publishable(replace(analysis, chain=replace(analysis.chain, optimal=False)), None)
+    assert not is_publishable(replace(analysis, best=replace(analysis.best, proven=False)), None)
+    assert not is_publishable(replace(analysis, depth=replace(analysis.depth, proven=False)), None)
+    assert not is_publishable(replace(analysis, chain=replace(analysis.chain, proven=False)), None)
     unknown = replace(analysis.uniqueness, unique=None)
     assert not is_publishable(replace(analysis, uniqueness=unknown), None)

@@ -111,7 +111,7 @@ def test_every_preset_makes_proven_puzzles(rules: str) -> None:
         rules, "t"
     )
     analysis = analyse(puzzle.position(), time_limit=30)
-    assert analysis.best.value == puzzle.max_placed >= 1
+    assert analysis.best.placed == puzzle.max_placed >= 1
     assert analysis.uniqueness.unique is True
     assert analysis.depth.depth == puzzle.depth >= analysis.chain.length == puzzle.chain >= 1
 
@@ -285,8 +285,8 @@ def test_a_new_letter_drops_a_copy_of_each_dead_twin() -> None:
     untwinned = _without_dead_twins(analysis, time.perf_counter() + LIMIT)
     assert untwinned is not None
     assert Counter(position.hand) - Counter(untwinned.position.hand) == Counter(parse_cards("KD 9C"))
-    assert untwinned.best.value == analysis.best.value
-    assert analyse(untwinned.position, time_limit=LIMIT).best.value == analysis.best.value
+    assert untwinned.best.placed == analysis.best.placed
+    assert analyse(untwinned.position, time_limit=LIMIT).best.placed == analysis.best.placed
 
 
 TRAPPED = (
@@ -341,7 +341,7 @@ def test_freeing_a_joker_swaps_a_hand_joker_for_the_card_it_stands_for() -> None
     # the worked example: 7H takes the joker's place, and the joker joins 3S 4S
     worked = Position.parse("jokers | 5H 6H JK / 9S 9H 9D | 3S 4S 7H")
     analysis = analyse(worked, time_limit=60)
-    assert analysis.best.value == 3 and analysis.uniqueness.unique
+    assert analysis.best.placed == 3 and analysis.uniqueness.unique
     puzzle = puzzle_of("jz0", worked)
     assert "free-joker" in puzzle.themes and puzzle.decisions == 0
 
@@ -363,10 +363,10 @@ def test_the_solve_answer_and_the_generator_count_with_one_node_limit(
     """A joker position's count reads `puzzles.JOKER_NODE_LIMIT` in the solve answer and in the
     generator's lines alike, so an answer never shows a count where the stored line says null."""
     jokers = analyse(Position.parse("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D"), time_limit=LIMIT)
-    both = (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value))
+    both = (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.placed))
     assert all(found is not None and found.decisions == 1 for found in both)
     monkeypatch.setattr(puzzles._forcing, "JOKER_NODE_LIMIT", 0)
-    for found in (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.value)):
+    for found in (_cli_forcing(jokers), count_decisions(jokers.position, jokers.best.placed)):
         assert found is not None
         assert (found.decisions, found.at_least, found.proven, found.nodes) == (None, 1, False, 0)
     # a position without a joker keeps the default limit

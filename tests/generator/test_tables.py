@@ -168,7 +168,7 @@ def test_a_figure_is_laid_the_other_way_all_at_once(figure: str, length: int) ->
         table = tuple(to_meld(meld, rules) for meld in found.melds)
         hand = tuple(Card.from_index(i) for i in found.extras)
         analysis = analyse(Position(rules, table, hand), time_limit=30)
-        assert analysis.best.value == len(hand), str(analysis.position)
+        assert analysis.best.placed == len(hand), str(analysis.position)
         assert analysis.chain.length == length, str(analysis.position)
 
 

@@ -38,7 +38,7 @@ def test_a_theme_is_documented(theme: Theme) -> None:
 def test_a_themes_example_is_a_puzzle_whose_play_shows_it(theme: Theme) -> None:
     analysis = analysed(theme.example)
     assert analysis.uniqueness.unique is True
-    assert analysis.best.value >= 1
+    assert analysis.best.placed >= 1
     assert theme.name in themes_of(analysis)
 
 
@@ -94,7 +94,7 @@ NOT_DONE = [
 def test_a_theme_is_not_given_when_the_play_does_not_do_it(text: str, theme: str, why: str) -> None:
     assert theme in THEMES
     analysis = analysed(text)
-    assert analysis.uniqueness.unique is True and analysis.best.value >= 1
+    assert analysis.uniqueness.unique is True and analysis.best.placed >= 1
     assert theme not in themes_of(analysis), why
 
 

@@ -117,13 +117,13 @@ class Outcome:
     """The cards of the final table."""
 
     @property
-    def count(self) -> int:
+    def placed(self) -> int:
         return len(self.laid) - self.freed
 
     def value(self, position: Position, objective: str) -> int:
         """What the play is worth: cards placed, or hand points placed, less freed jokers."""
         if objective == "cards":
-            return self.count
+            return self.placed
         assert objective == "points", objective
         points = position.rules.points
         return sum(points.of(card) for card in self.laid) - self.freed * points.joker
@@ -184,7 +184,7 @@ def is_unique(position: Position, objective: str = "cards") -> bool:
 def step_best(position: Position, laid: Iterable[Card]) -> int | None:
     """The most cards a play can place that includes the `laid` hand cards; None for a dead end."""
     needed = Counter(laid)
-    values = [o.count for o in outcomes(position) if not needed - Counter(o.laid)]
+    values = [o.placed for o in outcomes(position) if not needed - Counter(o.laid)]
     return max(values, default=None)
 
 

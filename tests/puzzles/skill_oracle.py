@@ -28,7 +28,7 @@ from tests.puzzles.oracle import Cards, broken, cards_of, final_tables, outcomes
 class Step:
     """The best a step can do, and every table and hand a step that does it can leave."""
 
-    count: int
+    placed: int
     """Cards placed: the number by which the hand shrinks."""
     broken: int
     """Melds of the table as it stood that the step breaks."""
@@ -78,8 +78,8 @@ def step(position: Position, skill: int) -> Step | None:
     best: tuple[int, int, int] | None = None
     after: set[Position] = set()
     rules = position.rules
-    for outcome in sorted(outcomes(position), key=lambda outcome: -outcome.count):
-        if outcome.count <= 0 or (best is not None and outcome.count < best[0]):
+    for outcome in sorted(outcomes(position), key=lambda outcome: -outcome.placed):
+        if outcome.placed <= 0 or (best is not None and outcome.placed < best[0]):
             break
         hand = outcome.hand_after(position)
         left = points_left(position, hand)
@@ -87,7 +87,7 @@ def step(position: Position, skill: int) -> Step | None:
             breaks = broken(position, final_table)
             if breaks > skill:
                 continue
-            value = (outcome.count, -breaks, -left)
+            value = (outcome.placed, -breaks, -left)
             if best is not None and value < best:
                 continue
             if best is None or value > best:
@@ -103,7 +103,7 @@ def step(position: Position, skill: int) -> Step | None:
 def first_step_count(position: Position, skill: int) -> int:
     """The most cards one step of the player places (0 when none)."""
     found = step(_canonical(position.rules, position.table, cards_of(position.hand)), skill)
-    return 0 if found is None else found.count
+    return 0 if found is None else found.placed
 
 
 @cache
@@ -111,7 +111,7 @@ def _totals(position: Position, skill: int) -> frozenset[int]:
     found = step(position, skill)
     if found is None:
         return frozenset({0})
-    return frozenset(found.count + total for after in found.after for total in _totals(after, skill))
+    return frozenset(found.placed + total for after in found.after for total in _totals(after, skill))
 
 
 def run_totals(position: Position, skill: int) -> frozenset[int]:

@@ -115,24 +115,24 @@ GERMAN = Position.parse("german-jokers | 5H JK 7H / 9C 9D 9S | 6H 8H")
 
 def test_under_german_jokers_a_freed_joker_goes_back_to_the_hand_and_cancels_a_card() -> None:
     board = Board.start(GERMAN).move("h0", "0").move("t1", "hand", "0")
-    assert board.freed() == ("t1",)
+    assert board.freed_ids() == ("t1",)
     assert board.hand_ids() == ("h1", "t1")
-    assert board.play().count == 0
+    assert board.play().placed == 0
     assert board.views()[0].cards == tuple(Card.parse(c) for c in ("5H", "6H", "7H"))
     board = board.move("h1", "0", "hand")
-    assert board.play().count == 1
+    assert board.play().placed == 1
     assert board.problems() == []
     assert Board.load(GERMAN, board.to_json()) == board
     # and back onto the table, where it is a table card again
     back = board.move("t1", "1", "hand")
-    assert back.freed() == () and back.play().count == 2
+    assert back.freed_ids() == () and back.play().placed == 2
 
 
 def test_a_joker_taken_back_without_its_real_card_cannot_end_the_turn() -> None:
     position = Position.parse("german-jokers | 5H 6H JK / 9C 9D 9S | 4H")
     board = Board.start(position).move("t2", "hand").move("h0", "0")
     assert all(view.state is MeldState.VALID for view in board.views())
-    assert board.play().count == 0
+    assert board.play().placed == 0
     assert any("without its real card" in str(problem) for problem in board.problems())
 
 
@@ -155,7 +155,7 @@ def test_only_a_joker_and_only_where_the_rules_say_goes_to_the_hand(
 
 
 def test_a_stored_board_may_lack_a_joker_the_rules_send_to_the_hand() -> None:
-    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).freed() == ("t1",)
+    assert Board.load(GERMAN, [["t0", "t2"], ["t3", "t4", "t5"]]).freed_ids() == ("t1",)
 
 
 @pytest.mark.parametrize(
@@ -174,4 +174,4 @@ def test_a_board_makes_a_play_only_once_every_meld_is_valid() -> None:
     board = Board.start(POSITION).move("h0", "new")
     assert board.play() is None  # 6♠ alone is no meld yet
     play = board.move("h0", "0").play()
-    assert play is not None and play.count == 1 and play.laid == (Card.parse("6S"),)
+    assert play is not None and play.placed == 1 and play.laid == (Card.parse("6S"),)

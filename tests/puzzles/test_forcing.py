@@ -38,8 +38,8 @@ TRAP = Position.parse(
 def solved_maximum(position: Position) -> int:
     """The solver's maximum, for positions too big for the oracle: proved, with time to spare."""
     best = maximum(position, time_limit=60)
-    assert best.optimal
-    return best.value
+    assert best.proven
+    return best.placed
 
 
 def line_reaches_a_maximal_play(position: Position, maximum: int, line: tuple[Decision, ...]) -> bool:

@@ -34,7 +34,7 @@ MAX_PLACED = 5
 @pytest.fixture(scope="module")
 def known_solution() -> list[list[Card]]:
     best = maximum(KNOWN, time_limit=TIME_LIMIT)
-    assert best.play is not None and best.value == MAX_PLACED
+    assert best.play is not None and best.placed == MAX_PLACED
     return [list(meld.cards) for meld in best.play.table]
 
 

@@ -84,9 +84,9 @@ def draw_joker_runs(data: st.DataObject, rules: Rules) -> Position:
 def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     position = draw_position(data, rules)
     best = maximum(position, time_limit=TIME_LIMIT)
-    assert best.optimal
-    assert best.value == oracle.best_value(position)
-    assert best.play.count == best.value
+    assert best.proven
+    assert best.objective_value == oracle.best_value(position)
+    assert best.play.placed == best.objective_value
     assert_legal(position, best.play)
     assert hand_after(position, best.play) in oracle.best_hands(position)
 
@@ -97,9 +97,9 @@ def test_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
 def test_points_maximum_matches_the_oracle(rules: Rules, data: st.DataObject) -> None:
     position = draw_position(data, rules)
     best = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
-    assert best.optimal
-    assert best.value == oracle.best_value(position, "points")
-    assert points_placed(position, best.play) == best.value
+    assert best.proven
+    assert best.objective_value == oracle.best_value(position, "points")
+    assert points_placed(position, best.play) == best.objective_value
     assert_legal(position, best.play)
     unique = uniqueness(position, best, time_limit=TIME_LIMIT)
     assert unique.unique is oracle.is_unique(position, "points")
@@ -148,7 +148,7 @@ def test_uniqueness_matches_the_oracle(rules: Rules, data: st.DataObject) -> Non
     witness = unique.witness
     assert witness is not None
     assert_legal(position, witness)
-    assert witness.count == best.value
+    assert witness.placed == best.objective_value
     assert hand_after(position, witness) in hands
     assert hand_after(position, witness) != hand_after(position, best.play)
 
@@ -160,11 +160,11 @@ def test_chain_depth_matches_the_oracle(rules: Rules, data: st.DataObject) -> No
     position = draw_position(data, rules)
     best = maximum(position, time_limit=TIME_LIMIT)
     depth = chain_depth(position, best, time_limit=TIME_LIMIT)
-    assert depth.optimal
+    assert depth.proven
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None
     assert_legal(position, depth.play)
-    assert depth.play.count == best.value
+    assert depth.play.placed == best.objective_value
     # the melds it does not call broken are all kept, at once, in the play it returns
     assert len(depth.broken) == depth.depth
     kept = [meld.cards for i, meld in enumerate(position.table) if i not in depth.broken]
@@ -175,7 +175,7 @@ def assert_depth_matches_the_oracle(position: Position) -> None:
     """Depth, `broken`, the steps' breaks and the shown play's points, all by the definition."""
     analysis = analyse(position, time_limit=TIME_LIMIT)
     depth = analysis.depth
-    assert depth.optimal
+    assert depth.proven
     assert depth.depth == oracle.chain_depth(position)
     assert depth.play is not None and depth.play == analysis.shown
     assert_legal(position, depth.play)
@@ -215,11 +215,11 @@ def test_depth_matches_the_oracle_when_jokers_move_past_runs(rules: Rules, data:
 def assert_chain_matches_the_oracle(position: Position) -> None:
     analysis = analyse(position, time_limit=TIME_LIMIT)
     chain = analysis.chain
-    assert chain.optimal
+    assert chain.proven
     assert chain.length == oracle.chain_length(position)
     assert chain.play is not None
     assert_legal(position, chain.play)
-    assert chain.play.count == analysis.best.value
+    assert chain.play.placed == analysis.best.objective_value
     table = [meld.cards for meld in position.table]
     # the chain play splits into rearrangements of at most that many breaks
     found = oracle.groupings(table, [m.cards for m in chain.play.table], len(chain.play.freed))

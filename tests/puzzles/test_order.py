@@ -46,13 +46,13 @@ def answer(analysis: Analysis) -> tuple[object, ...]:
         return sorted(str(table[i]) for i in melds)
 
     return (
-        analysis.best.value,
+        analysis.best.placed,
         analysis.uniqueness.unique,
         analysis.depth.depth,
         named(analysis.depth.broken),
         sorted(named(group) for group in analysis.chain.rearrangements),
         analysis.chain.length,
-        analysis.chain.optimal,
+        analysis.chain.proven,
         sorted(str(meld) for meld in analysis.shown.table),
         analysis.shown.laid,
     )

@@ -23,7 +23,7 @@ def test_settled_then_given_its_chain_is_the_analysis(position: Position) -> Non
     alone = analyse(position, Objective.CARDS, 2 * TIME_LIMIT)
     assert whole.proven and alone.proven
     assert answer(whole)[:3] == answer(alone)[:3]
-    assert (whole.chain.length, whole.chain.optimal) == (alone.chain.length, alone.chain.optimal)
+    assert (whole.chain.length, whole.chain.proven) == (alone.chain.length, alone.chain.proven)
     # the settled part told for the position names its melds as the whole analysis does
     told = settled.told(position, order)
     assert told.position == position and told.proven
@@ -31,21 +31,21 @@ def test_settled_then_given_its_chain_is_the_analysis(position: Position) -> Non
     assert sorted(str(position.table[i]) for i in told.depth.broken) == sorted(
         str(ordered.table[i]) for i in settled.depth.broken
     )
-    assert told.shown.count == whole.best.value
+    assert told.shown.placed == whole.best.placed
 
 
 def test_two_cuts_settle_at_depth_2_and_chain_length_1() -> None:
     settled = settle(TWO_CUTS, Objective.CARDS, TIME_LIMIT)
-    assert settled.proven and settled.best.value == 4 and settled.depth.depth == 2
+    assert settled.proven and settled.best.placed == 4 and settled.depth.depth == 2
     assert settled.uniqueness.unique is True and settled.other_play is None
     chain = with_chain(settled, TIME_LIMIT).chain
-    assert (chain.length, chain.optimal, len(chain.rearrangements)) == (1, True, 2)
+    assert (chain.length, chain.proven, len(chain.rearrangements)) == (1, True, 2)
 
 
 def test_no_time_for_the_chain_bounds_it_by_the_depth_unproven() -> None:
     settled = settle(TWO_CUTS, Objective.CARDS, TIME_LIMIT)
     chain = with_chain(settled, 0.0).chain
-    assert (chain.length, chain.optimal) == (2, False)
+    assert (chain.length, chain.proven) == (2, False)
     assert chain.rearrangements == (settled.depth.broken,)
 
 
@@ -54,4 +54,4 @@ def test_no_time_for_the_chain_of_one_break_is_still_exact() -> None:
     settled = settle(one_cut, Objective.CARDS, TIME_LIMIT)
     assert settled.chain_known and not settle(TWO_CUTS, Objective.CARDS, TIME_LIMIT).chain_known
     chain = with_chain(settled, 0.0).chain
-    assert (chain.length, chain.optimal) == (1, True)
+    assert (chain.length, chain.proven) == (1, True)

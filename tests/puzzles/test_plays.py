@@ -70,10 +70,10 @@ def test_german_jokers_swap_needs_the_exact_card() -> None:
 def test_play_counts_and_the_hand_after() -> None:
     position = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
     swap = Play((Meld.parse("5H 5D 5S 5C", position.rules),), parse_cards("5C"), (JOKER,))
-    assert swap.count == 0
+    assert swap.placed == 0
     assert swap.hand_after(position) == parse_cards("8H JK")
     nothing = Play(position.table, ())
-    assert nothing.count == 0
+    assert nothing.placed == 0
     assert nothing.hand_after(position) == position.hand
 
 
@@ -84,7 +84,7 @@ def melds(position: Position, *table: str) -> list[Meld]:
 def test_play_of_reads_the_cards_laid_off_the_final_table() -> None:
     position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD")
     play = play_of(position, melds(position, "3S 4S 5S 6S 7S", "7H 7D 7C"))
-    assert play.laid == parse_cards("6S 7S") and play.freed == () and play.count == 2
+    assert play.laid == parse_cards("6S 7S") and play.freed == () and play.placed == 2
     assert play.hand_after(position) == parse_cards("KD")
     assert play_of(position, position.table) == Play(position.table, ())
 
@@ -92,18 +92,18 @@ def test_play_of_reads_the_cards_laid_off_the_final_table() -> None:
 def test_play_of_counts_a_freed_joker_against_the_cards_laid() -> None:
     position = Position.parse("german-jokers | 6H 6S JK | 6D 6C")
     four = play_of(position, melds(position, "6H 6S 6D 6C"))
-    assert (four.laid, four.freed, four.count) == (parse_cards("6D 6C"), (JOKER,), 1)
+    assert (four.laid, four.freed, four.placed) == (parse_cards("6D 6C"), (JOKER,), 1)
     # a six laid for the joker, the joker back in the hand: a card was laid, the hand is no smaller
     swap = play_of(position, melds(position, "6H 6S 6D"))
-    assert (swap.laid, swap.freed, swap.count) == (parse_cards("6D"), (JOKER,), 0)
+    assert (swap.laid, swap.freed, swap.placed) == (parse_cards("6D"), (JOKER,), 0)
     kept = play_of(position, melds(position, "6H 6S JK 6D"))
-    assert (kept.laid, kept.freed, kept.count) == (parse_cards("6D"), (), 1)
+    assert (kept.laid, kept.freed, kept.placed) == (parse_cards("6D"), (), 1)
 
 
 def test_play_of_counts_an_illegal_table_too() -> None:
     position = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S")
     lost = play_of(position, melds(position, "3S 4S 5S 6S"))  # the set left the table
-    assert lost.count == 1 and play_problems(position, [meld.cards for meld in lost.table]) != []
+    assert lost.placed == 1 and play_problems(position, [meld.cards for meld in lost.table]) != []
 
 
 @settings(max_examples=40, deadline=None)
@@ -111,7 +111,7 @@ def test_play_of_counts_an_illegal_table_too() -> None:
 def test_play_of_agrees_with_the_solver(position: Position) -> None:
     best = maximum(position, time_limit=10.0)
     play = play_of(position, best.play.table)
-    assert play.count == best.play.count
+    assert play.placed == best.play.placed
     assert play.hand_after(position) == best.play.hand_after(position)
 
 

@@ -15,16 +15,29 @@ ROOT = Path(puzzles.__file__).resolve().parent
 FOREIGN = {"flask", "flask_babel", "sqlalchemy", "werkzeug", "webapp", "generator"}
 
 
+def imported(path: Path) -> set[str]:
+    """The modules a file imports, by their full dotted names."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
 @pytest.mark.parametrize("path", sorted(ROOT.glob("*.py")), ids=lambda path: path.name)
 def test_no_engine_module_imports_the_site_or_a_database(path: Path) -> None:
-    tree = ast.parse(path.read_text())
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
-    assert not names & FOREIGN
+    assert not {name.split(".")[0] for name in imported(path)} & FOREIGN
+
+
+def test_or_tools_is_imported_by_the_model_alone() -> None:
+    tops = {path.name: {name.split(".")[0] for name in imported(path)} for path in ROOT.glob("*.py")}
+    assert {name for name, found in tops.items() if "ortools" in found} == {"_model.py"}
+
+
+def test_the_candidates_are_combinatorics_without_a_solver() -> None:
+    assert not imported(ROOT / "_candidates.py") & {"puzzles._model", "puzzles._solver", "puzzles._phases"}
 
 
 def test_a_board_and_its_position_are_hashable_values() -> None:

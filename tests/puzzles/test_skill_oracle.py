@@ -37,10 +37,10 @@ def assert_best_step(position: Position, play: Play, skill: int) -> Position:
     fewest melds broken, then the fewest hand points left. Returns the position it leaves."""
     assert_legal(position, play)
     best = skill_oracle.step(position, skill)
-    assert best is not None, f"the engine placed {play.count} where no step places a card"
+    assert best is not None, f"the engine placed {play.placed} where no step places a card"
     hand = play.hand_after(position)
-    found = (play.count, oracle.broken(position, play.table), oracle.points_left(position, hand))
-    assert found == (best.count, best.broken, best.points_left)
+    found = (play.placed, oracle.broken(position, play.table), oracle.points_left(position, hand))
+    assert found == (best.placed, best.broken, best.points_left)
     return Position(position.rules, play.table, hand)
 
 
@@ -53,7 +53,7 @@ def test_the_first_step_places_the_oracle_maximum(rules: Rules, skill: int, data
     run = skill_limited(position, skill, time_limit=TIME_LIMIT)
     assert run.proven and run.skill == skill
     expected = skill_oracle.first_step_count(position, skill)
-    assert (run.steps[0].count if run.steps else 0) == expected
+    assert (run.steps[0].placed if run.steps else 0) == expected
     if run.steps:
         assert_best_step(position, run.steps[0], skill)
 
@@ -69,7 +69,7 @@ def assert_run_matches_the_oracle(position: Position, skill: int) -> None:
         current = assert_best_step(current, play, skill)
     # ... and the last leaves a table where no step places a card
     assert skill_oracle.step(current, skill) is None
-    assert run.placed == sum(play.count for play in run.steps) == len(position.hand) - len(current.hand)
+    assert run.placed == sum(play.placed for play in run.steps) == len(position.hand) - len(current.hand)
     # ties explored: the most any way through them places
     assert run.placed == max(totals)
     assert max(totals) <= oracle.best_value(position)
@@ -140,7 +140,7 @@ def test_the_run_takes_the_tie_that_places_the_most() -> None:
     break either, so it places three."""
     position = Position.parse("jokers | QS QH QD QC / QS QH QD QC / KS KH KD KC | JK JK JK")
     first = skill_oracle.step(position, 1)
-    assert first is not None and (first.count, first.broken) == (2, 1)
+    assert first is not None and (first.placed, first.broken) == (2, 1)
     assert {skill_oracle.run_totals(after, 1) for after in first.after} == {frozenset({0}), frozenset({1})}
     assert skill_oracle.run_totals(position, 1) == {2, 3}
     run = skill_limited(position, 1, time_limit=TIME_LIMIT)
@@ -173,7 +173,7 @@ def test_a_lucky_tie_beats_a_hard_puzzle_at_skill_two() -> None:
     four's joker). The player may take it, so the puzzle does not defeat it: it is not a Hard one."""
     position = Position.parse("german-jokers | 3S 3C JK / 3D JK 5D / 7D 8D 9D 10D | 10S 10S 10H 6D")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.uniqueness.unique and analysis.best.value == 4 and analysis.chain.length == 3
+    assert analysis.uniqueness.unique and analysis.best.placed == 4 and analysis.chain.length == 3
     assert oracle.chain_length(position) == 3
     assert skill_oracle.run_totals(position, 2) == {3, 4}
     run = skill_limited(position, 2, time_limit=TIME_LIMIT)

@@ -45,7 +45,7 @@ def test_example_1_the_ace_goes_high_under_italian() -> None:
     position = Position.parse(f"italian | {EXAMPLE_1}")
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.proven
-    assert analysis.best.value == 1
+    assert analysis.best.objective_value == 1
     assert analysis.best.play.laid == parse_cards("AC")
     assert analysis.uniqueness.unique is True
     assert analysis.depth.depth == 3
@@ -63,14 +63,14 @@ def test_example_1_a_rearrangement_of_two_sets_holds_no_run() -> None:
         model = Model(position, Objective.CARDS, largest=largest)
         assert any(piece in runs for _, piece, _ in model.pieces) is held
     chain = analyse(position, time_limit=TIME_LIMIT).chain
-    assert (chain.length, chain.optimal, chain.rearrangements) == (3, True, ((0, 1, 2),))
+    assert (chain.length, chain.proven, chain.rearrangements) == (3, True, ((0, 1, 2),))
 
 
 def test_example_1_places_nothing_under_classic() -> None:
     position = Position.parse(f"classic | {EXAMPLE_1}")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.best.optimal
-    assert analysis.best.value == 0
+    assert analysis.best.proven
+    assert analysis.best.objective_value == 0
     assert analysis.best.play.laid == ()
     assert analysis.depth.depth == 0
     assert not is_puzzle(analysis)
@@ -90,7 +90,7 @@ def test_example_3_cutting_a_long_run_frees_its_middle() -> None:
     position = Position.parse(EXAMPLE_3)
     analysis = analyse(position, time_limit=TIME_LIMIT)
     assert analysis.proven and is_puzzle(analysis)
-    assert analysis.best.value == 2
+    assert analysis.best.objective_value == 2
     assert analysis.depth.depth == 1 and analysis.depth.broken == (0,)
     assert melds(analysis.depth.play) == ["3C 4C 5C", "6H 6D 6C", "7C 8C 9C"]
 
@@ -99,7 +99,7 @@ def test_extensions_print_as_one_long_run() -> None:
     # 6S and 7S can only extend the run: the solver holds them as pieces, the table joins them
     position = Position.parse("classic | 3S 4S 5S / 8H 8D 8C | 6S 7S KD")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.best.value == 2
+    assert analysis.best.objective_value == 2
     assert analysis.depth.depth == 0
     assert melds(analysis.depth.play) == ["3S 4S 5S 6S 7S", "8H 8D 8C"]
 
@@ -108,9 +108,9 @@ def test_points_objective_prefers_one_ace_to_two_threes() -> None:
     # A♦ is worth 11 under the Polish points, 3♠ and 3♥ 6 together; both plays need the same joker
     position = Position.parse("jokers | 3S 3D JK / 6C 7C 8C / 4S JK 6S | 3S 3H AD")
     cards = maximum(position, time_limit=TIME_LIMIT)
-    assert (cards.value, cards.play.laid, cards.optimal) == (2, parse_cards("3S 3H"), True)
+    assert (cards.objective_value, cards.play.laid, cards.proven) == (2, parse_cards("3S 3H"), True)
     points = maximum(position, Objective.POINTS, time_limit=TIME_LIMIT)
-    assert (points.value, points.play.laid, points.optimal) == (11, parse_cards("AD"), True)
+    assert (points.objective_value, points.play.laid, points.proven) == (11, parse_cards("AD"), True)
     assert points.objective is Objective.POINTS
     assert_legal(position, points.play)
     assert uniqueness(position, points, time_limit=TIME_LIMIT).unique is True
@@ -121,12 +121,12 @@ def test_german_jokers_free_a_joker_into_the_hand() -> None:
     # 5♣ may take the joker's place in the set, and the joker goes to the hand: nothing gained
     position = Position.parse("german-jokers | 5H 5D 5S JK | 5C 8H")
     best = maximum(position, time_limit=TIME_LIMIT)
-    assert best.value == 0 and best.optimal
+    assert best.objective_value == 0 and best.proven
     unique = uniqueness(position, best, time_limit=TIME_LIMIT)
     assert unique.unique is False
     plays = [best.play, unique.witness]
     swap = next(play for play in plays if play is not None and play.freed)
-    assert (swap.laid, swap.freed, swap.count) == (parse_cards("5C"), (JOKER,), 0)
+    assert (swap.laid, swap.freed, swap.placed) == (parse_cards("5C"), (JOKER,), 0)
     assert swap.hand_after(position) == parse_cards("8H JK")
     assert_legal(position, swap)
     assert step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT).reachable == 0
@@ -135,7 +135,7 @@ def test_german_jokers_free_a_joker_into_the_hand() -> None:
 def test_jokers_never_go_back_to_the_hand_under_the_polish_rules() -> None:
     position = Position.parse("jokers | 5H 5D 5S JK | 5C 8H")
     best = maximum(position, time_limit=TIME_LIMIT)
-    assert best.value == 0 and best.play.freed == ()
+    assert best.objective_value == 0 and best.play.freed == ()
     assert uniqueness(position, best, time_limit=TIME_LIMIT).unique is True
     check = step_check(position, parse_cards("5C"), time_limit=TIME_LIMIT)
     assert check.dead_end and check.reachable is None
@@ -175,16 +175,16 @@ def test_a_tiny_time_limit_never_claims_a_wrong_proof(time_limit: float) -> None
 
     best = maximum(position, time_limit=time_limit)
     assert_legal(position, best.play)
-    assert best.value <= proven.best.value
-    if best.optimal:
-        assert best.value == proven.best.value
+    assert best.objective_value <= proven.best.objective_value
+    if best.proven:
+        assert best.objective_value == proven.best.objective_value
     unique = uniqueness(position, best, time_limit=time_limit)
-    if not best.optimal:
+    if not best.proven:
         assert unique.unique is None
     elif unique.unique is not None:
         assert unique.unique is proven.uniqueness.unique
     depth = chain_depth(position, best, time_limit=time_limit)
-    if depth.optimal:
+    if depth.proven:
         assert depth.depth == proven.depth.depth
     check = step_check(position, position.hand[:1], time_limit=time_limit)
     if check.proven:
@@ -192,7 +192,10 @@ def test_a_tiny_time_limit_never_claims_a_wrong_proof(time_limit: float) -> None
         assert expected.proven and check.reachable == expected.reachable
     rushed = analyse(position, time_limit=time_limit)
     if rushed.proven:
-        assert (rushed.best.value, rushed.depth.depth) == (proven.best.value, proven.depth.depth)
+        assert (rushed.best.objective_value, rushed.depth.depth) == (
+            proven.best.objective_value,
+            proven.depth.depth,
+        )
     else:
         assert not is_puzzle(rushed)
 
@@ -213,7 +216,7 @@ JOKER_DEPTH = [
 def test_a_joker_sliding_past_a_kept_run_leaves_both_kept(text: str, placed: int) -> None:
     position = Position.from_json(json.loads(text))
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.proven and analysis.best.value == placed
+    assert analysis.proven and analysis.best.objective_value == placed
     assert (analysis.depth.depth, analysis.depth.broken) == (0, ())
     answer = answer_json(analysis)
     assert (answer["depth"], answer["broken"], answer["chain"], answer["rearrangements"]) == (0, [], 0, [])
@@ -228,6 +231,6 @@ def test_the_shown_play_leaves_the_fewest_points_among_those_that_break_the_fewe
     # under the Polish values, leaving 5♣ costs 5
     position = Position.parse("jokers | 5S 5H 5D | 5C JK 2H")
     analysis = analyse(position, time_limit=TIME_LIMIT)
-    assert analysis.best.value == 1 and analysis.uniqueness.unique is False
+    assert analysis.best.objective_value == 1 and analysis.uniqueness.unique is False
     assert analysis.shown.laid == (JOKER,)
     assert answer_json(analysis)["points_left"] == 7

@@ -244,7 +244,7 @@ def test_following_the_steps_of_a_best_play_yields_its_final_table(position: Pos
     best = maximum(position, time_limit=TIME_LIMIT)
     check_plan(position, best.play)
     depth = chain_depth(position, best, TIME_LIMIT)
-    assert depth.play is not None and depth.optimal
+    assert depth.play is not None and depth.proven
     # the plan keeps as many melds whole as the play allows: its breaks are the chain depth
     check_plan(position, depth.play, depth.broken)
 
@@ -265,7 +265,7 @@ def test_a_position_of_every_preset(rules: Rules) -> None:
     position = Position.parse(f"{rules.name} | 3H 4H 5H 6H / 8S 8D 8C | 7H 8H 2H")
     best = maximum(position, time_limit=TIME_LIMIT)
     steps = follow(position, best.play)
-    assert best.value == 3
+    assert best.placed == 3
     laid = Counter(card for step in steps if step.kind is StepKind.LAY for card in step.cards)
     assert laid == Counter(parse_cards("2H 7H 8H"))
 

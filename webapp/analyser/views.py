@@ -179,8 +179,8 @@ def _render_play(entry: Entry, position: Position, board: Board, moves: list[str
     limit = float(current_app.config["STEP_TIME_LIMIT"])
     turn = turn_view(
         board,
-        best.value,
-        lambda laid: solver_gate.run(lambda: progress(position, laid, best.value, limit)),
+        best.placed,
+        lambda laid: solver_gate.run(lambda: progress(position, laid, best.placed, limit)),
         can_undo=bool(moves),
         ending=ending,
     )

@@ -76,7 +76,7 @@ def check(number: int) -> Response:
     # a freed joker cancels a card placed (german-jokers), but the card was laid all the same
     if play is not None and not play.laid and not problems:
         problems.append(Problem(ProblemCode.NOTHING_LAID))
-    placed = max(play.count, 0) if play is not None else 0
+    placed = max(play.placed, 0) if play is not None else 0
     valid = not problems
     return jsonify(
         valid=valid,

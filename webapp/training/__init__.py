@@ -6,7 +6,7 @@ A run deals practice puzzles from the stored pool (never daily ones, never the g
 request) and plays each one as a turn, with the turn area's actions, board and compare-and-swap store:
 each puzzle is an attempt that points back at its run (`models.Run`, `PlayerAttempt.run_id`). This
 package owns what a run adds: the rules of each kind of run and its state read off its attempts
-(`runs`, pure), dealing the next puzzle and settling a run that is over (`dealing`), and the two
+(`runs`, pure), dealing the next puzzle and ending a run that is over (`dealing`), and the two
 blueprint registrations of `views`. Runs are unrated: they keep their own best scores
 (`players.bests`) and touch neither the ratings nor the daily streak.
 """

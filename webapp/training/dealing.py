@@ -1,4 +1,4 @@
-"""A run in the database: started, found, dealt its next puzzle, and settled once it is over.
+"""A run in the database: started, found, dealt its next puzzle, and ended once it is over.
 
 The next puzzle is one of the stored practice puzzles (`schedule.practice.choose`, near the run's
 target rating, never one the player has played), so it is ready the moment the last one ends: no
@@ -75,13 +75,13 @@ def latest(session: Session, player: str | None, kind: Kind) -> Run | None:
 
 def start(kind: Kind) -> int:
     """Start a run of this kind now, with its first puzzle dealt; returns its id. A run of the same
-    kind still going is settled first: a player plays one of each at a time. A 503 when the pool has
+    kind still going is ended first: a player plays one of each at a time. A 503 when the pool has
     no puzzle ready."""
     with db.write() as session:
         player = ensure_player(session)
         earlier = latest(session, player, kind)
         if earlier is not None and earlier.ended is None:
-            _settle(session, read(session, earlier))
+            _end(session, read(session, earlier))
         run = Run(player_id=player, kind=kind.name, rules=RULES, started=now(), seconds=kind.seconds)
         session.add(run)
         session.flush()
@@ -94,7 +94,7 @@ def start(kind: Kind) -> int:
 
 
 def deal_next(run_id: int) -> None:
-    """Deal the run its next puzzle if it goes on and none is being played; settle it if it is over
+    """Deal the run its next puzzle if it goes on and none is being played; end it if it is over
     (or the pool has nothing left for it)."""
     with db.write() as session:
         # the row lock (PostgreSQL) or the write lock (SQLite) makes racing requests deal once
@@ -104,7 +104,7 @@ def deal_next(run_id: int) -> None:
         found = read(session, run)
         # over, or nothing left in the pool to deal: the run ends here
         if found.state.over or (not found.state.playing and _deal(session, run, found.state.solved) is None):
-            _settle(session, found)
+            _end(session, found)
 
 
 def _deal(session: Session, run: Run, solved: int) -> PlayerAttempt | None:
@@ -118,9 +118,10 @@ def _deal(session: Session, run: Run, solved: int) -> PlayerAttempt | None:
     return attempt
 
 
-def _settle(session: Session, found: RunNow) -> None:
-    """Close the run: its puzzle in play ends as timed out (a rush) or given up (a streak left for a new
-    one), counted as no solve, so that its table no longer waits and the analyser may replay it."""
+def _end(session: Session, found: RunNow) -> None:
+    """End the run (`Run.ended`): its puzzle in play ends as timed out (a rush) or given up (a streak
+    left for a new one), counted as no solve, so that its table no longer waits and the analyser may
+    replay it."""
     moment = now()
     deadline = found.state.deadline
     ended = min(moment, deadline) if deadline is not None else moment

@@ -36,9 +36,9 @@ def page_of(puzzle: PoolPuzzle) -> PuzzlePage:
     return PuzzlePage(puzzle, Mode.PRACTICE, (("code", puzzle.code),))
 
 
-def settled(kind: Kind, run_id: int) -> RunNow:
+def run_now(kind: Kind, run_id: int) -> RunNow:
     """The player's run as it stands now, read afresh: dealt its next puzzle if none is being played,
-    and settled if it is over. A 404 for a run that is not theirs."""
+    and ended if it is over. A 404 for a run that is not theirs."""
     db.close_session()  # the turn's actions write outside this request's read snapshot
     found = dealing.read(db.session(), dealing.find(db.session(), current_player_id(), kind, run_id))
     if found.run.ended is None and (found.state.over or not found.state.playing):
@@ -50,10 +50,10 @@ def settled(kind: Kind, run_id: int) -> RunNow:
 def act(kind: Kind, run_id: int, action: TurnAction) -> tuple[RunNow, Turn | None]:
     """Do `action` to the puzzle being played, unless the run is over; then the run as it stands, and
     the turn the action left (its board built, for the page to draw rather than build again)."""
-    found = settled(kind, run_id)
+    found = run_now(kind, run_id)
     current = found.current
     turn = action(page_of(current.puzzle)) if current is not None else None
-    return settled(kind, run_id), turn
+    return run_now(kind, run_id), turn
 
 
 def _as_left(turn: Turn | None, current: PlayerAttempt) -> bool:

@@ -65,7 +65,7 @@ def start() -> Response:
 @bp.get("/<int:run_id>")
 def run_page(run_id: int) -> tuple[str, int]:
     kind = this_kind()
-    found = playing.settled(kind, run_id)
+    found = playing.run_now(kind, run_id)
     template = "_run_board.html" if request.headers.get("HX-Request") else "run.html"
     return render_template(template, **playing.context(kind, found)), 200
 
@@ -120,4 +120,4 @@ def skip(run_id: int) -> Answer:
 def time_up(run_id: int) -> Answer:
     """The page's clock reached zero: the run as the server's clock has it (over, or not quite yet)."""
     kind = this_kind()
-    return answer(kind, playing.settled(kind, run_id))
+    return answer(kind, playing.run_now(kind, run_id))

@@ -162,7 +162,7 @@ def end_turn(attempt: PlayerAttempt, built: Board | None) -> Board:
         raise TurnError(problems[0])
     play = board.play()
     assert play is not None, "every meld is valid"
-    attempt.placed = play.count
+    attempt.placed = play.placed
     attempt.status = Status.SOLVED if attempt.placed >= attempt.puzzle.max_placed else Status.MISSED
     attempt.finished = now()
     return board

@@ -95,7 +95,7 @@ def turn_view(
         goal=goal,
         hand_size=len(board.position.hand),
         laid=laid,
-        placed=play.count if play is not None else 0,
+        placed=play.placed if play is not None else 0,
         progress=None if done else step_check(laid),
         can_end=can_end,
         can_undo=can_undo and not done,

@@ -225,7 +225,7 @@ def test_puzzles_whose_play_frees_a_joker_to_the_hand_are_kept_and_playable(
     # the board plays its solution: both sixes laid, the joker taken back
     board = Board.start(Position.parse("german-jokers | 6H 6S JK | 6D 6C"))
     board = board.move("h0", "0").move("h1", "0").move("t2", "hand")
-    assert board.problems() == [] and board.play().count == freeing.max_placed
+    assert board.problems() == [] and board.play().placed == freeing.max_placed
 
 
 def test_the_clock_runs_the_practice_job(app: Flask) -> None:

@@ -59,7 +59,7 @@ def test_a_streak_has_no_clock_and_ends_at_the_first_failure_or_a_second_give_up
     assert not going.over and going.skips_left == 0
     assert run_state(STREAK, START, None, [Played(Status.MISSED, 0)], START).over
     assert run_state(STREAK, START, None, [Played(Status.GAVE_UP, 0)] * 2, START).over
-    assert run_state(STREAK, START, START, [], START).over  # settled
+    assert run_state(STREAK, START, START, [], START).over  # ended
 
 
 def test_each_solve_raises_the_next_puzzle_from_easy() -> None:
