@@ -113,7 +113,7 @@ def test_practice_attempts_are_rated_and_never_count_for_the_streak(
     # the next practice puzzle is one tap away; the daily's countdown is not practice's business
     assert 'href="/practice/next?rules=classic&tier=rating">Next practice puzzle' in result
     assert "countdown" not in result
-    assert "Rating 1" in result and "Streak" not in result
+    assert "Rating 1" in result and "result-streak" not in result
     assert f"http://localhost/practice/{puzzle.id}?beat={moves}" in result
     stats = player.client.get("/stats").get_data(as_text=True)
     assert "Practice: 1 played, 1 solved." in stats
