@@ -55,6 +55,9 @@ class PuzzlePage:
     is_today: bool = False
     review: int = 0
     """The review round played here (`PlayerAttempt.review`); 0 outside review."""
+    run: int | None = None
+    """The rush or streak run playing the puzzle here: a run's attempt is played on its run's pages
+    only, where its clock and its rules are checked (`turn.actions` refuses it anywhere else)."""
 
     def url(self, view: str, **values: Any) -> str:
         """The URL of one of the turn views (`puzzle`, `move`, `end_turn`, ...) for this puzzle."""
