@@ -256,11 +256,15 @@ def rate(session: Session, attempt_id: int) -> float | None:
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
         return None  # a rush's or streak's attempt is unrated
+    if attempt.review:
+        # a review round follows a finished turn, whose result showed the solution: replaying it scored
+        # clean solves (4 Masters given up, then replayed: 1327 to 1909), so it moves no rating at all
+        return None
     player = session.get(models.Player, attempt.player_id, with_for_update=True)
     if player is None:  # erased meanwhile
         return None
     # locked only when this game moves it, late: a rush of new players (who never do) queued on it
-    moves_puzzle = not attempt.review and _real(session, player, attempt)
+    moves_puzzle = _real(session, player, attempt)
     last = session.scalar(
         select(func.max(models.PlayerAttempt.finished)).where(
             models.PlayerAttempt.player_id == attempt.player_id,
@@ -272,7 +276,7 @@ def rate(session: Session, attempt_id: int) -> float | None:
     # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
     player_after, puzzle_after = play(idle(_rating_of(player), days - 1), _rating_of(puzzle), score(attempt))
-    if not moves_puzzle:  # a review's player has seen the solution; a throwaway cookie's game moves
+    if not moves_puzzle:  # a throwaway cookie's game moves
         # its own rating, never the puzzle's: 40 fresh cookies giving up moved one from 1500 to 2208
         puzzle_after = _rating_of(puzzle)
     # the guard makes a second rating of the same attempt, racing this one, change nothing

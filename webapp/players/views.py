@@ -35,7 +35,7 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
     return render_template(
         "stats.html",
         stats=stats,
-        review=queue.counts(reader, player, today, tz),
+        review=queue.counts(reader, player, moment, tz),
         theme_rates=records.theme_rates(reader, player),
         run_bests=bests.run_bests(reader, player),
         themes=THEMES,

@@ -4,7 +4,7 @@ page shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -39,7 +39,7 @@ class Review:
     later: list[tuple[Waiting, PoolPuzzle]]
 
 
-def review(session: Session, player: str | None, today: date, zone: ZoneInfo) -> Review:
+def review(session: Session, player: str | None, moment: datetime, zone: ZoneInfo) -> Review:
     if player is None:
         return Review([], [])
     items = waiting(turns(session, player), zone)
@@ -49,22 +49,24 @@ def review(session: Session, player: str | None, today: date, zone: ZoneInfo) ->
             select(PoolPuzzle).where(PoolPuzzle.id.in_([item.puzzle_id for item in items]))
         )
     }
-    due = [(item, puzzles[item.puzzle_id]) for item in items if item.is_due(today)]
-    later = [(item, puzzles[item.puzzle_id]) for item in items if not item.is_due(today)]
+    due = [(item, puzzles[item.puzzle_id]) for item in items if item.is_due(moment)]
+    later = [(item, puzzles[item.puzzle_id]) for item in items if not item.is_due(moment)]
     return Review(due, later)
 
 
-def counts(session: Session, player: str | None, today: date, zone: ZoneInfo) -> tuple[int, int]:
+def counts(session: Session, player: str | None, moment: datetime, zone: ZoneInfo) -> tuple[int, int]:
     """How many puzzles wait for review now, and how many come back later."""
     if player is None:
         return 0, 0
     items = waiting(turns(session, player), zone)
-    now = sum(1 for item in items if item.is_due(today))
-    return now, len(items) - now
+    due = sum(1 for item in items if item.is_due(moment))
+    return due, len(items) - due
 
 
-def round_of(session: Session, player: str | None, puzzle_id: int, today: date, zone: ZoneInfo) -> int | None:
+def round_of(
+    session: Session, player: str | None, puzzle_id: int, moment: datetime, zone: ZoneInfo
+) -> int | None:
     """The review round the puzzle's review page shows this player; None when it has none."""
     if player is None:
         return None
-    return round_to_show(turns(session, player, puzzle_id), puzzle_id, today, zone)
+    return round_to_show(turns(session, player, puzzle_id), puzzle_id, moment, zone)

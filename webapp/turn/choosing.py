@@ -149,15 +149,14 @@ def _none_ready(rules: str, tier: str, theme: str | None) -> str:
 @bp.get("/review")
 def review_page() -> str:
     tz = zone(player_zone_name())
-    today = now().astimezone(tz).date()
-    return render_template("review.html", review=queue.review(db.session(), current_player_id(), today, tz))
+    return render_template("review.html", review=queue.review(db.session(), current_player_id(), now(), tz))
 
 
 @bp.get("/review/next")
 def next_review() -> Response:
     """The first puzzle due for review, or the review page when none is."""
     tz = zone(player_zone_name())
-    due = queue.review(db.session(), current_player_id(), now().astimezone(tz).date(), tz).due
+    due = queue.review(db.session(), current_player_id(), now(), tz).due
     if not due:
         return redirect(url_for("choosing.review_page"), 303)
     return redirect(url_for("review.puzzle", code=due[0][1].code), 303)
