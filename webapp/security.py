@@ -23,9 +23,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from webapp import refused_early
+from webapp.addresses import client_network
 
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+
+def client_key() -> str:
+    """Who a limit counts: the client's address, an IPv6 one by its /64 (`webapp.addresses`)."""
+    return client_network(get_remote_address())
+
+
+limiter = Limiter(key_func=client_key, default_limits=[])
 log = logging.getLogger("tavolo.security")
 T = TypeVar("T")
 

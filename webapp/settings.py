@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -141,6 +142,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RUN_RATE_LIMIT": "10 per minute",
         # friends' tables: making, joining, leaving and replacing links, a few a day for an honest player
         "FRIENDS_RATE_LIMIT": "20 per minute",
+        # pages whose cost grows with a player's data (page_cost.py): requests, and CPU seconds measured
+        # per page, each per client address and per player. An honest player looks at their stats or a
+        # friends' table a few times a minute; 3,000 attempts cost /stats about 0.05 s
+        "PAGE_RATE_LIMIT": "30 per minute; 300 per hour",
+        "PAGE_SECONDS_LIMIT": "5 per minute",
+        "PAGE_COST_METER": time.thread_time,
         "FRIENDS_GROUPS_MOST": 20,
         "FRIENDS_MEMBERS_MOST": 50,
     }

@@ -37,10 +37,9 @@ from typing import TypeVar, cast
 
 import limits
 from flask import Flask, current_app
-from flask_limiter.util import get_remote_address
 
 from webapp.errors import Wait
-from webapp.security import counting
+from webapp.security import client_key, counting
 from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")
@@ -119,7 +118,7 @@ def run(solve: Callable[[], T], lane: str = "", least: bool = True) -> T:
     at a time per client address in each lane. `least=False` charges only the time it took: for the
     second phase of an answer whose first phase paid the least charge already (the analyser's chain
     length after its page), so that one answer pays it once."""
-    address = get_remote_address()
+    address = client_key()
     config = current_app.config
     budget = _budget()
     if budget is not None:
