@@ -101,6 +101,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
     app.config["DAILY_SECRET"] = settings.daily_secret(app.config, app.instance_path)
     settings.base_url(app.config)
+    settings.check_rate_limits(app.config)
 
     db.init_app(app)
     app.url_value_preprocessor(canonical_numbers)

@@ -10,7 +10,9 @@
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters and kept answers shared by all workers (default: per process) |
-| `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
+| `TAVOLO_RATE_LIMITS` | `off` turns rate limits off (not the solver budget), for load tests |
+| `TAVOLO_LOAD_TEST` | `yes` lets production start with `TAVOLO_RATE_LIMITS=off` (refused otherwise) |
+| `TAVOLO_TRANSFER_DAYS` | days a transfer code works once issued (30) |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 
 Every setting the code reads has its default in `defaults()`, and nowhere else; `instance/config.py`
@@ -19,6 +21,8 @@ and a test's config may set any of them.
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import secrets
 import time
@@ -107,6 +111,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
         # a tab left open overnight must still be able to move a card
         "WTF_CSRF_TIME_LIMIT": None,
+        # on unless TAVOLO_RATE_LIMITS=off; said here, since Flask-Limiter's one limiter keeps the last
+        # app's choice as the next one's default
+        "RATELIMIT_ENABLED": True,
         "RATELIMIT_STORAGE_URI": "memory://",
         # Redis down: count in each process's memory until it is back (security.py), answering at
         # once rather than waiting on a dead server
@@ -149,6 +156,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PAGE_SECONDS_LIMIT": "5 per minute",
         "PAGE_COST_METER": time.thread_time,
         "FRIENDS_GROUPS_MOST": 20,
+        # production with the rate limits off: only for a load test that says so (TAVOLO_LOAD_TEST=yes)
+        "LOAD_TEST": False,
+        # a transfer code works this many days once issued
+        "TRANSFER_DAYS": 30,
         "FRIENDS_MEMBERS_MOST": 50,
     }
 
@@ -176,8 +187,17 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError(
                 f"TAVOLO_LAUNCH_DATE {environ['TAVOLO_LAUNCH_DATE']!r} is not a date"
             ) from None
-    if environ.get("TAVOLO_RATE_LIMITS") == "off":  # for load tests from one address
+    switch = environ.get("TAVOLO_RATE_LIMITS", "").strip().lower()
+    if switch not in ("", "on", "off"):
+        raise SettingsError(f"TAVOLO_RATE_LIMITS {environ['TAVOLO_RATE_LIMITS'][:20]!r} is not on or off")
+    if switch == "off":  # for load tests from one address
         config["RATELIMIT_ENABLED"] = False
+    if environ.get("TAVOLO_LOAD_TEST"):
+        config["LOAD_TEST"] = environ["TAVOLO_LOAD_TEST"].strip().lower() == "yes"
+    if environ.get("TAVOLO_TRANSFER_DAYS"):
+        if not environ["TAVOLO_TRANSFER_DAYS"].isdigit() or int(environ["TAVOLO_TRANSFER_DAYS"]) < 1:
+            raise SettingsError("TAVOLO_TRANSFER_DAYS must be a whole number of days, 1 or more")
+        config["TRANSFER_DAYS"] = int(environ["TAVOLO_TRANSFER_DAYS"])
     if environ.get("TAVOLO_PRACTICE_POOL"):
         if not environ["TAVOLO_PRACTICE_POOL"].isdigit():
             raise SettingsError("TAVOLO_PRACTICE_POOL must be a whole number of puzzles per tier")
@@ -217,6 +237,16 @@ def check_environment(config: dict[str, Any]) -> None:
         config["SESSION_COOKIE_SECURE"] = True
 
 
+def check_rate_limits(config: Mapping[str, Any]) -> None:
+    """Production with the rate limits off only for a load test that says so: a leftover
+    `TAVOLO_RATE_LIMITS=off` would otherwise open every page to a flood without a word."""
+    production = config.get("ENV_NAME") == "production"
+    if production and not config.get("RATELIMIT_ENABLED", True) and not config.get("LOAD_TEST"):
+        raise SettingsError(
+            "TAVOLO_RATE_LIMITS is off: production refuses to start so unless TAVOLO_LOAD_TEST=yes"
+        )
+
+
 def base_url(config: dict[str, Any]) -> str | None:
     """The configured base URL, checked, with `TRUSTED_HOSTS` set to its host unless set already;
     production refuses to start without one (its absolute URLs must not follow a Host header)."""
@@ -249,8 +279,15 @@ def secret_key(config: Mapping[str, Any], instance_path: str) -> str:
 
 def daily_secret(config: Mapping[str, Any], instance_path: str) -> str:
     """The secret that chooses the daily puzzles, kept like the secret key: whoever holds the code and
-    the pool still cannot tell which puzzle a future day gets."""
-    return _secret(config, "DAILY_SECRET", "TAVOLO_DAILY_SECRET", Path(instance_path) / "daily_secret")
+    the pool still cannot tell which puzzle a future day gets. In production it must differ from the
+    secret key: one leaked would give away the other's use too."""
+    value = _secret(config, "DAILY_SECRET", "TAVOLO_DAILY_SECRET", Path(instance_path) / "daily_secret")
+    key = config.get("SECRET_KEY")
+    if config.get("ENV_NAME") == "production" and key and str(key).strip() == value.strip():
+        raise SettingsError(
+            f"TAVOLO_DAILY_SECRET is the same as SECRET_KEY: production needs two {MAKE_SECRET}"
+        )
+    return value
 
 
 def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> str:
@@ -270,6 +307,9 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
                 f"{variable} repeats {kinds} character{'s' if kinds > 1 else ''}: production needs a "
                 f"random one {MAKE_SECRET}"
             )
+        weak = weakness(kept) if production else None
+        if weak is not None:
+            raise SettingsError(f"{variable} {weak}: production needs a random one {MAKE_SECRET}")
         return value
     if production:
         raise SettingsError(f"{variable} is not set: production refuses to start without one")
@@ -283,3 +323,38 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
             with os.fdopen(fd, "w") as out:
                 out.write(secrets.token_hex(32))
     return path.read_text().strip()
+
+
+PLACEHOLDERS = ("changeme", "change-me", "change_me", "password", "secret", "example", "default", "tavolo")
+"""Words a secret copied from a sample or typed by hand holds; a random one never does."""
+SECRET_LEAST_BITS = 80
+"""The least a secret may hold, as `weakness` estimates it: a random hex secret of 32 characters holds
+about 115, `abcdefgh` four times 96 by its characters but 19 by its steps."""
+
+
+def weakness(secret: str) -> str | None:
+    """Why `secret` is guessable, or None: it holds a placeholder word, repeats one block over and over,
+    or holds too little, estimated from how often each character comes and how often each step from
+    one character to the next (`0123456789abcdef...` has many characters but one step)."""
+    lowered = secret.lower()
+    for word in PLACEHOLDERS:
+        if word in lowered:
+            return f"holds the word {word!r}"
+    length = len(secret)
+    for period in range(1, length // 2 + 1):
+        if all(secret[index] == secret[index - period] for index in range(period, length)):
+            return f"repeats a block of {period} characters"
+    steps = [ord(after) - ord(before) for before, after in itertools.pairwise(secret)]
+    bits = min(_bits(list(secret)), _bits(steps))
+    if bits < SECRET_LEAST_BITS:
+        return f"holds about {bits} bits, fewer than {SECRET_LEAST_BITS}"
+    return None
+
+
+def _bits(symbols: list[Any]) -> int:
+    """How many bits `symbols` hold if each were drawn at random as often as it comes (Shannon)."""
+    counts: dict[Any, int] = {}
+    for symbol in symbols:
+        counts[symbol] = counts.get(symbol, 0) + 1
+    total = len(symbols)
+    return round(-sum(count * math.log2(count / total) for count in counts.values()))
