@@ -33,7 +33,7 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
     today = moment.astimezone(tz).date()
     reader = db.session()
     stats = summary.stats(reader, player, calendar(), moment, today)
-    code = transfer.active(reader, player) if player else None
+    code = transfer.active(reader, player, moment) if player else None
     return render_template(
         "stats.html",
         stats=stats,
@@ -71,7 +71,7 @@ def adopt() -> Response | tuple[str, int]:
         code = transfer.normalise(request.form.get("code", ""))
         with db.write() as writer:
             if request.form.get("confirm") != "yes" and transfer.has_record(writer, current):
-                row = transfer.check(writer, code, current)
+                row = transfer.check(writer, code, current, now())
                 moment = now()
                 mine = summary.stats(writer, current, calendar(), moment, moment.date())
                 theirs = summary.stats(writer, row.player_id, calendar(), moment, moment.date())
