@@ -13,6 +13,7 @@
 | `TAVOLO_RATE_LIMITS` | `off` turns rate limits off (not the solver budget), for load tests |
 | `TAVOLO_LOAD_TEST` | `yes` lets production start with `TAVOLO_RATE_LIMITS=off` (refused otherwise) |
 | `TAVOLO_TRANSFER_DAYS` | days a transfer code works once issued (30) |
+| `TAVOLO_IDLE_MONTHS` | months (30 days) without an attempt after which a player is removed (13) |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 
 Every setting the code reads has its default in `defaults()`, and nowhere else; `instance/config.py`
@@ -21,8 +22,6 @@ and a test's config may set any of them.
 
 from __future__ import annotations
 
-import itertools
-import math
 import os
 import secrets
 import time
@@ -32,20 +31,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import click
-
 from puzzles import PRESETS
+from webapp.production import ENVIRONMENTS as ENVIRONMENTS
+from webapp.production import MAKE_SECRET, environment_name, refusal
+from webapp.production import SettingsError as SettingsError
+from webapp.production import check_environment as check_environment
+from webapp.production import check_rate_limits as check_rate_limits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_DATE = date(2026, 11, 23)
 """The default day of puzzle #1 (a Monday, so the first week ramps from Easy)."""
-
-
-class SettingsError(click.ClickException):
-    """A configuration the site refuses to start with. A `flask` command (`db upgrade` before the
-    server starts, the clock) says it in one line and exits 2, as every command refuses bad input."""
-
-    exit_code = 2
 
 
 def utc_now() -> datetime:
@@ -151,15 +146,20 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "FRIENDS_RATE_LIMIT": "20 per minute",
         # pages whose cost grows with a player's data (page_cost.py): requests, and CPU seconds measured
         # per page, each per client address and per player. An honest player looks at their stats or a
-        # friends' table a few times a minute; 3,000 attempts cost /stats about 0.05 s
-        "PAGE_RATE_LIMIT": "30 per minute; 300 per hour",
-        "PAGE_SECONDS_LIMIT": "5 per minute",
+        # friends' table a few times a minute; 3,000 attempts cost /stats 0.03 s of CPU, the export 0.08 s
+        "PAGE_RATE_LIMIT": "12 per minute; 300 per hour",
+        "PAGE_SECONDS_LIMIT": "2 per minute",
+        # the export is the whole record, a file to keep: a few a day
+        "EXPORT_RATE_LIMIT": "2 per minute; 20 per day",
         "PAGE_COST_METER": time.thread_time,
         "FRIENDS_GROUPS_MOST": 20,
         # production with the rate limits off: only for a load test that says so (TAVOLO_LOAD_TEST=yes)
         "LOAD_TEST": False,
         # a transfer code works this many days once issued
         "TRANSFER_DAYS": 30,
+        # a player with no attempt begun or finished for this many months (of 30 days) is removed, with
+        # their attempts, runs, codes and places at friends' tables (players/pruning.py, the clock daily)
+        "IDLE_PLAYER_MONTHS": 13,
         "FRIENDS_MEMBERS_MOST": 50,
     }
 
@@ -194,10 +194,15 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         config["RATELIMIT_ENABLED"] = False
     if environ.get("TAVOLO_LOAD_TEST"):
         config["LOAD_TEST"] = environ["TAVOLO_LOAD_TEST"].strip().lower() == "yes"
-    if environ.get("TAVOLO_TRANSFER_DAYS"):
-        if not environ["TAVOLO_TRANSFER_DAYS"].isdigit() or int(environ["TAVOLO_TRANSFER_DAYS"]) < 1:
-            raise SettingsError("TAVOLO_TRANSFER_DAYS must be a whole number of days, 1 or more")
-        config["TRANSFER_DAYS"] = int(environ["TAVOLO_TRANSFER_DAYS"])
+    for variable, key, unit in (
+        ("TAVOLO_TRANSFER_DAYS", "TRANSFER_DAYS", "days"),
+        ("TAVOLO_IDLE_MONTHS", "IDLE_PLAYER_MONTHS", "months"),
+    ):
+        text = environ.get(variable, "")
+        if text and (not text.isdigit() or int(text) < 1):
+            raise SettingsError(f"{variable} must be a whole number of {unit}, 1 or more")
+        if text:
+            config[key] = int(text)
     if environ.get("TAVOLO_PRACTICE_POOL"):
         if not environ["TAVOLO_PRACTICE_POOL"].isdigit():
             raise SettingsError("TAVOLO_PRACTICE_POOL must be a whole number of puzzles per tier")
@@ -207,44 +212,6 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
-
-
-ENVIRONMENTS = ("production", "development")
-SECRET_LEAST_LENGTH = 32
-"""Characters a production secret needs at least: a short key can be guessed offline from any one
-signed cookie, and then a cookie forged for a known player id."""
-MAKE_SECRET = "(python3 -c 'import secrets; print(secrets.token_hex(32))')"
-"""How to make a secret that passes, said by both refusals."""
-SECRET_LEAST_KINDS = 8
-"""Different characters a production secret needs at least: 64 times one letter is as easily guessed
-as one letter (a hex token of 32 characters has 8 or more but once in about 10^15)."""
-
-
-def environment_name(text: object) -> str:
-    """`TAVOLO_ENV` in any case (`Production` is production); anything else is refused, since a
-    misspelt production would otherwise start with insecure cookies and no secrets required."""
-    name = str(text).strip().lower()
-    if name not in ENVIRONMENTS:
-        raise SettingsError(f"TAVOLO_ENV {str(text)[:30]!r} is not one of: {', '.join(ENVIRONMENTS)}")
-    return name
-
-
-def check_environment(config: dict[str, Any]) -> None:
-    """The merged settings' environment, whichever source set it (`instance/config.py` too):
-    production always has Secure cookies (and so HSTS)."""
-    config["ENV_NAME"] = environment_name(config.get("ENV_NAME") or "development")
-    if config["ENV_NAME"] == "production":
-        config["SESSION_COOKIE_SECURE"] = True
-
-
-def check_rate_limits(config: Mapping[str, Any]) -> None:
-    """Production with the rate limits off only for a load test that says so: a leftover
-    `TAVOLO_RATE_LIMITS=off` would otherwise open every page to a flood without a word."""
-    production = config.get("ENV_NAME") == "production"
-    if production and not config.get("RATELIMIT_ENABLED", True) and not config.get("LOAD_TEST"):
-        raise SettingsError(
-            "TAVOLO_RATE_LIMITS is off: production refuses to start so unless TAVOLO_LOAD_TEST=yes"
-        )
 
 
 def base_url(config: dict[str, Any]) -> str | None:
@@ -296,20 +263,9 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
         value = str(config[key])
         # spaces and line ends (a key pasted from a file) count for nothing: 40 spaces are no secret
         kept = value.strip()
-        if production and len(kept) < SECRET_LEAST_LENGTH:
-            raise SettingsError(
-                f"{variable} is {len(kept)} characters long: production needs at least "
-                f"{SECRET_LEAST_LENGTH} {MAKE_SECRET}"
-            )
-        kinds = len(set(kept))
-        if production and kinds < SECRET_LEAST_KINDS:
-            raise SettingsError(
-                f"{variable} repeats {kinds} character{'s' if kinds > 1 else ''}: production needs a "
-                f"random one {MAKE_SECRET}"
-            )
-        weak = weakness(kept) if production else None
-        if weak is not None:
-            raise SettingsError(f"{variable} {weak}: production needs a random one {MAKE_SECRET}")
+        problem = refusal(variable, kept) if production else None
+        if problem is not None:
+            raise SettingsError(problem)
         return value
     if production:
         raise SettingsError(f"{variable} is not set: production refuses to start without one")
@@ -323,38 +279,3 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
             with os.fdopen(fd, "w") as out:
                 out.write(secrets.token_hex(32))
     return path.read_text().strip()
-
-
-PLACEHOLDERS = ("changeme", "change-me", "change_me", "password", "secret", "example", "default", "tavolo")
-"""Words a secret copied from a sample or typed by hand holds; a random one never does."""
-SECRET_LEAST_BITS = 80
-"""The least a secret may hold, as `weakness` estimates it: a random hex secret of 32 characters holds
-about 115, `abcdefgh` four times 96 by its characters but 19 by its steps."""
-
-
-def weakness(secret: str) -> str | None:
-    """Why `secret` is guessable, or None: it holds a placeholder word, repeats one block over and over,
-    or holds too little, estimated from how often each character comes and how often each step from
-    one character to the next (`0123456789abcdef...` has many characters but one step)."""
-    lowered = secret.lower()
-    for word in PLACEHOLDERS:
-        if word in lowered:
-            return f"holds the word {word!r}"
-    length = len(secret)
-    for period in range(1, length // 2 + 1):
-        if all(secret[index] == secret[index - period] for index in range(period, length)):
-            return f"repeats a block of {period} characters"
-    steps = [ord(after) - ord(before) for before, after in itertools.pairwise(secret)]
-    bits = min(_bits(list(secret)), _bits(steps))
-    if bits < SECRET_LEAST_BITS:
-        return f"holds about {bits} bits, fewer than {SECRET_LEAST_BITS}"
-    return None
-
-
-def _bits(symbols: list[Any]) -> int:
-    """How many bits `symbols` hold if each were drawn at random as often as it comes (Shannon)."""
-    counts: dict[Any, int] = {}
-    for symbol in symbols:
-        counts[symbol] = counts.get(symbol, 0) + 1
-    total = len(symbols)
-    return round(-sum(count * math.log2(count / total) for count in counts.values()))

@@ -84,7 +84,7 @@ def test_pages_are_charged_the_cpu_time_they_took(
         clock,
         known_puzzle,
         PAGE_RATE_LIMIT="1000 per minute",
-        PAGE_SECONDS_LIMIT="5 per minute",
+        PAGE_SECONDS_LIMIT="5 per minute",  # 10 pages of 0.5 s
         PAGE_COST_METER=lambda: next(ticks) * 0.5,
     )
     player = with_record(app)

@@ -85,7 +85,7 @@ def test_saving_four_colours_sets_a_long_lived_cookie_and_says_so(client: FlaskC
 
 
 def test_the_deck_cookie_is_secure_when_the_session_cookie_is(database_url: str, clock: FrozenClock) -> None:
-    app = make_app(database_url, clock, **settings.from_environment(PRODUCTION))
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, **settings.from_environment(PRODUCTION))
     [cookie] = deck_cookies(save(app.test_client(), deck="four"))
     assert "Secure" in [part.strip() for part in cookie.split(";")]
 

@@ -13,6 +13,7 @@ from flask import Flask
 
 from webapp import create_app
 from webapp.db import engine_url
+from webapp.production import weakness
 from webapp.settings import (
     SettingsError,
     base_url,
@@ -20,7 +21,6 @@ from webapp.settings import (
     daily_secret,
     from_environment,
     secret_key,
-    weakness,
 )
 
 

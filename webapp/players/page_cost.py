@@ -5,8 +5,8 @@ table): limited by the app itself, not only by nginx's requests a second per add
 per player (the cookie's), so that neither many cookies from one address nor one cookie from many
 addresses escapes:
 
-1. **Requests**: `PAGE_RATE_LIMIT` ("30 per minute; 300 per hour"), with Flask-Limiter; a 429 past it.
-2. **CPU**: `PAGE_SECONDS_LIMIT` ("5 per minute"): each page is charged the CPU time its thread spent
+1. **Requests**: `PAGE_RATE_LIMIT` ("12 per minute; 300 per hour"), with Flask-Limiter; a 429 past it.
+2. **CPU**: `PAGE_SECONDS_LIMIT` ("2 per minute"): each page is charged the CPU time its thread spent
    on it (`time.thread_time`, in milliseconds), measured, never guessed; a client whose seconds are
    spent is a 429 with `Retry-After` until the window frees some. It is kept in Flask-Limiter's
    storage, as the solver gate's budget is (Redis, shared by every worker, when `REDIS_URL` is set).
@@ -37,6 +37,10 @@ NAMESPACE = "page-seconds"
 
 def page_rate_limit() -> str:
     return str(current_app.config["PAGE_RATE_LIMIT"])
+
+
+def export_rate_limit() -> str:
+    return str(current_app.config["EXPORT_RATE_LIMIT"])
 
 
 def player_key() -> str:

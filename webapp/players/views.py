@@ -10,7 +10,7 @@ from generator import THEMES
 from webapp import db, models
 from webapp.players import bests, privacy, records, summary, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
-from webapp.players.page_cost import costly
+from webapp.players.page_cost import costly, export_rate_limit, player_key
 from webapp.review import queue
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
@@ -98,6 +98,7 @@ def adopt() -> Response | tuple[str, int]:
 
 
 @bp.get("/me/export.json")
+@limiter.limit(export_rate_limit, key_func=player_key)
 @costly
 def export_record() -> Response:
     """Everything the site keeps about this browser's player, as a JSON file to download."""
