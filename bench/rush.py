@@ -31,13 +31,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import grp
 import http.client
 import itertools
 import json
 import multiprocessing
 import os
-import pwd
 import re
 import resource
 import shutil
@@ -55,32 +53,13 @@ from pathlib import Path
 from typing import Any
 
 import flood  # bench/flood.py: the pool's one puzzle
+import nginx_conf  # bench/nginx_conf.py: nginx in front, as deploy/nginx.conf has it
 import web  # bench/web.py: free ports, wrk
 
-from puzzles import Card, StepKind, steps_between
+from puzzles import Card, Rules, StepKind, steps_between
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "tavolo.example"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-MAIN_CONF = """
-user {user} {group};
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    include {folder}/tavolo.conf;
-}}
-"""
 CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)" draggable="true"\s+aria-label="([^"(]+)')
 PLACE = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -100,7 +79,7 @@ def label_of(token: str) -> str:
     return token[:-1] + SUITS[token[-1]]
 
 
-def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
+def steps_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
     """The moves of a player who plays the solution as the engine's plan does (`puzzles.steps_between`,
     what the hints and the solution's replay show): hand cards onto melds, and the table cards of
     the melds the solution breaks; a meld it keeps stays where it is."""
@@ -118,7 +97,7 @@ def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
     ids = [table[where] for where in sorted(table, key=int)]
     start = [[Card.parse(token_of[label_of_id[i]]) for i in meld] for meld in ids]
     moves: list[Move] = []
-    for step in steps_between(start, [[Card.parse(token) for token in meld] for meld in solution]):
+    for step in steps_between(start, [[Card.parse(token) for token in meld] for meld in solution], rules):
         if step.kind is StepKind.BREAK:
             continue
         if step.kind is StepKind.TAKE or step.target is None:
@@ -138,9 +117,11 @@ def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
     return moves
 
 
-def every_card_plan(page: str, solution: list[list[str]]) -> list[Move]:
+def every_card_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
     """The moves of a player who builds every meld of the solution card by card on a new place, the
-    melds the solution keeps too (`--every-card`, the rush's first player model)."""
+    melds the solution keeps too (`--every-card`, the rush's first player model); the rules are
+    `steps_plan`'s, unread."""
+    del rules
     ids: dict[str, list[str]] = {}
     for card, _, label in CARD.findall(page):
         ids.setdefault(label.strip(), []).append(card)
@@ -406,11 +387,8 @@ def rush(
 def start_nginx(
     folder: Path, app_port: int, limits: bool, keepalive: bool = True
 ) -> tuple[subprocess.Popen[bytes], int]:
-    for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / temporary).mkdir(exist_ok=True)
-    site = (ROOT / "deploy/nginx.conf").read_text()
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(ROOT))
-    site = site.replace("/var/cache/tavolo-nginx", str(folder / "cache"))
+    port = web.free_port()
+    site = nginx_conf.deploy_site(app_port, port, folder / "cache")
     if not limits:
         site = "\n".join(
             line for line in site.splitlines() if "limit_req " not in line and "limit_conn " not in line
@@ -418,17 +396,11 @@ def start_nginx(
     if not keepalive:  # a new connection to gunicorn per request, for the A/B
         site = re.sub(r"\n\s*keepalive \d+;[^\n]*", "", site)
         site = site.replace('proxy_set_header Connection "";', "")
-    port = web.free_port()
-    site = site.replace("listen 80", f"listen 127.0.0.1:{port}")
     # the page as a file, for nginx's own rate beside ours
     site = site.replace(
         "    location / {", f"    location = /page.html {{ root {folder}; }}\n    location / {{", 1
     )
-    (folder / "tavolo.conf").write_text(site)
-    user, group = pwd.getpwuid(os.geteuid()).pw_name, grp.getgrgid(os.getegid()).gr_name
-    (folder / "nginx.conf").write_text(MAIN_CONF.format(folder=folder, user=user, group=group))
-    nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)])
-    return nginx, port
+    return nginx_conf.start(folder, site, connections=4096), port
 
 
 def process_tree() -> dict[int, tuple[int, list[str], float]]:
@@ -528,7 +500,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
     # the pool's one puzzle is today's: its solution is the moves every player makes
-    solution = [list(meld) for meld in flood.seed_pool(flask, env, app_root, folder).solution]
+    pooled = flood.seed_pool(flask, env, app_root, folder)
+    solution, rules = [list(meld) for meld in pooled.solution], pooled.position().rules
     app_port = web.free_port()
     gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
     gunicorn += ["--worker-class", args.worker_class, "--workers", str(args.workers)]
@@ -554,7 +527,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             .read()
             .decode()
         )
-        moves = (every_card_plan if args.every_card else steps_plan)(start_page, solution)
+        moves = (every_card_plan if args.every_card else steps_plan)(start_page, solution, rules)
         results["moves_a_player"] = len(moves)
         groups = {"app": app.pid, "postgresql": postmaster(database.rsplit(":", 1)[1].split("/")[0])}
         groups |= {"redis": redis.pid, "nginx": nginx.pid}

@@ -20,6 +20,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
+from puzzles._key import KeyIdea, key_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -27,7 +28,17 @@ from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, PresetName, Problem, ProblemCode
 from puzzles._progress import Progress, Track, progress
-from puzzles._relabel import Relabelling, Shape, melds_in_common, relabel, relabellings, shape, table_shape
+from puzzles._relabel import (
+    Relabelling,
+    Shape,
+    card_overlaps,
+    melds_in_common,
+    relabel,
+    relabel_cards,
+    relabellings,
+    shape,
+    table_shape,
+)
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -56,7 +67,7 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
+from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -89,6 +100,7 @@ __all__ = [
     "HandPoints",
     "Hint",
     "HintError",
+    "KeyIdea",
     "Meld",
     "MeldError",
     "MeldKind",
@@ -121,6 +133,7 @@ __all__ = [
     "answer_json",
     "apply_steps",
     "canonical",
+    "card_overlaps",
     "chain_depth",
     "chain_length",
     "decisions_of",
@@ -130,9 +143,11 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_ideas",
     "maximum",
     "meld_problem",
     "melds_in_common",
+    "most_invalid",
     "parse_cards",
     "plan_steps",
     "play_json",
@@ -142,6 +157,7 @@ __all__ = [
     "read_card",
     "read_entry",
     "relabel",
+    "relabel_cards",
     "relabellings",
     "settle",
     "shape",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzles import Best, Card, Chain, Entry, Play, Settled, Step, StepKind, plan_steps
-from webapp.turn.view import NumberedMeld, numbered
+from webapp.turn.turn_view import NumberedMeld, numbered
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +49,10 @@ class Answer:
     def broken_numbers(self) -> tuple[str, ...]:
         """The numbers of the melds the steps break, for the page to list: `1, 2 and 4`.
 
-        The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`)."""
-        return tuple(
-            str(step.source + 1)
-            for step in self.steps
-            if step.kind is StepKind.BREAK and step.source is not None
-        )
+        The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`), in
+        the order the chain reaches them; listed by number."""
+        breaks = [step.source for step in self.steps if step.kind is StepKind.BREAK]
+        return tuple(str(source + 1) for source in sorted(source for source in breaks if source is not None))
 
 
 def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
