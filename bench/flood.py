@@ -1,19 +1,21 @@
 """Flood benchmark: kept answers asked again and again while `GET /` is sampled.
 
     .venv/bin/python bench/flood.py [--seconds 30] [--addresses 2] [--parallel 12] [--rate-seconds 10]
-                                    [--app-root DIR]
+                                    [--attempts 3000] [--only analyse,solve,stats,...] [--app-root DIR]
 
-gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate limits on, SQLite) on
-loopback. Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request
-whose answer the site keeps: first a cached `/analyse` page, then a cached `POST /api/solve`; a
-refusal is sent again at once (a flood, never waiting for `Retry-After`). `GET /` is sampled ten
-times a second from other addresses throughout. Printed: `GET /` p50, p95, p99 and max when quiet and
-under each flood, what the flood got (by status), and what a kept answer costs to serve in one
-process (the Flask test client, limits off: the mean of 200, wall clock and CPU), and what a refusal
-costs (an address past the analyser's limit, asking again). Then a new visitor's
-`GET /` (no cookie; wrk, 32 connections, `--rate-seconds`) beside nginx serving the same page as a
-file in the same run, and our share of nginx's rate. Figures are printed, never asserted.
-`--app-root DIR` serves another checkout (before/after a change) with this .venv.
+gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate limits on, SQLite) on loopback.
+Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request whose
+answer the site keeps: first a cached `/analyse` page, then a cached `POST /api/solve`; then one of the
+pages whose cost grows with a player's data, as one player with `--attempts` attempts and a friends'
+table of 50 (`/stats`, `/me/export.json`, `/review`, `/friends/1`; the cookie the same from every
+address, as a scraper of its own record would send it); a refusal is sent again at once (a flood, never
+waiting for `Retry-After`). `GET /` is sampled ten times a second from other addresses throughout.
+Printed: `GET /` p50, p95, p99 and max when quiet and under each flood, what the flood got (by status),
+and what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
+200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking
+again). Then a new visitor's `GET /` (no cookie; wrk, 32 connections, `--rate-seconds`) beside nginx
+serving the same page as a file in the same run, and our share of nginx's rate. Figures are printed,
+never asserted. `--app-root DIR` serves another checkout (before/after a change) with this .venv.
 """
 
 from __future__ import annotations
@@ -45,10 +47,17 @@ from puzzles import Position
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = {"rules": "classic", "table": [["3S", "4S", "5S"], ["7H", "7D", "7C"]], "hand": ["6S", "7S", "KD"]}
 ANALYSE = "/analyse?" + urllib.parse.urlencode({"table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"})
+COSTLY = {"stats": "/stats", "export": "/me/export.json", "review": "/review", "friends": "/friends/1"}
+"""The pages whose cost grows with a player's data, flooded as the seeded player."""
+KINDS = ("analyse", "solve", *COSTLY)
+COOKIE: dict[str, str] = {}
+"""The seeded player's `Cookie` header, once made (`seed_player`)."""
 
 
 def ask(link: Any, kind: str) -> int:
-    if kind == "analyse":
+    if kind in COSTLY:
+        link.request("GET", COSTLY[kind], headers={"Cookie": COOKIE.get("header", "")})
+    elif kind == "analyse":
         link.request("GET", ANALYSE)
     else:
         link.request("POST", "/api/solve", json.dumps(POSITION), {"Content-Type": "application/json"})
@@ -57,7 +66,10 @@ def ask(link: Any, kind: str) -> int:
     return int(response.status)
 
 
-def flooder(address: str, port: int, parallel: int, kind: str, stop_at: float, out: Any) -> None:
+def flooder(
+    address: str, port: int, parallel: int, kind: str, stop_at: float, out: Any, cookie: str = ""
+) -> None:
+    COOKIE["header"] = cookie  # a process of its own: the parent's module state is not inherited
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
 
@@ -104,7 +116,8 @@ def flood(port: int, kind: str, args: argparse.Namespace) -> dict[str, Any]:
     out: Any = multiprocessing.Queue()
     processes = [
         multiprocessing.Process(
-            target=flooder, args=(f"127.0.0.{2 + n}", port, args.parallel, kind, stop_at, out)
+            target=flooder,
+            args=(f"127.0.0.{2 + n}", port, args.parallel, kind, stop_at, out, COOKIE.get("header", "")),
         )
         for n in range(args.addresses)
     ]
@@ -155,6 +168,55 @@ print(json.dumps(costs))
         [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True
     )
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+SEED_PLAYER = """
+import json, sys
+from datetime import UTC, datetime, timedelta
+sys.path.insert(0, {root!r})
+from sqlalchemy import insert, select
+from webapp import create_app, models
+from webapp.db import database
+app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
+                  "LAUNCH_DATE": datetime.now(UTC).date()}})
+client = app.test_client()
+token = client.get("/token").get_json()["token"]
+headers = {{"X-CSRFToken": token, "HX-Request": "true"}}
+assert client.post("/puzzles/1/give-up", headers=headers).status_code == 200
+made = client.post("/friends", data={{"table": "Family", "name": "Anna"}}, headers=headers)
+assert made.status_code in (200, 303)
+now = datetime.now(UTC)
+with app.app_context(), database().write() as session:
+    first = session.scalars(select(models.PlayerAttempt)).one()
+    rows = [
+        dict(player_id=first.player_id, puzzle_id=first.puzzle_id, number=None, review=n, melds=first.melds,
+             history=[], moves=7 + n % 9, hints=n % 2, hint_log=[], slips=n % 3,
+             status=models.Status.GAVE_UP if n % 3 else models.Status.SOLVED, time_limit=None,
+             rating_after=1400.0 + n % 50, placed=0, started=now - timedelta(hours=3 * n),
+             finished=now - timedelta(hours=3 * n) + timedelta(minutes=2), run_id=None)
+        for n in range(1, {attempts})
+    ]
+    session.execute(insert(models.PlayerAttempt), rows)
+    for m in range(49):
+        member = f"m{{m:031d}}"
+        session.add(models.Player(id=member, created=now))
+        session.flush()
+        session.add(
+            models.FriendMember(group_id=1, player_id=member, name=f"M{{m}}", name_key=f"m{{m}}", joined=now)
+        )
+cookie = client.get_cookie("tavolo")
+print(json.dumps({{"header": f"tavolo={{cookie.value}}"}}))
+"""
+"""Makes the flooded player: a give-up of today's puzzle (the cookie), `attempts` attempts in all (review
+rounds of it, as a long record has them), and a friends' table (#1) of 50."""
+
+
+def seed_player(app_root: Path, database: str, attempts: int) -> str:
+    code = SEED_PLAYER.format(root=str(app_root), database=database, attempts=attempts)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True
+    )
+    return str(json.loads(done.stdout.strip().splitlines()[-1])["header"])
 
 
 def new_visitor_rate(port: int, folder: Path, seconds: float) -> dict[str, Any]:
@@ -236,9 +298,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         web.wait_for(f"http://127.0.0.1:{port}/help")
         results["kept_answer_ms"] = kept_answer_ms(app_root, database)
+        if set(args.only) & set(COSTLY):
+            COOKIE["header"] = seed_player(app_root, database, args.attempts)
         results["quiet"] = sample_home(port, args.quiet)
-        results["cached_analyse_flood"] = flood(port, "analyse", args)
-        results["cached_solve_flood"] = flood(port, "solve", args)
+        for kind in args.only:
+            name = {"analyse": "cached_analyse_flood", "solve": "cached_solve_flood"}.get(kind)
+            results[name or f"{kind}_flood"] = flood(port, kind, args)
+        results["quiet_after"] = sample_home(port, args.quiet)
         if args.rate_seconds > 0:
             results["new_visitor"] = new_visitor_rate(port, folder, args.rate_seconds)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
@@ -257,8 +323,15 @@ def main() -> int:
     )
     parser.add_argument("--addresses", type=int, default=2, help="flooding addresses (default 2)")
     parser.add_argument("--parallel", type=int, default=12, help="connections per address (default 12)")
+    parser.add_argument("--attempts", type=int, default=3000, help="the flooded player's (default 3000)")
+    parser.add_argument(
+        "--only", default=",".join(KINDS), help=f"the floods, in order (default {','.join(KINDS)})"
+    )
     parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (default this)")
     args = parser.parse_args()
+    args.only = [kind.strip() for kind in args.only.split(",") if kind.strip()]
+    if not args.only or set(args.only) - set(KINDS) or args.attempts < 1:
+        parser.error(f"--only takes some of {', '.join(KINDS)}; --attempts at least 1")
     if (
         args.seconds <= 0
         or args.quiet <= 0

@@ -38,6 +38,7 @@ from webapp import (
 )
 from webapp.analyser import views as analyser_views
 from webapp.friends import views as friends_views
+from webapp.players import pruning
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
 from webapp.training import views as training_views
@@ -101,6 +102,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SECRET_KEY"] = settings.secret_key(app.config, app.instance_path)
     app.config["DAILY_SECRET"] = settings.daily_secret(app.config, app.instance_path)
     settings.base_url(app.config)
+    settings.check_rate_limits(app.config)
 
     db.init_app(app)
     app.url_value_preprocessor(canonical_numbers)
@@ -114,6 +116,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     cli.init_app(app)
     backup.init_app(app)
     scheduler.init_app(app)
+    pruning.init_app(app)
     for mode, url_prefix in TURN_PLACES.items():
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
     for kind in KINDS:

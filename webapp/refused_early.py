@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, request
 from werkzeug.http import parse_cookie
 
+from webapp.addresses import client_network
 from webapp.caching import CACHES, BoundedCache, CacheInfo
 from webapp.kept_answers import through, whole
 from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE, browser_language
@@ -119,7 +120,7 @@ class RefusedEarly:
 
 def _where(environ: WSGIEnvironment) -> tuple[str, str, str, str]:
     return (
-        environ.get("REMOTE_ADDR", ""),
+        client_network(environ.get("REMOTE_ADDR", "")),
         environ.get("REQUEST_METHOD", ""),
         environ.get("SCRIPT_NAME", ""),
         environ.get("PATH_INFO", ""),

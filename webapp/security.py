@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
+import limits.storage
 import limits.strategies
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
@@ -23,16 +24,29 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from webapp import refused_early
+from webapp.addresses import client_network
 
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+
+def client_key() -> str:
+    """Who a limit counts: the client's address, an IPv6 one by its /64 (`webapp.addresses`)."""
+    return client_network(get_remote_address())
+
+
+limiter = Limiter(key_func=client_key, default_limits=[])
 log = logging.getLogger("tavolo.security")
 T = TypeVar("T")
+OWN_COUNTERS = "tavolo.own_counters"
 
 
 def counting(use: Callable[[limits.strategies.RateLimiter], T]) -> T:
     """`use(counters)` on the rate limits' counters, Flask-Limiter's own: on the in-memory fallback
-    once Redis has failed, and switched to it when Redis fails now (the solver gate counts here)."""
+    once Redis has failed, and switched to it when Redis fails now (the solver gate counts here).
+    With the rate limits off (a load test) Flask-Limiter keeps no counters: this process's own then,
+    so that the solver budget still holds."""
+    if not limiter.enabled:
+        return use(current_app.extensions[OWN_COUNTERS])
     try:
         return use(limiter.limiter)
     except Exception as error:  # redis-py's errors, and whatever else a storage raises
@@ -155,6 +169,7 @@ def init_app(app: Flask) -> None:
     # Flask runs after-request functions last registered first: this one sees the limiter's headers
     app.after_request(retry_after_when_waiting)
     _log_to_stderr()
+    app.extensions[OWN_COUNTERS] = limits.strategies.FixedWindowRateLimiter(limits.storage.MemoryStorage())
     limiter.init_app(app)
     limiter._storage_dead = False  # a new app's storage is believed up until it fails
     app.after_request(add_headers)

@@ -10,7 +10,10 @@
 | `TAVOLO_LAUNCH_DATE` | the day of puzzle #1 (ISO date) |
 | `TAVOLO_PROXIES` | how many proxies in front set X-Forwarded-For (0 by default, 1 behind one) |
 | `REDIS_URL` | rate-limit counters and kept answers shared by all workers (default: per process) |
-| `TAVOLO_RATE_LIMITS` | `off` turns rate limits off, for load tests from one address |
+| `TAVOLO_RATE_LIMITS` | `off` turns rate limits off (not the solver budget), for load tests |
+| `TAVOLO_LOAD_TEST` | `yes` lets production start with `TAVOLO_RATE_LIMITS=off` (refused otherwise) |
+| `TAVOLO_TRANSFER_DAYS` | days a transfer code works once issued (30) |
+| `TAVOLO_IDLE_MONTHS` | months (30 days) without an attempt after which a player is removed (13) |
 | `TAVOLO_PRACTICE_POOL` | unplayed classic practice puzzles kept per tier (200); other rules a quarter |
 
 Every setting the code reads has its default in `defaults()`, and nowhere else; `instance/config.py`
@@ -21,26 +24,23 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import click
-
 from puzzles import PRESETS
+from webapp.production import ENVIRONMENTS as ENVIRONMENTS
+from webapp.production import MAKE_SECRET, environment_name, refusal
+from webapp.production import SettingsError as SettingsError
+from webapp.production import check_environment as check_environment
+from webapp.production import check_rate_limits as check_rate_limits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_DATE = date(2026, 11, 23)
 """The default day of puzzle #1 (a Monday, so the first week ramps from Easy)."""
-
-
-class SettingsError(click.ClickException):
-    """A configuration the site refuses to start with. A `flask` command (`db upgrade` before the
-    server starts, the clock) says it in one line and exits 2, as every command refuses bad input."""
-
-    exit_code = 2
 
 
 def utc_now() -> datetime:
@@ -106,6 +106,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
         # a tab left open overnight must still be able to move a card
         "WTF_CSRF_TIME_LIMIT": None,
+        # on unless TAVOLO_RATE_LIMITS=off; said here, since Flask-Limiter's one limiter keeps the last
+        # app's choice as the next one's default
+        "RATELIMIT_ENABLED": True,
         "RATELIMIT_STORAGE_URI": "memory://",
         # Redis down: count in each process's memory until it is back (security.py), answering at
         # once rather than waiting on a dead server
@@ -141,7 +144,22 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "RUN_RATE_LIMIT": "10 per minute",
         # friends' tables: making, joining, leaving and replacing links, a few a day for an honest player
         "FRIENDS_RATE_LIMIT": "20 per minute",
+        # pages whose cost grows with a player's data (page_cost.py): requests, and CPU seconds measured
+        # per page, each per client address and per player. An honest player looks at their stats or a
+        # friends' table a few times a minute; 3,000 attempts cost /stats 0.03 s of CPU, the export 0.08 s
+        "PAGE_RATE_LIMIT": "12 per minute; 300 per hour",
+        "PAGE_SECONDS_LIMIT": "2 per minute",
+        # the export is the whole record, a file to keep: a few a day
+        "EXPORT_RATE_LIMIT": "2 per minute; 20 per day",
+        "PAGE_COST_METER": time.thread_time,
         "FRIENDS_GROUPS_MOST": 20,
+        # production with the rate limits off: only for a load test that says so (TAVOLO_LOAD_TEST=yes)
+        "LOAD_TEST": False,
+        # a transfer code works this many days once issued
+        "TRANSFER_DAYS": 30,
+        # a player with no attempt begun or finished for this many months (of 30 days) is removed, with
+        # their attempts, runs, codes and places at friends' tables (players/pruning.py, the clock daily)
+        "IDLE_PLAYER_MONTHS": 13,
         "FRIENDS_MEMBERS_MOST": 50,
     }
 
@@ -169,8 +187,22 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError(
                 f"TAVOLO_LAUNCH_DATE {environ['TAVOLO_LAUNCH_DATE']!r} is not a date"
             ) from None
-    if environ.get("TAVOLO_RATE_LIMITS") == "off":  # for load tests from one address
+    switch = environ.get("TAVOLO_RATE_LIMITS", "").strip().lower()
+    if switch not in ("", "on", "off"):
+        raise SettingsError(f"TAVOLO_RATE_LIMITS {environ['TAVOLO_RATE_LIMITS'][:20]!r} is not on or off")
+    if switch == "off":  # for load tests from one address
         config["RATELIMIT_ENABLED"] = False
+    if environ.get("TAVOLO_LOAD_TEST"):
+        config["LOAD_TEST"] = environ["TAVOLO_LOAD_TEST"].strip().lower() == "yes"
+    for variable, key, unit in (
+        ("TAVOLO_TRANSFER_DAYS", "TRANSFER_DAYS", "days"),
+        ("TAVOLO_IDLE_MONTHS", "IDLE_PLAYER_MONTHS", "months"),
+    ):
+        text = environ.get(variable, "")
+        if text and (not text.isdigit() or int(text) < 1):
+            raise SettingsError(f"{variable} must be a whole number of {unit}, 1 or more")
+        if text:
+            config[key] = int(text)
     if environ.get("TAVOLO_PRACTICE_POOL"):
         if not environ["TAVOLO_PRACTICE_POOL"].isdigit():
             raise SettingsError("TAVOLO_PRACTICE_POOL must be a whole number of puzzles per tier")
@@ -180,34 +212,6 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             raise SettingsError("TAVOLO_PROXIES must be a whole number of proxies")
         config["PROXIES"] = int(environ["TAVOLO_PROXIES"])
     return config
-
-
-ENVIRONMENTS = ("production", "development")
-SECRET_LEAST_LENGTH = 32
-"""Characters a production secret needs at least: a short key can be guessed offline from any one
-signed cookie, and then a cookie forged for a known player id."""
-MAKE_SECRET = "(python3 -c 'import secrets; print(secrets.token_hex(32))')"
-"""How to make a secret that passes, said by both refusals."""
-SECRET_LEAST_KINDS = 8
-"""Different characters a production secret needs at least: 64 times one letter is as easily guessed
-as one letter (a hex token of 32 characters has 8 or more but once in about 10^15)."""
-
-
-def environment_name(text: object) -> str:
-    """`TAVOLO_ENV` in any case (`Production` is production); anything else is refused, since a
-    misspelt production would otherwise start with insecure cookies and no secrets required."""
-    name = str(text).strip().lower()
-    if name not in ENVIRONMENTS:
-        raise SettingsError(f"TAVOLO_ENV {str(text)[:30]!r} is not one of: {', '.join(ENVIRONMENTS)}")
-    return name
-
-
-def check_environment(config: dict[str, Any]) -> None:
-    """The merged settings' environment, whichever source set it (`instance/config.py` too):
-    production always has Secure cookies (and so HSTS)."""
-    config["ENV_NAME"] = environment_name(config.get("ENV_NAME") or "development")
-    if config["ENV_NAME"] == "production":
-        config["SESSION_COOKIE_SECURE"] = True
 
 
 def base_url(config: dict[str, Any]) -> str | None:
@@ -242,8 +246,15 @@ def secret_key(config: Mapping[str, Any], instance_path: str) -> str:
 
 def daily_secret(config: Mapping[str, Any], instance_path: str) -> str:
     """The secret that chooses the daily puzzles, kept like the secret key: whoever holds the code and
-    the pool still cannot tell which puzzle a future day gets."""
-    return _secret(config, "DAILY_SECRET", "TAVOLO_DAILY_SECRET", Path(instance_path) / "daily_secret")
+    the pool still cannot tell which puzzle a future day gets. In production it must differ from the
+    secret key: one leaked would give away the other's use too."""
+    value = _secret(config, "DAILY_SECRET", "TAVOLO_DAILY_SECRET", Path(instance_path) / "daily_secret")
+    key = config.get("SECRET_KEY")
+    if config.get("ENV_NAME") == "production" and key and str(key).strip() == value.strip():
+        raise SettingsError(
+            f"TAVOLO_DAILY_SECRET is the same as SECRET_KEY: production needs two {MAKE_SECRET}"
+        )
+    return value
 
 
 def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> str:
@@ -252,17 +263,9 @@ def _secret(config: Mapping[str, Any], key: str, variable: str, path: Path) -> s
         value = str(config[key])
         # spaces and line ends (a key pasted from a file) count for nothing: 40 spaces are no secret
         kept = value.strip()
-        if production and len(kept) < SECRET_LEAST_LENGTH:
-            raise SettingsError(
-                f"{variable} is {len(kept)} characters long: production needs at least "
-                f"{SECRET_LEAST_LENGTH} {MAKE_SECRET}"
-            )
-        kinds = len(set(kept))
-        if production and kinds < SECRET_LEAST_KINDS:
-            raise SettingsError(
-                f"{variable} repeats {kinds} character{'s' if kinds > 1 else ''}: production needs a "
-                f"random one {MAKE_SECRET}"
-            )
+        problem = refusal(variable, kept) if production else None
+        if problem is not None:
+            raise SettingsError(problem)
         return value
     if production:
         raise SettingsError(f"{variable} is not set: production refuses to start without one")

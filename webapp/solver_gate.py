@@ -37,10 +37,9 @@ from typing import TypeVar, cast
 
 import limits
 from flask import Flask, current_app
-from flask_limiter.util import get_remote_address
 
 from webapp.errors import Wait
-from webapp.security import counting
+from webapp.security import client_key, counting
 from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")
@@ -119,29 +118,26 @@ def run(solve: Callable[[], T], lane: str = "", least: bool = True) -> T:
     at a time per client address in each lane. `least=False` charges only the time it took: for the
     second phase of an answer whose first phase paid the least charge already (the analyser's chain
     length after its page), so that one answer pays it once."""
-    address = get_remote_address()
+    address = client_key()
     config = current_app.config
     budget = _budget()
-    if budget is not None:
-        _refuse_when_spent(budget, address)
+    _refuse_when_spent(budget, address)
     # the site's clock (frozen in the tests) times the solve: what a solve is charged never depends on
     # how fast the machine is in a test
     in_lane = f"{address} {lane}" if lane else address
     answer, seconds = gate().run(in_lane, solve, _busy_retry(), config["NOW"])
-    if budget is not None:
-        # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
-        most = float(config["SOLVE_TIME_LIMIT"]) + 1
-        floor = float(config["SOLVE_LEAST_CHARGE"]) if least else 0.0
-        cost = math.ceil(min(max(seconds, floor), most) * 1000)
-        if cost > 0:
-            counting(lambda counters: counters.hit(budget, "solver-seconds", address, cost=cost))
+    # never more than a solve may take: a clock set back or forward mid-solve charges no fortune
+    most = float(config["SOLVE_TIME_LIMIT"]) + 1
+    floor = float(config["SOLVE_LEAST_CHARGE"]) if least else 0.0
+    cost = math.ceil(min(max(seconds, floor), most) * 1000)
+    if cost > 0:
+        counting(lambda counters: counters.hit(budget, "solver-seconds", address, cost=cost))
     return answer
 
 
-def _budget() -> limits.RateLimitItem | None:
-    """The solver-seconds limit, counted in milliseconds; None when rate limits are off."""
-    if not current_app.config.get("RATELIMIT_ENABLED", True):
-        return None
+def _budget() -> limits.RateLimitItem:
+    """The solver-seconds limit, counted in milliseconds. It holds with the rate limits off too (a load
+    test's `TAVOLO_RATE_LIMITS=off`): the solver is what a flood of analyses would exhaust."""
     text = str(current_app.config["SOLVE_SECONDS_LIMIT"])
     seconds = limits.parse(text)
     return type(seconds)(seconds.amount * 1000, seconds.multiples, "solver")

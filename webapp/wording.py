@@ -76,7 +76,7 @@ def ngettext(singular: str, plural: str, count: int, /, **values: Any) -> str:
     return str(babel_ngettext(singular, plural, count, **values))
 
 
-def rate_limit_words(limit: RateLimitItem, solver: bool = False) -> str:
+def rate_limit_words(limit: RateLimitItem, solver: bool = False, seconds: bool = False) -> str:
     """A rate limit in the player's language: `30 per minute`, `3 solver seconds per 5 minutes`
     (limits' own text, `30 per 1 minute`, is English whatever the page's language)."""
     amount, multiples, granularity = limit.amount, limit.multiples, limit.GRANULARITY.name
@@ -95,6 +95,10 @@ def rate_limit_words(limit: RateLimitItem, solver: bool = False) -> str:
             "%(num)d solver seconds per %(window)s",
             amount,
             window=window,
+        )
+    if seconds:
+        return ngettext(
+            "%(num)d second per %(window)s", "%(num)d seconds per %(window)s", amount, window=window
         )
     return gettext("%(count)s per %(window)s", count=amount, window=window)
 

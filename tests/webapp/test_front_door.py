@@ -79,8 +79,8 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "a long random secret of 32 characters or more",
-        "TAVOLO_DAILY_SECRET": "another long random secret, 32 characters or more",
+        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
+        "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
         "TAVOLO_ENV": "production",
         "TAVOLO_BASE_URL": f"https://{HOST}",
         "TAVOLO_PROXIES": "1",

@@ -20,8 +20,8 @@ TWO_COLOURS = '<html lang="en">'
 PRODUCTION = {
     "TAVOLO_ENV": "production",
     "TAVOLO_BASE_URL": "https://localhost",
-    "SECRET_KEY": "a production secret key of 32 characters or more",
-    "TAVOLO_DAILY_SECRET": "a production daily secret of 32 characters or more",
+    "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
+    "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
 }
 
 
@@ -85,7 +85,7 @@ def test_saving_four_colours_sets_a_long_lived_cookie_and_says_so(client: FlaskC
 
 
 def test_the_deck_cookie_is_secure_when_the_session_cookie_is(database_url: str, clock: FrozenClock) -> None:
-    app = make_app(database_url, clock, **settings.from_environment(PRODUCTION))
+    app = make_app(database_url, clock, RATELIMIT_ENABLED=True, **settings.from_environment(PRODUCTION))
     [cookie] = deck_cookies(save(app.test_client(), deck="four"))
     assert "Secure" in [part.strip() for part in cookie.split(";")]
 

@@ -169,8 +169,8 @@ def flask_in_process(env: dict[str, str], *args: str) -> Result:
     return CliRunner().invoke(flask_cli, arguments, env={**environment, **env}, prog_name="flask")
 
 
-LONG_KEY = "a production secret key of 32 characters or more"
-LONG_DAILY = "a production daily secret of 32 characters or more"
+LONG_KEY = "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08"
+LONG_DAILY = "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2"
 
 
 @pytest.mark.slow  # runs flask as a program
@@ -227,7 +227,7 @@ def production_app(database_url: str, clock: FrozenClock) -> Flask:
         "SECRET_KEY": LONG_KEY,
         "TAVOLO_DAILY_SECRET": LONG_DAILY,
     }
-    return make_app(database_url, clock, **settings.from_environment(environ))
+    return make_app(database_url, clock, RATELIMIT_ENABLED=True, **settings.from_environment(environ))
 
 
 def test_production_cookies_are_secure_httponly_and_lax(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import secrets
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ from flask import Flask
 
 from webapp import create_app
 from webapp.db import engine_url
+from webapp.production import weakness
 from webapp.settings import (
     SettingsError,
     base_url,
@@ -76,14 +79,14 @@ def test_an_environment_set_in_the_instance_config_is_checked_too(tmp_path: Path
     ("key", "variable"), [("SECRET_KEY", "SECRET_KEY"), ("DAILY_SECRET", "TAVOLO_DAILY_SECRET")]
 )
 def test_production_refuses_a_short_secret_naming_it(tmp_path: Path, key: str, variable: str) -> None:
-    long = "s3cr3t-0123456789abcdefghijklmnop"
-    config = {"ENV_NAME": "production", "SECRET_KEY": long, "DAILY_SECRET": long}
+    long = "7d0f3a9c2e51b84f6a0c9e37d2b15f48"
+    config = {"ENV_NAME": "production", "SECRET_KEY": long, "DAILY_SECRET": long[::-1]}
     for short in ("x", long[:31]):
         with pytest.raises(
             SettingsError, match=f"^{variable} is {len(short)} characters long: .* at least 32"
         ):
             (secret_key if key == "SECRET_KEY" else daily_secret)({**config, key: short}, str(tmp_path))
-    assert secret_key(config, str(tmp_path)) == long and daily_secret(config, str(tmp_path)) == long
+    assert secret_key(config, str(tmp_path)) == long and daily_secret(config, str(tmp_path)) == long[::-1]
     # outside production a short secret is the developer's business
     assert secret_key({"SECRET_KEY": "x"}, str(tmp_path)) == "x"
 
@@ -106,8 +109,8 @@ def test_production_refuses_a_blank_or_repetitive_secret(
     # the hole found: 40 spaces, or one letter 64 times, passed for a 32-character secret
     config = {
         "ENV_NAME": "production",
-        "SECRET_KEY": "k" + "0123456789" * 4,
-        "DAILY_SECRET": "d" + "abcdefghij" * 4,
+        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
+        "DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
     }
     with pytest.raises(SettingsError, match=f"^{variable} {why}"):
         (secret_key if key == "SECRET_KEY" else daily_secret)({**config, key: secret}, str(tmp_path))
@@ -177,3 +180,74 @@ def test_the_base_url_names_the_one_trusted_host() -> None:
     assert config["TRUSTED_HOSTS"] == ["tavolo.example"]
     with pytest.raises(SettingsError, match="TAVOLO_BASE_URL is not set"):
         base_url({"ENV_NAME": "production"})
+
+
+KEY = "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08"
+DAILY = "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2"
+
+
+@pytest.mark.parametrize(
+    ("secret", "why"),
+    [
+        ("abcdefgh" * 4, "repeats a block of 8 characters"),
+        ("changeme-0123456789abcdefghijklmnop", "holds the word 'changeme'"),
+        ("CHANGE-ME-" + DAILY[:30], "holds the word 'change-me'"),
+        ("k" + "0123456789" * 4, "holds about"),
+        ("0123456789abcdefghijklmnopqrstuvwxyz", "holds about"),
+        ("a" * 36 + "bcdefghij", "holds about"),
+        ("my tavolo key, long enough to pass the length", "holds the word 'tavolo'"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("key", "variable"), [("SECRET_KEY", "SECRET_KEY"), ("DAILY_SECRET", "TAVOLO_DAILY_SECRET")]
+)
+def test_production_refuses_a_secret_with_little_entropy(
+    tmp_path: Path, key: str, variable: str, secret: str, why: str
+) -> None:
+    config = {"ENV_NAME": "production", "SECRET_KEY": KEY, "DAILY_SECRET": DAILY}
+    with pytest.raises(SettingsError, match=f"^{variable} {re.escape(why)}.*secrets.token_hex"):
+        (secret_key if key == "SECRET_KEY" else daily_secret)({**config, key: secret}, str(tmp_path))
+
+
+def test_random_secrets_pass() -> None:
+    for size in (16, 24, 32):
+        for _ in range(300):
+            assert weakness(secrets.token_hex(size)) is None
+    assert weakness(secrets.token_urlsafe(32)) is None
+
+
+def test_production_refuses_the_daily_secret_equal_to_the_key(tmp_path: Path) -> None:
+    config = {"ENV_NAME": "production", "SECRET_KEY": KEY, "DAILY_SECRET": KEY}
+    with pytest.raises(SettingsError, match=r"^TAVOLO_DAILY_SECRET is the same as SECRET_KEY"):
+        daily_secret(config, str(tmp_path))
+    assert daily_secret({**config, "ENV_NAME": "development"}, str(tmp_path)) == KEY
+
+
+def production(tmp_path: Path, **environ: str) -> Flask:
+    return create_app(
+        {
+            "ENV_NAME": "production",
+            "SECRET_KEY": KEY,
+            "DAILY_SECRET": DAILY,
+            "BASE_URL": "https://tavolo.example",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite3'}",
+            **from_environment(environ),
+        }
+    )
+
+
+def test_production_refuses_rate_limits_off_unless_a_load_test_says_so(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match=r"^TAVOLO_RATE_LIMITS is off: .*TAVOLO_LOAD_TEST=yes"):
+        production(tmp_path, TAVOLO_RATE_LIMITS="off")
+    with pytest.raises(SettingsError, match="TAVOLO_RATE_LIMITS 'Of' is not on or off"):
+        from_environment({"TAVOLO_RATE_LIMITS": "Of"})
+    app = production(tmp_path, TAVOLO_RATE_LIMITS="off", TAVOLO_LOAD_TEST="yes")
+    assert app.config["RATELIMIT_ENABLED"] is False
+    assert production(tmp_path).config["RATELIMIT_ENABLED"] is True
+
+
+def test_transfer_days_come_from_the_environment() -> None:
+    assert from_environment({"TAVOLO_TRANSFER_DAYS": "7"})["TRANSFER_DAYS"] == 7
+    for bad in ("0", "a week", "-3"):
+        with pytest.raises(SettingsError, match="TAVOLO_TRANSFER_DAYS must be a whole number of days"):
+            from_environment({"TAVOLO_TRANSFER_DAYS": bad})

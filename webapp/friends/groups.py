@@ -11,6 +11,7 @@ import secrets
 import unicodedata
 from datetime import datetime, timedelta
 
+from confusable_homoglyphs import categories, confusables
 from flask import current_app
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -35,9 +36,39 @@ def tidy_name(text: str, most: int) -> str:
         raise Refusal(words("Type a name: it may not be empty."), 422)
     if len(name) > most:
         raise Refusal(words("That name is too long: at most %(most)s characters.", most=most), 422)
-    if any(unicodedata.category(character).startswith("C") for character in name):
+    if any(unicodedata.category(character).startswith("C") or character in FILLERS for character in name):
         raise Refusal(words("A name may not hold control or invisible characters."), 422)
+    if not any(unicodedata.category(character)[0] in "LNPS" for character in name):
+        raise Refusal(words("Type a name that shows: this one has no letter, digit or sign to see."), 422)
+    if len(LOOKALIKE_SCRIPTS.intersection(categories.alias(character) for character in name)) > 1:
+        raise Refusal(
+            words("A name may not mix Latin, Greek and Cyrillic letters: they look alike. Use one."), 422
+        )
     return name
+
+
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+"""Letters and signs that draw nothing (Hangul fillers, the blank Braille pattern, Khmer's inherent
+vowels): a name of them alone looked empty, and one beside `Anna` looked like `Anna`."""
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+"""Scripts whose letters look alike (А and A, Ο and O): a name mixing them is a disguise."""
+
+
+def name_key(name: str) -> str:
+    """What makes two names one at a table: case folded, each letter taken as the Latin letter it
+    looks like (Unicode's confusables, by confusable-homoglyphs), so that `Раul` in Cyrillic and Greek
+    letters cannot sit beside `Paul`."""
+    return "".join(_latin_lookalike(character) for character in name).casefold()
+
+
+def _latin_lookalike(character: str) -> str:
+    if character.isascii():
+        return character
+    found = confusables.is_confusable(character, preferred_aliases=["latin"])
+    for homoglyph in found[0]["homoglyphs"] if found else ():
+        if homoglyph["n"].startswith("LATIN") and len(homoglyph["c"]) == 1:
+            return str(homoglyph["c"])
+    return character
 
 
 def _new_link(session: Session, group: FriendGroup, moment: datetime) -> FriendLink:
@@ -61,7 +92,7 @@ def make(session: Session, player: str, group_name: str, name: str, moment: date
     session.add(group)
     session.flush()
     session.add(
-        FriendMember(group_id=group.id, player_id=player, name=name, name_key=name.casefold(), joined=moment)
+        FriendMember(group_id=group.id, player_id=player, name=name, name_key=name_key(name), joined=moment)
     )
     _new_link(session, group, moment)
     session.flush()
@@ -120,16 +151,17 @@ def join(session: Session, group: FriendGroup, player: str, name: str, moment: d
         raise Refusal(words("This friends' table is full: it has %(most)s members.", most=most), 409)
     _check_name_free(session, group.id, name, player)
     session.add(
-        FriendMember(group_id=group.id, player_id=player, name=name, name_key=name.casefold(), joined=moment)
+        FriendMember(group_id=group.id, player_id=player, name=name, name_key=name_key(name), joined=moment)
     )
     session.flush()
 
 
 def _check_name_free(session: Session, group_id: int, name: str, player: str) -> None:
-    """409 when another member of the group has this name, whatever its case."""
+    """409 when another member of the group has this name, whatever its case, or one that looks like
+    it (`name_key`)."""
     holder = session.scalar(
         select(FriendMember.player_id).where(
-            FriendMember.group_id == group_id, FriendMember.name_key == name.casefold()
+            FriendMember.group_id == group_id, FriendMember.name_key == name_key(name)
         )
     )
     if holder is not None and holder != player:
@@ -144,7 +176,7 @@ def rename(session: Session, group_id: int, player: str, name: str) -> None:
     _check_name_free(session, group_id, name, player)
     row = member(session, group_id, player)
     assert row is not None, "only a member renames"
-    row.name, row.name_key = name, name.casefold()
+    row.name, row.name_key = name, name_key(name)
     session.flush()
 
 

@@ -13,6 +13,7 @@ from webapp.friends import groups, table
 from webapp.models import FriendGroup
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
+from webapp.players.page_cost import costly
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.security import friends_rate_limit, limiter
@@ -22,6 +23,7 @@ bp = Blueprint("friends", __name__, url_prefix="/friends")
 
 
 @bp.get("")
+@costly
 def tables_page() -> tuple[str, int]:
     return _tables(), 200
 
@@ -55,6 +57,7 @@ def _own_group(group_id: int) -> FriendGroup:
 
 
 @bp.get("/<int:group_id>")
+@costly
 def table_page(group_id: int) -> str:
     return _table(group_id)
 

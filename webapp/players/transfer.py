@@ -1,18 +1,20 @@
 """Transfer codes: how a player moves to another browser without losing their streak.
 
-A player asks for a code on the stats page and types it into the other browser, which then adopts
-that player: the other browser's cookie names them from then on, with their streak, history and
-rating. A code works once. The adopting browser's own record, if it has one, is never merged: it
-stays on the server as it was, and the adoption hands out a code for it, so that the browser (or
-any other) can go back to it.
+A player asks for a code on the stats page and types it into the other browser, which then adopts that
+player: the other browser's cookie names them from then on, with their streak, history and rating. A
+code works once, and for `TRANSFER_DAYS` (30) days after it was issued: a code written on a note or
+left in a chat does not open the record for ever. The adopting browser's own record, if it has one, is
+never merged: it stays on the server as it was, and the adoption hands out a code for it, so that the
+browser (or any other) can go back to it.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
@@ -53,18 +55,28 @@ def normalise(text: str) -> str:
     return code
 
 
-def active(session: Session, player: str) -> models.TransferCode | None:
-    """The player's code that has not been used yet, if they have one."""
+def lifetime() -> timedelta:
+    """How long a code works once issued."""
+    return timedelta(days=int(current_app.config["TRANSFER_DAYS"]))
+
+
+def active(session: Session, player: str, now: datetime) -> models.TransferCode | None:
+    """The player's code that has not been used yet and has not expired, if they have one."""
     return session.scalar(
-        select(models.TransferCode).where(
-            models.TransferCode.player_id == player, models.TransferCode.used.is_(None)
+        select(models.TransferCode)
+        .where(
+            models.TransferCode.player_id == player,
+            models.TransferCode.used.is_(None),
+            models.TransferCode.created > now - lifetime(),
         )
+        .order_by(models.TransferCode.created.desc())
+        .limit(1)
     )
 
 
 def issue(session: Session, player: str, now: datetime) -> str:
     """The player's unused code, made now if they have none."""
-    row = active(session, player)
+    row = active(session, player, now)
     if row is not None:
         return row.code
     while True:
@@ -95,9 +107,9 @@ def has_record(session: Session, player: str | None) -> bool:
     return bool(count)
 
 
-def check(session: Session, code: str, current: str | None) -> models.TransferCode:
-    """The unused code `code`; TransferError if no player has it, it was used, or it is this
-    browser's own."""
+def check(session: Session, code: str, current: str | None, now: datetime) -> models.TransferCode:
+    """The unused code `code`; TransferError if no player has it, it was used, it has expired, or it
+    is this browser's own."""
     row = session.get(models.TransferCode, code)
     if row is None:
         raise TransferError(
@@ -117,13 +129,21 @@ def check(session: Session, code: str, current: str | None) -> models.TransferCo
                 day=row.used.date(),
             )
         )
+    if row.created <= now - lifetime():
+        raise TransferError(
+            words(
+                "The code %(code)s expired on %(day)s: ask the other device for a new one.",
+                code=shown(code),
+                day=(row.created + lifetime()).date(),
+            )
+        )
     return row
 
 
 def adopt(session: Session, code: str, current: str | None, now: datetime) -> Adoption:
     """Use the code: the player it names becomes this browser's. The browser's own record, if any,
     is left as it is, under a code of its own. Nothing is merged."""
-    row = check(session, code, current)
+    row = check(session, code, current, now)
     # the guard makes two browsers racing with the same code: one wins, the other is refused
     used = session.execute(
         update(models.TransferCode)

@@ -8,8 +8,9 @@ from werkzeug.wrappers import Response
 
 from generator import THEMES
 from webapp import db, models
-from webapp.players import bests, privacy, records, transfer
+from webapp.players import bests, privacy, records, summary, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
+from webapp.players.page_cost import costly, export_rate_limit, player_key
 from webapp.review import queue
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
@@ -20,6 +21,7 @@ bp = Blueprint("players", __name__)
 
 
 @bp.get("/stats")
+@costly
 def stats_page() -> tuple[str, int]:
     return _render(), 200
 
@@ -30,12 +32,12 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
     tz = zone(player_zone_name())
     today = moment.astimezone(tz).date()
     reader = db.session()
-    stats = records.stats(reader, player, calendar(), moment, today, tz)
-    code = transfer.active(reader, player) if player else None
+    stats = summary.stats(reader, player, calendar(), moment, today, tz)
+    code = transfer.active(reader, player, moment) if player else None
     return render_template(
         "stats.html",
         stats=stats,
-        review=queue.counts(reader, player, today, tz),
+        review=queue.counts(reader, player, moment, tz),
         theme_rates=records.theme_rates(reader, player),
         run_bests=bests.run_bests(reader, player),
         themes=THEMES,
@@ -69,10 +71,10 @@ def adopt() -> Response | tuple[str, int]:
         code = transfer.normalise(request.form.get("code", ""))
         with db.write() as writer:
             if request.form.get("confirm") != "yes" and transfer.has_record(writer, current):
-                row = transfer.check(writer, code, current)
+                row = transfer.check(writer, code, current, now())
                 moment = now()
-                mine = records.stats(writer, current, calendar(), moment, moment.date())
-                theirs = records.stats(writer, row.player_id, calendar(), moment, moment.date())
+                mine = summary.stats(writer, current, calendar(), moment, moment.date())
+                theirs = summary.stats(writer, row.player_id, calendar(), moment, moment.date())
                 return render_template("adopt.html", code=transfer.shown(code), mine=mine, theirs=theirs), 200
             adoption = transfer.adopt(writer, code, current, now())
     except transfer.TransferError as error:
@@ -96,6 +98,8 @@ def adopt() -> Response | tuple[str, int]:
 
 
 @bp.get("/me/export.json")
+@limiter.limit(export_rate_limit, key_func=player_key)
+@costly
 def export_record() -> Response:
     """Everything the site keeps about this browser's player, as a JSON file to download."""
     player = current_player_id()

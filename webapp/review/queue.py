@@ -4,7 +4,7 @@ page shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -52,7 +52,7 @@ class Review:
     later: list[Entry]
 
 
-def review(session: Session, player: str | None, today: date, zone: ZoneInfo) -> Review:
+def review(session: Session, player: str | None, moment: datetime, zone: ZoneInfo) -> Review:
     if player is None:
         return Review([], [])
     played = turns(session, player)
@@ -65,31 +65,36 @@ def review(session: Session, player: str | None, today: date, zone: ZoneInfo) ->
             select(Daily.puzzle_id, Daily.number, Daily.day).where(Daily.puzzle_id.in_(ids))
         )
     }
+    today = moment.astimezone(zone).date()
     first_played: dict[int, date] = {}
     for turn in played:
         if turn.review == 0 and turn.finished is not None:
             first_played[turn.puzzle_id] = turn.finished.astimezone(zone).date()
 
     def entry(item: Waiting) -> Entry:
-        number, day = dailies.get(item.puzzle_id, (None, first_played.get(item.puzzle_id, today)))
+        number, day = dailies.get(
+            item.puzzle_id, (None, first_played.get(item.puzzle_id, moment.astimezone(zone).date()))
+        )
         return Entry(item, puzzles[item.puzzle_id], number, day)
 
-    due = [entry(item) for item in items if item.is_due(today)]
-    later = [entry(item) for item in items if not item.is_due(today)]
+    due = [entry(item) for item in items if item.is_due(moment)]
+    later = [entry(item) for item in items if not item.is_due(moment)]
     return Review(due, later)
 
 
-def counts(session: Session, player: str | None, today: date, zone: ZoneInfo) -> tuple[int, int]:
+def counts(session: Session, player: str | None, moment: datetime, zone: ZoneInfo) -> tuple[int, int]:
     """How many puzzles wait for review now, and how many come back later."""
     if player is None:
         return 0, 0
     items = waiting(turns(session, player), zone)
-    now = sum(1 for item in items if item.is_due(today))
-    return now, len(items) - now
+    due = sum(1 for item in items if item.is_due(moment))
+    return due, len(items) - due
 
 
-def round_of(session: Session, player: str | None, puzzle_id: int, today: date, zone: ZoneInfo) -> int | None:
+def round_of(
+    session: Session, player: str | None, puzzle_id: int, moment: datetime, zone: ZoneInfo
+) -> int | None:
     """The review round the puzzle's review page shows this player; None when it has none."""
     if player is None:
         return None
-    return round_to_show(turns(session, player, puzzle_id), puzzle_id, today, zone)
+    return round_to_show(turns(session, player, puzzle_id), puzzle_id, moment, zone)

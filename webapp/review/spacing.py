@@ -1,11 +1,13 @@
-"""When a puzzle comes back for review: after 1, 3 and 7 days, then every 7, counted in the player's
-own days from the turn that went wrong, until a turn at it is a clean solve. Pure."""
+"""When a puzzle comes back for review: 1, 3 and 7 days (then every 7) after the turn that went wrong,
+counted on the server's clock, until a turn at it is a clean solve. The player's time zone only says
+which of their days that is: a zone chosen by its midnight (the `tz` cookie is the client's) made
+rounds fall due minutes after a give-up. Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from webapp.models import Status
@@ -39,15 +41,23 @@ class Waiting:
     round: int
     """The review round to play: a new one, or the one in progress."""
     due: date
+    """The player's day it comes back on, as the pages show it."""
+    at: datetime
+    """The moment it comes back, on the server's clock: what decides."""
     playing: bool = False
     """The round has begun and is not finished."""
 
-    def is_due(self, today: date) -> bool:
-        return self.playing or self.due <= today
+    def is_due(self, moment: datetime) -> bool:
+        return self.playing or self.at <= moment
+
+
+ALWAYS = datetime.min.replace(tzinfo=UTC)
+"""When a round in progress comes back: it waits now."""
 
 
 def interval(round_: int) -> timedelta:
-    """How long round `round_` (1, 2, ...) waits after the turn before it went wrong."""
+    """How long round `round_` (1, 2, ...) waits after the turn before it went wrong: whole days of
+    24 hours."""
     return timedelta(days=INTERVALS[min(round_, len(INTERVALS)) - 1])
 
 
@@ -63,23 +73,23 @@ def waiting(turns: Iterable[Turn], zone: ZoneInfo) -> list[Waiting]:
     for turn in latest.values():
         if turn.status == Status.PLAYING:
             if turn.review > 0:
-                found.append(Waiting(turn.puzzle_id, turn.review, date.min, playing=True))
+                found.append(Waiting(turn.puzzle_id, turn.review, date.min, ALWAYS, playing=True))
             continue
         if turn.clean or turn.finished is None:
             continue
         round_ = turn.review + 1
-        day = turn.finished.astimezone(zone).date()
-        found.append(Waiting(turn.puzzle_id, round_, day + interval(round_)))
-    return sorted(found, key=lambda item: (not item.playing, item.due, item.puzzle_id))
+        at = turn.finished + interval(round_)
+        found.append(Waiting(turn.puzzle_id, round_, at.astimezone(zone).date(), at))
+    return sorted(found, key=lambda item: (not item.playing, item.at, item.puzzle_id))
 
 
-def round_to_show(turns: Iterable[Turn], puzzle_id: int, today: date, zone: ZoneInfo) -> int | None:
+def round_to_show(turns: Iterable[Turn], puzzle_id: int, moment: datetime, zone: ZoneInfo) -> int | None:
     """The review round `/review/<code>` shows for this puzzle: the one in progress or due now, else
     the latest finished round (so its result stays on its page); None when the puzzle has no review
     round to show (never played, solved clean the first time, or not due yet)."""
     mine = [turn for turn in turns if turn.puzzle_id == puzzle_id]
     for item in waiting(mine, zone):
-        if item.is_due(today):
+        if item.is_due(moment):
             return item.round
     rounds = [turn.review for turn in mine if turn.review > 0]
     return max(rounds) if rounds else None

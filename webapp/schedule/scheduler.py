@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import click
@@ -22,6 +23,13 @@ from webapp.schedule.daily import publish_ahead
 from webapp.schedule.practice import fill_job
 
 log = logging.getLogger(__name__)
+DAILY_JOBS = "tavolo.daily_clock_jobs"
+"""Jobs other areas give the clock (`add_daily_job`): the schedule imports no other area."""
+
+
+def add_daily_job(app: Flask, job_id: str, run: Callable[[Flask], object]) -> None:
+    """Have the clock run `run(app)` daily at 03:35 UTC, and once with `flask clock --once`."""
+    app.extensions.setdefault(DAILY_JOBS, []).append((job_id, run))
 
 
 def publish_job(app: Flask) -> list[int]:
@@ -60,6 +68,16 @@ def scheduler(app: Flask) -> BlockingScheduler:
         coalesce=True,
         max_instances=1,
     )
+    for job_id, run in app.extensions.get(DAILY_JOBS, []):
+        clock.add_job(
+            run,
+            CronTrigger(hour=3, minute=35, timezone=UTC),
+            args=[app],
+            id=job_id,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=6 * 3600,
+        )
     return clock
 
 
@@ -72,6 +90,8 @@ def clock_command(once: bool) -> None:
     if once:
         publish_job(app)
         practice_job(app)
+        for _, run in app.extensions.get(DAILY_JOBS, []):
+            run(app)
         return
     click.echo("clock: publishing now, then hourly at :05 UTC; topping up practice every 10 minutes")
     with contextlib.suppress(KeyboardInterrupt, SystemExit):

@@ -52,7 +52,7 @@ def read(session: Session, run: Run) -> RunNow:
             select(PlayerAttempt).where(PlayerAttempt.run_id == run.id).order_by(PlayerAttempt.id)
         )
     )
-    played = [Played(one.status, one.slips) for one in attempts]
+    played = [Played(one.status, one.slips, one.finished) for one in attempts]
     return RunNow(run, attempts, run_state(KINDS[run.kind], run.started, run.ended, played, now()))
 
 

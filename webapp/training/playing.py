@@ -31,9 +31,10 @@ TurnAction = Callable[[PuzzlePage], Turn]
 """What a request does to the puzzle being played: `turn.actions.move`, `act` with an action, ..."""
 
 
-def page_of(puzzle: PoolPuzzle) -> PuzzlePage:
-    """The puzzle of a run as the turn's actions take it: a practice puzzle (which it is)."""
-    return PuzzlePage(puzzle, Mode.PRACTICE, (("code", puzzle.code),))
+def page_of(puzzle: PoolPuzzle, run_id: int) -> PuzzlePage:
+    """The puzzle of a run as the turn's actions take it: a practice puzzle (which it is), played in
+    this run."""
+    return PuzzlePage(puzzle, Mode.PRACTICE, (("code", puzzle.code),), run=run_id)
 
 
 def run_now(kind: Kind, run_id: int) -> RunNow:
@@ -52,7 +53,7 @@ def act(kind: Kind, run_id: int, action: TurnAction) -> tuple[RunNow, Turn | Non
     the turn the action left (its board built, for the page to draw rather than build again)."""
     found = run_now(kind, run_id)
     current = found.current
-    turn = action(page_of(current.puzzle)) if current is not None else None
+    turn = action(page_of(current.puzzle, run_id)) if current is not None else None
     return run_now(kind, run_id), turn
 
 

@@ -49,6 +49,7 @@ class Played:
 
     status: Status
     slips: int
+    finished: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +98,12 @@ def next_rating(kind: Kind, solved: int) -> float:
 def run_state(
     kind: Kind, started: datetime, ended: datetime | None, played: Sequence[Played], moment: datetime
 ) -> RunState:
-    """The run's state at `moment`, from its attempts in the order they were dealt."""
-    solved = sum(1 for one in played if one.status is Status.SOLVED)
-    failed = sum(1 for one in played if one.status is Status.MISSED)
+    """The run's state at `moment`, from its attempts in the order they were dealt. A streak's turn
+    that ran out of time failed, as a turn ended short does (not a free skip); a rush's solve counts
+    only if it was finished by the deadline (with the grace for the last request's travel): the score
+    never moves once the time is up."""
+    failing = (Status.MISSED,) if kind.seconds is not None else (Status.MISSED, Status.TIMED_OUT)
+    failed = sum(1 for one in played if one.status in failing)
     skipped = sum(1 for one in played if one.status is Status.GAVE_UP)
     slips = sum(one.slips for one in played)
     clean = sum(1 for one in played if one.status is Status.SOLVED and not one.slips)
@@ -118,5 +122,11 @@ def run_state(
         over = over or moment > deadline + TURN_GRACE
     else:
         over = over or failed > 0 or (kind.skips is not None and skipped > kind.skips)
+    solved = sum(
+        1
+        for one in played
+        if one.status is Status.SOLVED
+        and (deadline is None or one.finished is None or one.finished <= deadline + TURN_GRACE)
+    )
     playing = not over and any(one.status is Status.PLAYING for one in played)
     return RunState(kind, solved, failed, skipped, slips, deadline, over, playing, combo, clean)

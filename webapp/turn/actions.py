@@ -16,6 +16,7 @@ from flask import current_app
 
 from puzzles import HINT_RUNGS, Board, Card, Hint, Progress, hint, key_ideas, progress, words
 from webapp import db, solver_gate
+from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
@@ -63,6 +64,17 @@ def look(page: PuzzlePage) -> Turn:
     return turn_of(page.puzzle, attempt)
 
 
+def _in_its_run(page: PuzzlePage, attempt: PlayerAttempt | None) -> None:
+    """Refuse the attempt unless it may be played on this page: a rush's or streak's attempt only on its run's
+    pages, where the run's clock is checked first, and no run's page plays another attempt. Without
+    this, `/practice/<code>` found the run's attempt by player and puzzle and took hints in a run,
+    scored a rush's solve after its deadline and timed a streak's puzzle out as a free skip."""
+    if attempt is not None and attempt.run_id != page.run:
+        raise Refusal(
+            words("This puzzle was dealt in one of your rush or streak runs: it is played there only."), 409
+        )
+
+
 def verdict_of(puzzle: PoolPuzzle) -> attempts.Verdict:
     """The step check on the puzzle, under the site's time limit (kept per cards laid, so the move's
     slip check and the board it draws ask the solver once)."""
@@ -100,6 +112,7 @@ def ask_hint(page: PuzzlePage) -> Turn:
     transaction; the hint is stored only if the table is still the one it was worked out for."""
     player = current_player_id()
     attempt = store.find(db.session(), player, page.puzzle, page.review) if player else None
+    _in_its_run(page, attempt)
     if attempt is not None and attempt.done:
         raise TurnOver(words("this puzzle is finished: no more hints"))
     if attempt is not None and attempt.overdue(now()):
@@ -162,6 +175,7 @@ def _act_on_stored(
             stored = store.read(connection, player, page.puzzle, page.review)
             if stored is None:
                 return None
+            _in_its_run(page, stored.attempt)
             board = action(stored.attempt, None)
             if store.write(connection, stored):
                 return stored.attempt, board
@@ -173,6 +187,7 @@ def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     with db.write() as session:
         player = current_player_id()
         attempt = store.locked(session, player, page.puzzle.id, page.review) if player else None
+        _in_its_run(page, attempt)
         built = None
         if attempt is None:
             player = ensure_player(session)

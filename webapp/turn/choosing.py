@@ -20,6 +20,7 @@ from webapp import db
 from webapp.client_input import small_number
 from webapp.models import TIER_RATINGS
 from webapp.players.identity import current_player_id
+from webapp.players.page_cost import costly
 from webapp.players.records import player_rating
 from webapp.review import queue
 from webapp.schedule import practice
@@ -174,17 +175,18 @@ def _none_ready(rules: str, tier: str, theme: str | None, offer: practice.Offer)
 
 
 @bp.get("/review")
+@costly
 def review_page() -> str:
     tz = zone(player_zone_name())
-    today = now().astimezone(tz).date()
-    return render_template("review.html", review=queue.review(db.session(), current_player_id(), today, tz))
+    return render_template("review.html", review=queue.review(db.session(), current_player_id(), now(), tz))
 
 
 @bp.get("/review/next")
+@costly
 def next_review() -> Response:
     """The first puzzle due for review, or the review page when none is."""
     tz = zone(player_zone_name())
-    due = queue.review(db.session(), current_player_id(), now().astimezone(tz).date(), tz).due
+    due = queue.review(db.session(), current_player_id(), now(), tz).due
     if not due:
         return redirect(url_for("choosing.review_page"), 303)
     return redirect(url_for("review.puzzle", code=due[0].puzzle.code), 303)

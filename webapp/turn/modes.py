@@ -55,6 +55,9 @@ class PuzzlePage:
     is_today: bool = False
     review: int = 0
     """The review round played here (`PlayerAttempt.review`); 0 outside review."""
+    run: int | None = None
+    """The rush or streak run playing the puzzle here: a run's attempt is played on its run's pages
+    only, where its clock and its rules are checked (`turn.actions` refuses it anywhere else)."""
 
     def url(self, view: str, **values: Any) -> str:
         """The URL of one of the turn views (`puzzle`, `move`, `end_turn`, ...) for this puzzle."""
@@ -129,9 +132,8 @@ def review_page(code: str) -> PuzzlePage:
     puzzle that is not in their review."""
     row = db.session().scalar(select(PoolPuzzle).where(PoolPuzzle.code == code[:16]))
     dates_zone = zone(player_zone_name())
-    today = now().astimezone(dates_zone).date()
     found = (
-        None if row is None else queue.round_of(db.session(), current_player_id(), row.id, today, dates_zone)
+        None if row is None else queue.round_of(db.session(), current_player_id(), row.id, now(), dates_zone)
     )
     if row is None or found is None:
         raise Refusal(words("Puzzle %(code)s is not waiting for your review.", code=repr(code[:16])), 404)

@@ -360,6 +360,16 @@ def test_solves_are_charged_in_solver_seconds_per_client_page_and_api_together(
     )
 
 
+def test_the_solver_budget_holds_with_the_rate_limits_off(database_url: str, clock: FrozenClock) -> None:
+    """`TAVOLO_RATE_LIMITS=off` (a load test) turns off the limits in requests, not the solver's."""
+    limits = {"SOLVE_SECONDS_LIMIT": "2 per minute", "SOLVE_LEAST_CHARGE": 1.0}
+    client = make_app(database_url, clock, RATELIMIT_ENABLED=False, **limits).test_client()
+    assert page(client, "classic", "3S 4S 5S", "6S").status_code == 200
+    assert page(client, "classic", "3S 4S 5S", "7S").status_code == 200
+    refused = page(client, "classic", "3S 4S 5S", "2S")
+    assert refused.status_code == 429 and "solver seconds" in text_of(refused)
+
+
 def test_a_page_and_its_chain_length_pay_the_least_charge_once(database_url: str, clock: FrozenClock) -> None:
     # the frozen clock times every solve at 0 s: the page's settled part pays the least charge, 1 s,
     # and its chain length, the same answer's second phase, only what it took

@@ -223,6 +223,25 @@ def test_a_used_code_is_refused(app: Flask, player: Player, published: int) -> N
     assert player_of(late.client) is None
 
 
+def test_a_code_expires_after_the_transfer_days_and_a_new_one_is_issued(
+    app: Flask, player: Player, published: int, clock: FrozenClock
+) -> None:
+    player.post("/puzzles/7/give-up")
+    code = code_of(player)
+    clock.moment += timedelta(days=30)
+    late = Player(app.test_client())
+    refused = late.post("/stats/adopt", htmx=False, code=code)
+    assert refused.status_code == 422
+    assert f"The code {code} expired on 29 December 2026" in html.unescape(refused.get_data(as_text=True))
+    assert player_of(late.client) is None
+    # the stats page no longer shows it, and asking again gives a new one, which works
+    assert code not in player.client.get("/stats").get_data(as_text=True)
+    fresh = code_of(player)
+    assert fresh != code
+    assert late.post("/stats/adopt", htmx=False, code=fresh).status_code == 303
+    assert player_of(late.client) == player_of(player.client)
+
+
 def test_a_browser_cannot_adopt_itself(app: Flask, player: Player, published: int) -> None:
     player.post("/puzzles/7/give-up")
     refused = player.post("/stats/adopt", htmx=False, code=code_of(player))

@@ -67,3 +67,21 @@ def test_each_solve_raises_the_next_puzzle_from_easy() -> None:
     assert [next_rating(RUSH, solved) for solved in (1, 4, 16)] == [1150.0, 1300.0, 1900.0]
     state = run_state(RUSH, START, None, [Played(Status.SOLVED, 0)] * 3 + [Played(Status.MISSED, 0)], START)
     assert state.target_rating == 1250.0  # a miss does not raise it
+
+
+def test_a_rush_solve_finished_after_the_deadline_and_its_grace_scores_nothing() -> None:
+    deadline = START + timedelta(seconds=180)
+    played = [
+        Played(Status.SOLVED, 0, START + timedelta(seconds=60)),
+        Played(Status.SOLVED, 0, deadline + timedelta(seconds=2)),  # within the grace for travel
+        Played(Status.SOLVED, 0, deadline + timedelta(seconds=6)),
+        Played(Status.SOLVED, 0, deadline + timedelta(hours=3)),
+    ]
+    state = run_state(RUSH, START, None, played, deadline + timedelta(hours=4))
+    assert state.solved == 2 and state.over
+
+
+def test_a_streak_turn_that_ran_out_of_time_is_no_free_skip() -> None:
+    played = [Played(Status.SOLVED, 0), Played(Status.TIMED_OUT, 0), Played(Status.PLAYING, 0)]
+    state = run_state(STREAK, START, None, played, START)
+    assert state.over and state.failed == 1 and state.solved == 1 and state.skips_left == 1
