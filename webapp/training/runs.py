@@ -117,6 +117,14 @@ def run_state(
     over = ended is not None
     if kind.seconds is not None:
         lost = kind.penalty * (slips + failed + skipped)
+        # a clean solve puts its seconds back only if it came in time: one after the deadline must
+        # not move the deadline past itself
+        clean = 0
+        cleans = [one for one in played if one.status is Status.SOLVED and not one.slips]
+        for one in sorted(cleans, key=lambda one: one.finished or started):
+            reached = started + timedelta(seconds=kind.seconds - lost + kind.bonus * clean)
+            if one.finished is None or one.finished <= reached + TURN_GRACE:
+                clean += 1
         deadline = started + timedelta(seconds=kind.seconds - lost + kind.bonus * clean)
         # the last request may travel for a moment after the page's clock reads 0:00
         over = over or moment > deadline + TURN_GRACE

@@ -70,15 +70,18 @@ def test_each_solve_raises_the_next_puzzle_from_easy() -> None:
 
 
 def test_a_rush_solve_finished_after_the_deadline_and_its_grace_scores_nothing() -> None:
-    deadline = START + timedelta(seconds=180)
+    # each clean solve in time puts RUSH.bonus seconds back: 180 + 5 after the first
+    deadline = START + timedelta(seconds=180 + RUSH.bonus)
     played = [
         Played(Status.SOLVED, 0, START + timedelta(seconds=60)),
         Played(Status.SOLVED, 0, deadline + timedelta(seconds=2)),  # within the grace for travel
-        Played(Status.SOLVED, 0, deadline + timedelta(seconds=6)),
+        Played(Status.SOLVED, 0, deadline + timedelta(seconds=RUSH.bonus + 6)),  # past 190 s and the grace
         Played(Status.SOLVED, 0, deadline + timedelta(hours=3)),
     ]
     state = run_state(RUSH, START, None, played, deadline + timedelta(hours=4))
     assert state.solved == 2 and state.over
+    # the late solves put no time back either
+    assert state.deadline == START + timedelta(seconds=180 + 2 * RUSH.bonus)
 
 
 def test_a_streak_turn_that_ran_out_of_time_is_no_free_skip() -> None:
