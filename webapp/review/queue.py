@@ -72,9 +72,7 @@ def review(session: Session, player: str | None, moment: datetime, zone: ZoneInf
             first_played[turn.puzzle_id] = turn.finished.astimezone(zone).date()
 
     def entry(item: Waiting) -> Entry:
-        number, day = dailies.get(
-            item.puzzle_id, (None, first_played.get(item.puzzle_id, moment.astimezone(zone).date()))
-        )
+        number, day = dailies.get(item.puzzle_id, (None, first_played.get(item.puzzle_id, today)))
         return Entry(item, puzzles[item.puzzle_id], number, day)
 
     due = [entry(item) for item in items if item.is_due(moment)]
