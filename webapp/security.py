@@ -9,10 +9,13 @@ hold per process, and the log says so once, `rate limits: Redis unreachable, cou
 from __future__ import annotations
 
 import logging
+import math
 import sys
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import limits
 import limits.storage
 import limits.strategies
 from flask import Flask, current_app, g, request
@@ -57,6 +60,21 @@ def counting(use: Callable[[limits.strategies.RateLimiter], T]) -> T:
             log.warning("rate limits: Redis unreachable, counting in memory (%s)", type(error).__name__)
             limiter._storage_dead = True  # the flag Flask-Limiter's own fallback sets
         return use(limiter.limiter)
+
+
+def milliseconds(text: str, name: str) -> limits.RateLimitItem:
+    """A limit of seconds ("2 per minute") counted in milliseconds, so a charge can be what a request
+    took."""
+    seconds = limits.parse(text)
+    return type(seconds)(seconds.amount * 1000, seconds.multiples, name)
+
+
+def wait_when_spent(budget: limits.RateLimitItem, namespace: str, key: str) -> int | None:
+    """Whole seconds until `key` has some of `budget` again, None while it has some left."""
+    if counting(lambda counters: counters.test(budget, namespace, key)):
+        return None
+    reset = counting(lambda counters: counters.get_window_stats(budget, namespace, key)).reset_time
+    return max(math.ceil(reset - time.time()), 1)
 
 
 class _FallbackLogged(logging.Filter):

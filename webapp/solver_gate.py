@@ -29,7 +29,6 @@ import contextlib
 import math
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -39,7 +38,7 @@ import limits
 from flask import Flask, current_app
 
 from webapp.errors import Wait
-from webapp.security import client_key, counting
+from webapp.security import client_key, counting, milliseconds, wait_when_spent
 from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")
@@ -138,16 +137,13 @@ def run(solve: Callable[[], T], lane: str = "", least: bool = True) -> T:
 def _budget() -> limits.RateLimitItem:
     """The solver-seconds limit, counted in milliseconds. It holds with the rate limits off too (a load
     test's `TAVOLO_RATE_LIMITS=off`): the solver is what a flood of analyses would exhaust."""
-    text = str(current_app.config["SOLVE_SECONDS_LIMIT"])
-    seconds = limits.parse(text)
-    return type(seconds)(seconds.amount * 1000, seconds.multiples, "solver")
+    return milliseconds(str(current_app.config["SOLVE_SECONDS_LIMIT"]), "solver")
 
 
 def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
-    if counting(lambda counters: counters.test(budget, "solver-seconds", address)):
+    wait = wait_when_spent(budget, "solver-seconds", address)
+    if wait is None:
         return
-    reset = counting(lambda counters: counters.get_window_stats(budget, "solver-seconds", address)).reset_time
-    wait = max(math.ceil(reset - time.time()), 1)
     spent = limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"]))
     raise Wait(
         gettext(

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -27,7 +26,7 @@ from flask import current_app
 
 from webapp.errors import Wait
 from webapp.players.identity import current_player_id
-from webapp.security import client_key, counting, limiter
+from webapp.security import client_key, counting, limiter, milliseconds, wait_when_spent
 from webapp.wording import gettext, rate_limit_words
 
 P = ParamSpec("P")
@@ -54,8 +53,7 @@ def _budget() -> limits.RateLimitItem | None:
     """The page-seconds limit, counted in milliseconds; None when rate limits are off."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return None
-    seconds = limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
-    return type(seconds)(seconds.amount * 1000, seconds.multiples, "page")
+    return milliseconds(str(current_app.config["PAGE_SECONDS_LIMIT"]), "page")
 
 
 def _keys() -> tuple[str, ...]:
@@ -64,10 +62,9 @@ def _keys() -> tuple[str, ...]:
 
 
 def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
-    if counting(lambda counters: counters.test(budget, NAMESPACE, key)):
+    wait = wait_when_spent(budget, NAMESPACE, key)
+    if wait is None:
         return
-    reset = counting(lambda counters: counters.get_window_stats(budget, NAMESPACE, key)).reset_time
-    wait = max(math.ceil(reset - time.time()), 1)
     spent = limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
     raise Wait(
         gettext(
