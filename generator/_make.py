@@ -27,10 +27,12 @@ from generator._methods import (
     OLD_METHODS,
     RECIPES,
     RIVALLING,
+    SEARCHES,
     TRAPPING,
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
+from generator._search import Found, search
 from puzzles import (
     JOKER,
     SUITS,
@@ -147,12 +149,30 @@ def _grade(
     done: Callable[..., Attempt],
     tempt: bool = True,
 ) -> Attempt:
-    """Accept a proved unique puzzle at the tier of its chain length and decisions, or say why not."""
+    """Accept a proved unique puzzle at the tier of its chain length and decisions, or say why not.
+
+    A searching method's position first goes through the search (`generator._search`), which may
+    start from a chain length of 0."""
     chain = analysis.chain.length
     highest = tier_of(chain or 0)
-    if highest is None:
+    if highest is None and not (tempt and puzzle_id.method in SEARCHES):
         return done("chain 0", analysis.position)
-    if tempt:
+    if tempt and puzzle_id.method in SEARCHES:
+        found = search(
+            str(puzzle_id),
+            Found(analysis, count_decisions(analysis.position, analysis.best.value)),
+            SEARCHES[puzzle_id.method],
+            deadline,
+        )
+        if found is None:
+            return done("unproven", analysis.position)
+        analysis = found.analysis
+        chain = analysis.chain.length
+        highest = tier_of(chain or 0)
+        if highest is None:
+            return done("chain 0", analysis.position)
+    assert highest is not None
+    if tempt and puzzle_id.method not in SEARCHES:
         tempted = _tempted(puzzle_id, analysis, highest, deadline)
         if tempted is None:
             return done("unproven", analysis.position)
