@@ -15,6 +15,7 @@ from generator._grading import (
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
+    graded_tier,
     is_publishable,
     skill_below,
     tier_of,
@@ -198,7 +199,7 @@ def _grade(
             return done("unproven", position)
         analysis, forcing = trapped
         position = analysis.position
-    tier = tier_of(chain or 0, graded_decisions(forcing))
+    tier = graded_tier(chain or 0, forcing)
     assert tier is not None
     defeated = _skill_check(analysis, tier, deadline)
     if not is_publishable(analysis, defeated, forcing):
@@ -506,8 +507,10 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
     forcing = count_decisions(analysis.position, analysis.best.value)
     if chain != puzzle.chain:
         problems.append(f"chain is {puzzle.chain}, but the chain length is {chain}")
-    elif (tier := tier_of(puzzle.chain, graded_decisions(forcing))) != puzzle.tier:
-        problems.append(f"tier {puzzle.tier} does not match chain {puzzle.chain} and the decisions ({tier})")
+    elif (tier := graded_tier(puzzle.chain, forcing)) != puzzle.tier:
+        problems.append(
+            f"tier {puzzle.tier} does not match chain {puzzle.chain}, the decisions and the forks ({tier})"
+        )
     if not problems and not is_publishable(analysis, _skill_check(analysis, puzzle.tier, deadline), forcing):
         problems.append(f"the skill-limited player below {puzzle.tier} solves it, or the hand is too small")
     live = live_decoys(analysis.position, puzzle.laid_cards, _left(deadline))
@@ -517,6 +520,8 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
         decisions = forcing.decisions
         if decisions != puzzle.decisions:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
+    if puzzle.forks is not None and forcing.forks != puzzle.forks:
+        problems.append(f"forks is {puzzle.forks}, but the forcing player needs {forcing.forks}")
     return problems
 
 

@@ -12,7 +12,7 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator._grading import TIERS, graded_decisions, is_publishable, tier_of
+from generator._grading import TIERS, graded_tier, is_publishable, tier_of
 from generator._themes import THEMES, themes_of
 from puzzles import (
     PRESETS,
@@ -125,11 +125,13 @@ Melds = tuple[tuple[str, ...], ...]
 
 FIELDS = (
     "id", "rules", "table", "hand", "max_placed", "laid", "solution",
-    "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
+    "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions",
+    "decisions_at_least", "forks", "forks_at_least", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
-OPTIONAL_FIELDS = frozenset({"decisions", "canonical"})
-"""Keys a line may lack: `decisions` came after the first pools were written."""
+OPTIONAL_FIELDS = frozenset({"decisions", "decisions_at_least", "forks", "forks_at_least", "canonical"})
+"""Keys a line may lack: `decisions` came after the first pools were written, `forks` after issue 38;
+`decisions_at_least` and `forks_at_least` are written only when the count is not proved."""
 OLD_FIELDS = {"max_played": "max_placed", "played": "laid"}
 """Keys that files written before the words were settled use, and the key each one now is."""
 
@@ -171,6 +173,16 @@ class Puzzle:
     the chain length (`tier_of`); None when not proved (the tier then read the lower bound the
     player proved), for a position with jokers (the tier follows the chain length) and for a line
     written before the forcing player."""
+    decisions_at_least: int | None = None
+    """When `decisions` is None but the forcing player counted: the lower bound it proved, which the
+    tier read."""
+    forks: int | None = None
+    """The fewest forks (decisions that are not declines, RULES.md) among the forcing player's lines
+    of fewest decisions, which the tier reads too; None when not proved and for a line written
+    before forks were counted."""
+    forks_at_least: int | None = None
+    """When `forks` is None but the forcing player counted: the lower bound it proved, which the
+    tier read."""
 
     @classmethod
     def from_analysis(
@@ -190,7 +202,7 @@ class Puzzle:
         play = analysis.chain.play
         depth, chain = analysis.depth.depth, analysis.chain.length
         assert play is not None and depth is not None and chain is not None, "a publishable analysis"
-        tier = tier_of(chain, graded_decisions(forcing))
+        tier = graded_tier(chain, forcing)
         assert tier is not None
         # read the laid cards off the final table, as `from_json` does, so the two always agree
         laid = play_of(position, play.table).laid
@@ -210,6 +222,9 @@ class Puzzle:
             decoys=len(position.hand) - len(laid),
             live_decoys=live_decoys,
             decisions=None if forcing is None else forcing.decisions,
+            decisions_at_least=_bound(forcing, forcing.decisions, forcing.at_least) if forcing else None,
+            forks=None if forcing is None else forcing.forks,
+            forks_at_least=_bound(forcing, forcing.forks, forcing.forks_at_least) if forcing else None,
         )
 
     @property
@@ -246,6 +261,9 @@ class Puzzle:
             "decoys": self.decoys,
             "live_decoys": self.live_decoys,
             "decisions": self.decisions,
+            **({} if self.decisions_at_least is None else {"decisions_at_least": self.decisions_at_least}),
+            "forks": self.forks,
+            **({} if self.forks_at_least is None else {"forks_at_least": self.forks_at_least}),
             "canonical": self.canonical,
         }
 
@@ -275,7 +293,10 @@ class Puzzle:
             hand_size=_count(fields, "hand_size"),
             decoys=_count(fields, "decoys"),
             live_decoys=_count(fields, "live_decoys"),
-            decisions=None if fields.get("decisions") is None else _count(fields, "decisions"),
+            decisions=_maybe_count(fields, "decisions"),
+            decisions_at_least=_maybe_count(fields, "decisions_at_least"),
+            forks=_maybe_count(fields, "forks"),
+            forks_at_least=_maybe_count(fields, "forks_at_least"),
         )
         _check_counts(puzzle, position, read)
         if "canonical" in fields and fields["canonical"] != puzzle.canonical:
@@ -350,12 +371,20 @@ def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
         raise PuzzleError(f"chain {puzzle.chain}: a published puzzle has chain length 1 or more")
     if puzzle.chain > puzzle.depth:
         raise PuzzleError(f"chain {puzzle.chain} is more than depth {puzzle.depth}")
-    if puzzle.decisions is not None:
-        tier = tier_of(puzzle.chain, puzzle.decisions)
+    if puzzle.decisions is not None and puzzle.decisions_at_least is not None:
+        raise PuzzleError("decisions_at_least: a line with a proved count of decisions has no lower bound")
+    if puzzle.forks is not None and puzzle.forks_at_least is not None:
+        raise PuzzleError("forks_at_least: a line with a proved count of forks has no lower bound")
+    decisions = puzzle.decisions if puzzle.decisions is not None else puzzle.decisions_at_least
+    forks = puzzle.forks if puzzle.forks is not None else puzzle.forks_at_least
+    if decisions is not None and forks is not None and forks > decisions:
+        raise PuzzleError(f"forks is {forks}, more than the {decisions} decisions")
+    if decisions is not None:
+        tier = tier_of(puzzle.chain, decisions, forks)
         if puzzle.tier != tier:
+            counts = f"{decisions} decisions" + ("" if forks is None else f" with {forks} forks")
             raise PuzzleError(
-                f"tier {puzzle.tier!r} does not match chain {puzzle.chain}"
-                f" and {puzzle.decisions} decisions ({tier})"
+                f"tier {puzzle.tier!r} does not match chain {puzzle.chain} and {counts} ({tier})"
             )
     # decisions not counted (a line written before they were), or only as a lower bound: any tier
     # the chain length allows with some count of decisions
@@ -383,6 +412,16 @@ def _text(data: Mapping[str, object], name: str) -> str:
 def _current_names(data: Mapping[object, object]) -> dict[str, object]:
     """The line with each old key under the name it has now."""
     return {OLD_FIELDS.get(str(name), str(name)): value for name, value in data.items()}
+
+
+def _bound(forcing: Forcing, count: int | None, at_least: int) -> int | None:
+    """The lower bound a line writes: only where the forcing player counted but did not prove."""
+    return at_least if forcing.modelled and count is None else None
+
+
+def _maybe_count(data: Mapping[str, object], name: str) -> int | None:
+    """A count the line may lack or leave null."""
+    return None if data.get(name) is None else _count(data, name)
 
 
 def _count(data: Mapping[str, object], name: str) -> int:

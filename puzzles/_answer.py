@@ -19,15 +19,31 @@ def play_json(play: Play) -> dict[str, Any]:
 
 
 def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
-    """The forcing player's count: `decisions` (None unless proved), `decisions_at_least` (proved)
-    and `decision_line`, the decisions that reach a maximal play."""
+    """The forcing player's count: `decisions` (None unless proved), `decisions_at_least` (proved),
+    `forks` (None unless proved), `forks_at_least` (proved) and `decision_line`, the decisions that
+    reach a maximal play, each a `kind`: "decline" or "fork"."""
     if forcing is None:
-        return {"decisions": None, "decisions_at_least": 0, "decision_line": []}
+        return {
+            "decisions": None,
+            "decisions_at_least": 0,
+            "forks": None,
+            "forks_at_least": 0,
+            "decision_line": [],
+        }
     return {
         "decisions": forcing.decisions,
         "decisions_at_least": forcing.at_least,
+        "forks": forcing.forks,
+        "forks_at_least": forcing.forks_at_least,
         "decision_line": [
-            {"card": str(d.card), "sets": d.sets, "runs": d.runs, "kept": d.kept, "text": str(d)}
+            {
+                "card": str(d.card),
+                "sets": d.sets,
+                "runs": d.runs,
+                "kept": d.kept,
+                "kind": d.kind,
+                "text": str(d),
+            }
             for d in forcing.line
         ],
     }

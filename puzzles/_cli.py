@@ -37,8 +37,9 @@ play that breaks the fewest melds, then leaves the fewest points), optimal, uniq
 depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken melds grouped),
 steps (from the table to that play), decisions (the forcing player's fewest decisions to a
 maximal play; null unless proved, or for --objective points), decisions_at_least (proved),
-decision_line (those decisions: card, sets, runs, kept, text), ms. The time limit is the
-solver's; the forcing player stops after a fixed number of decisions tried.
+forks (the fewest forks among those lines; null unless proved), forks_at_least (proved),
+decision_line (those decisions: card, sets, runs, kept, kind "decline" or "fork", text), ms. The
+time limit is the solver's; the forcing player stops after a fixed number of decisions tried.
 
 A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
 decks hold) is one line on stderr naming its line; the others are still answered.
@@ -119,11 +120,12 @@ def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
 
 def _forcing(analysis: Analysis) -> Forcing | None:
     """The forcing player on a proved maximum of cards (it counts cards, not points), with the node
-    limit the generator's lines use (`decisions_of`), so an answer and a line agree."""
+    limit the generator's lines use (`decisions_of`), so an answer and a line agree; its line agrees
+    with the play the answer shows where a line of as few decisions and forks does."""
     best = analysis.best
     if best.objective is not Objective.CARDS or not best.optimal:
         return None
-    return decisions_of(analysis.position, best.value)
+    return decisions_of(analysis.position, best.value, shown=analysis.shown.table)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:

@@ -21,7 +21,7 @@ from operator import itemgetter
 from typing import cast
 
 from puzzles._cards import JOKER, SUITS, Card
-from puzzles._melds import MeldKind
+from puzzles._melds import Meld, MeldKind
 from puzzles._plays import matching
 from puzzles._position import Position
 from puzzles._rules import FreedJoker
@@ -59,6 +59,8 @@ class Decision:
     runs: int
     kept: int
     """Hand copies left in the hand."""
+    kind: str = "fork"
+    """"decline" when it refuses the card's obvious move (docs/RULES.md), else "fork"."""
 
     def __str__(self) -> str:
         parts = [f"{n} in {what}" for n, what in ((self.sets, "a set"), (self.runs, "a run")) if n]
@@ -86,6 +88,19 @@ class Forcing:
     modelled: bool = True
     """False when the player did not count at all (no position it cannot model is left: jokers
     are modelled since issue 21); kept so that stored answers read the same."""
+    forks: int | None = None
+    """The fewest forks among the lines of `decisions` decisions (the rest are declines); None when
+    not proved (see `forks_at_least`)."""
+    forks_at_least: int = 0
+    """A proved lower bound on `forks`: when `decisions` is not proved, the decisions proved less
+    the cards there are to decline."""
+
+    @property
+    def declines(self) -> int | None:
+        """The declines of the line counted: `decisions` less `forks`."""
+        if self.decisions is None or self.forks is None:
+            return None
+        return self.decisions - self.forks
 
 
 class _Board:
@@ -254,7 +269,43 @@ class _Board:
         return found
 
     def decisions(self, line: Sequence[tuple[int, Value]]) -> tuple[Decision, ...]:
-        return tuple(Decision(self.cards[i], *value) for i, value in line)
+        return tuple(
+            Decision(self.cards[i], *value, kind="decline" if self.declines(i, value) else "fork")
+            for i, value in line
+        )
+
+    def declines(self, i: int, value: Value) -> bool:
+        """Whether giving card `i` this value refuses its obvious move: a decline, not a fork."""
+        kind = self.obvious[i]
+        return kind is not None and value[kind] <= self.lying[i][kind]
+
+    @property
+    def declinable(self) -> int:
+        """The cards whose obvious move a line may decline: no line has more declines."""
+        return sum(1 for kind in self.obvious if kind is not None)
+
+    def values_of(self, position: Position, table: Sequence[Meld]) -> tuple[Value, ...] | None:
+        """Each card's value in a play whose final table is `table`; None when that table holds
+        cards the position does not (it is no play of it)."""
+        where = {card: i for i, card in enumerate(self.cards)}
+        sets = [0] * len(self.cards)
+        runs = [0] * len(self.cards)
+        for meld in table:
+            counts = sets if meld.kind is MeldKind.SET else runs
+            for card in meld.cards:
+                if card not in where:
+                    return None
+                counts[where[card]] += 1
+        values = []
+        for i, total in enumerate(t + h for t, h in zip(self.table, self.hand, strict=True)):
+            kept = total - sets[i] - runs[i]
+            if kept < 0:
+                return None
+            values.append((sets[i], runs[i], kept))
+        return tuple(values)
+
+    def agrees(self, line: Sequence[tuple[int, Value]], target: Sequence[Value]) -> bool:
+        return all(target[i] == value for i, value in line)
 
     def start(self) -> State:
         states = []
@@ -632,17 +683,107 @@ def _line_splits(line: Sequence[int]) -> bool:
     return True
 
 
-def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_NODE_LIMIT) -> Forcing:
-    """The fewest decisions with which the forcing player of RULES.md places `maximum` cards.
+def forcing_player(
+    position: Position,
+    maximum: int,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    shown: Sequence[Meld] | None = None,
+) -> Forcing:
+    """The fewest decisions with which the forcing player of RULES.md places `maximum` cards, and
+    the fewest forks among lines of that many decisions.
 
     `maximum` is the position's maximum (the solver's value); the player never sees a play. The
     search is breadth first, so when it stops at `node_limit` decisions tried, `at_least` is still
-    proved.
+    proved. The forks are counted afterwards, with a budget of `node_limit` decisions tried of their
+    own, so that counting them never changes the count of decisions. With `shown` (the final table of
+    the play an answer or a puzzle shows), the line returned is, where one exists, a line of as few
+    decisions and forks whose every decided card ends as it does in that play.
     """
     started = time.perf_counter()
     board = _Board(position, maximum)
-    nodes = 0
     root = board.begin(frozenset(), ())
+    if root is not None and board.solved(root):
+        return Forcing(0, 0, True, (), 0, _ms(started), forks=0, forks_at_least=0)
+    found = _search(board, root, node_limit)
+    nodes = found.nodes
+    if found.line is None:
+        # no line within the limit (decisions unproved), or none at all
+        proven = found.exhausted
+        least_forks = 0 if proven else max(0, found.level - board.declinable)
+        return Forcing(
+            None, found.level, proven, (), nodes, _ms(started), forks=None, forks_at_least=least_forks
+        )
+    decisions = found.level
+    line = found.line
+    forks = _forks_in(board, line)
+    proved_forks: int | None = forks
+    least_forks = forks
+    budget = node_limit
+    # every line of `decisions` decisions with fewer forks, fewest first
+    for cap in range(forks):
+        fewer = _search(board, root, budget, most_forks=cap, most_levels=decisions)
+        nodes += fewer.nodes
+        budget -= fewer.nodes
+        if fewer.line is not None:
+            line, proved_forks, least_forks = fewer.line, cap, cap
+            break
+        if not fewer.exhausted:
+            proved_forks, least_forks = None, cap
+            break
+    else:
+        least_forks = forks
+    if shown is not None and proved_forks is not None:
+        target = board.values_of(position, shown)
+        if target is not None and not board.agrees(line, target):
+            agreeing = _search(
+                board, root, max(budget, 0), most_forks=proved_forks, most_levels=decisions, target=target
+            )
+            nodes += agreeing.nodes
+            if agreeing.line is not None:
+                line = agreeing.line
+    return Forcing(
+        decisions,
+        decisions,
+        True,
+        board.decisions(line),
+        nodes,
+        _ms(started),
+        forks=proved_forks,
+        forks_at_least=least_forks,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What one breadth-first search found."""
+
+    line: tuple[tuple[int, Value], ...] | None
+    """The first line found that reaches a maximal play; None when none did."""
+    level: int
+    """The line's decisions; without a line, the fewest decisions a line can still have."""
+    nodes: int
+    exhausted: bool
+    """Without a line: whether every line the search allows was tried (else the limit stopped it)."""
+
+
+def _forks_in(board: _Board, line: Sequence[tuple[int, Value]]) -> int:
+    return sum(1 for i, value in line if not board.declines(i, value))
+
+
+def _search(
+    board: _Board,
+    root: State | None,
+    node_limit: int,
+    most_forks: int | None = None,
+    most_levels: int | None = None,
+    target: tuple[Value, ...] | None = None,
+) -> _Found:
+    """Breadth first over sets of decisions, fewest first, until one reaches a maximal play.
+
+    `most_forks` leaves out lines with more forks, `most_levels` lines with more decisions, and
+    `target` every decision that gives a card another value than the target's.
+    """
+    nodes = 0
     # A set of decisions is tried in one order only: declines of obvious moves first, then the
     # other decisions, each group by card. The root, and a line of declines only, may leave a card
     # no value (obvious moves that clash): only declining more goes on from there. Other
@@ -652,13 +793,15 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
     last: dict[_Key, tuple[int, int]] = {start: (-1, -1)}
     seen: set[_Key] = set(frontier)
     level = 0
-    if root is not None and board.solved(root):
-        return Forcing(0, 0, True, (), nodes, _ms(started))
-    while frontier:
+    while frontier and (most_levels is None or level < most_levels):
         following: dict[_Key, tuple[tuple[int, Value], ...]] = {}
         for order, (state, declined, _), line, (i, value, declines) in _untried(board, frontier, last):
+            if not declines and most_forks is not None and level - len(declined) >= most_forks:
+                continue
+            if target is not None and value != target[i]:
+                continue
             if nodes >= node_limit:
-                return Forcing(None, level + 1, False, (), nodes, _ms(started))
+                return _Found(None, level + 1, nodes, False)
             nodes += 1
             longer = (*line, (i, value))
             key = _decided(board, state, declined, i, value, declines, longer)
@@ -668,15 +811,15 @@ def forcing_player(position: Position, maximum: int, node_limit: int = DEFAULT_N
                 continue
             if key[0] is not None and board.solved(key[0]):
                 # every line of `level` decisions has been tried and fails
-                return Forcing(level + 1, level + 1, True, board.decisions(longer), nodes, _ms(started))
+                return _Found(longer, level + 1, nodes, True)
             # reached twice at one level: keep the line that leaves more decisions open
             seen.add(key)
             following[key] = longer
             last[key] = order
         frontier = following
         level += 1
-    # no line at all: `maximum` is more than any play places
-    return Forcing(None, level, True, (), nodes, _ms(started))
+    # no line at all: `maximum` is more than any play places (or than the lines allowed place)
+    return _Found(None, level, nodes, True)
 
 
 def _untried(
@@ -715,13 +858,16 @@ def _decided(
     return (decided, declined_now, frozenset(longer) if decided is None else frozenset())
 
 
-def decisions_of(position: Position, maximum: int) -> Forcing:
+def decisions_of(position: Position, maximum: int, shown: Sequence[Meld] | None = None) -> Forcing:
     """The forcing player's count as every part of the project reports it: with JOKER_NODE_LIMIT
     where the position holds a joker, else DEFAULT_NODE_LIMIT. A limit of decisions tried, not the
-    clock, so the same position counts the same on any machine, in the generator and in an answer."""
+    clock, so the same position counts the same on any machine, in the generator and in an answer.
+    `shown`: the final table of the play shown with the line, which the line then agrees with where
+    a line of as few decisions and forks does (`forcing_player`)."""
+    limit = DEFAULT_NODE_LIMIT
     if JOKER in position.hand or any(meld.jokers for meld in position.table):
-        return forcing_player(position, maximum, node_limit=JOKER_NODE_LIMIT)
-    return forcing_player(position, maximum)
+        limit = JOKER_NODE_LIMIT
+    return forcing_player(position, maximum, node_limit=limit, shown=shown)
 
 
 def _ms(started: float) -> float:

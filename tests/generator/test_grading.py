@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from generator import TIERS, is_publishable, tier_of
-from generator._grading import graded_decisions, skill_below, tier_rank
+from generator._grading import graded_decisions, graded_forks, graded_tier, skill_below, tier_rank
 from puzzles import Position, analyse, forcing_player, skill_limited
 
 
@@ -32,6 +32,20 @@ def test_a_sweep_of_any_length_is_hard_and_decisions_lift_it(
     assert tier_of(chain, decisions) == tier
 
 
+@pytest.mark.parametrize(
+    ("chain", "decisions", "forks", "tier"),
+    [(4, 2, 0, "hard"), (4, 2, 1, "expert"), (5, 4, 2, "expert"), (6, 3, 0, "hard"), (6, 5, 1, "expert"),
+     (6, 2, 2, "expert"), (6, 3, 2, "master"), (9, 7, 2, "master"), (3, 3, 3, "hard"), (2, 0, 0, "medium"),
+     (6, 3, None, "master"), (6, None, 0, "master")],
+)  # fmt: skip
+def test_expert_needs_a_fork_and_master_two(
+    chain: int, decisions: int | None, forks: int | None, tier: str
+) -> None:
+    """Declines alone never lift a deep puzzle: a decline-only Master is Hard. Forks None (a line
+    from before forks were counted) leaves the decisions to say; decisions None, the chain length."""
+    assert tier_of(chain, decisions, forks) == tier
+
+
 SWEEP = (
     "classic | 4S 4H 4C / 5S 5H 5D / 6S 6H 6D / 7S 7D 7C / 8S 8D 8C / 9S 9H 9C / 10S 10H 10C / JS JH JD | "
     "4S 10S 5D QD KD AC 2C 3C 9C"
@@ -43,7 +57,7 @@ TRAP = (
 
 
 @pytest.mark.slow  # two deep tables analysed in full
-def test_the_issues_sweep_is_hard_and_its_trap_expert() -> None:
+def test_the_issues_sweep_is_hard_and_so_is_its_trap_without_a_fork() -> None:
     sweep = analyse(Position.parse(SWEEP), time_limit=60)
     forcing = forcing_player(sweep.position, sweep.best.value)
     assert (sweep.chain.length, forcing.decisions) == (8, 1)
@@ -51,14 +65,17 @@ def test_the_issues_sweep_is_hard_and_its_trap_expert() -> None:
     assert is_publishable(sweep, skill_limited(sweep.position, 2, time_limit=60), forcing)
     trap = analyse(Position.parse(TRAP), time_limit=60)
     forcing = forcing_player(trap.position, trap.best.value)
-    assert trap.chain.length == 5 and forcing.decisions == 2
+    assert trap.chain.length == 5 and (forcing.decisions, forcing.forks) == (2, 0)
     assert tier_of(5, graded_decisions(forcing)) == "expert"
+    assert graded_tier(5, forcing) == "hard"  # two declines and no fork (issue 38)
 
 
 def test_a_count_stopped_at_its_limit_grades_by_what_it_proved() -> None:
     forcing = forcing_player(Position.parse(SWEEP), 5, node_limit=1)
     assert not forcing.proven and forcing.decisions is None
     assert graded_decisions(forcing) == forcing.at_least >= 1
+    # the forks are not proved either, and the bound is what the decisions proved less the declines
+    assert forcing.forks is None and graded_forks(forcing) == forcing.forks_at_least == 1
     jokers = forcing_player(Position.parse("jokers | 5H JK 7H | 3S 4S 6H"), 3)
     assert jokers.proven and graded_decisions(jokers) == jokers.decisions
     assert graded_decisions(None) is None

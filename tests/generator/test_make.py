@@ -296,10 +296,11 @@ TRAPPED = (
 """A master of the trapping letter g (made as cg2y while g drew from the figures alone)."""
 
 
-def test_traps_lift_a_sweep_to_master() -> None:
-    # a long wall the forcing player follows with one decision, and two obvious moves that lose
+def test_traps_add_declines_and_no_fork() -> None:
+    # a long wall the forcing player follows with one decision, and two obvious moves that lose:
+    # three decisions, every one a decline, so no longer Master (issue 38) but Hard
     puzzle = puzzle_of("cg2y", Position.parse(TRAPPED), time_limit=LIMIT)
-    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("master", 6, 3)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == ("hard", 6, 3, 0)
     position = puzzle.position()
     decoys = Counter(position.hand) - Counter(puzzle.laid_cards)
     traps = [card for card in decoys if _obvious(card, position)]

@@ -48,23 +48,24 @@ FOUR = (
 
 
 @pytest.mark.parametrize(
-    ("name", "text", "tier", "chain", "decisions", "motif"),
+    ("name", "text", "tier", "chain", "decisions", "forks", "motif"),
     [
-        ("cy1", SWAP, "expert", 7, 2, "swap"),
-        ("cz1", CYCLE, "master", 6, 3, "runs-to-sets"),
-        ("cy2", SPLIT, "expert", 6, 2, "split-run"),
-        ("cy3", END, "expert", 6, 2, "end-card"),
-        ("cy4", BRIDGE, "expert", 5, 2, "bridge"),
-        ("c2at", MASTER_SWAP, "master", 7, 3, "swap"),
-        ("c2bd", MASTER_FOUR, "master", 7, 3, "set-of-four"),
-        ("c2c5", FOUR, "expert", 5, 2, "set-of-four"),
+        # made as Expert and Master: their decisions are declines, so with issue 38 they are Hard
+        ("cy1", SWAP, "hard", 7, 2, 0, "swap"),
+        ("cz1", CYCLE, "hard", 6, 3, 0, "runs-to-sets"),
+        ("cy2", SPLIT, "hard", 6, 2, 0, "split-run"),
+        ("cy3", END, "hard", 6, 2, 0, "end-card"),
+        ("cy4", BRIDGE, "expert", 5, 2, 1, "bridge"),
+        ("c2at", MASTER_SWAP, "hard", 7, 3, 0, "swap"),
+        ("c2bd", MASTER_FOUR, "hard", 7, 3, 0, "set-of-four"),
+        ("c2c5", FOUR, "hard", 5, 2, 0, "set-of-four"),
     ],
 )
 def test_each_chain_example_is_graded_as_the_docs_say_and_mixes(
-    name: str, text: str, tier: str, chain: int, decisions: int, motif: str
+    name: str, text: str, tier: str, chain: int, decisions: int, forks: int, motif: str
 ) -> None:
     puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
-    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == (tier, chain, decisions)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == (tier, chain, decisions, forks)
     # a chain is named by how it ends: every link passes a card on, and none goes round a circle
     assert motif_of(puzzle.themes) == motif
     assert "pass-on" in puzzle.themes and "cycle" not in puzzle.themes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -55,9 +56,28 @@ def test_json_round_trip(master: Puzzle) -> None:
     data = master.to_json()
     assert list(data) == [
         "id", "rules", "table", "hand", "max_placed", "laid", "solution",
-        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "canonical",
+        "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "forks",
+        "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
+
+
+def test_a_line_whose_counts_are_not_proved_carries_the_bounds_the_tier_read(master: Puzzle) -> None:
+    bounded = replace(master, decisions=None, decisions_at_least=2, forks=None, forks_at_least=1)
+    data = bounded.to_json()
+    assert (data["decisions"], data["decisions_at_least"], data["forks"], data["forks_at_least"]) == (
+        None,
+        2,
+        None,
+        1,
+    )
+    assert Puzzle.from_json(json.loads(json.dumps(data))) == bounded
+
+
+def test_a_line_from_before_forks_reads_without_them(master: Puzzle) -> None:
+    data = master.to_json()
+    del data["forks"]
+    assert Puzzle.from_json(data).forks is None
 
 
 def test_a_line_from_before_decisions_reads_without_them(master: Puzzle) -> None:
@@ -126,9 +146,18 @@ def test_counts_of_a_puzzle(master: Puzzle) -> None:
         ({"max_placed": 2}, "max_placed is 2, but the puzzle gives 6"),
         ({"max_placed": True}, "max_placed must be a whole number"),
         ({"depth": -1}, "depth must be a whole number"),
-        ({"chain": 2}, "tier 'expert' does not match chain 2 and 2 decisions \\(medium\\)"),
-        ({"decisions": 1}, "tier 'expert' does not match chain 6 and 1 decisions \\(hard\\)"),
+        ({"chain": 2}, "tier 'expert' does not match chain 2 and 2 decisions with 1 forks \\(medium\\)"),
+        ({"decisions": 1}, "tier 'expert' does not match chain 6 and 1 decisions with 1 forks \\(hard\\)"),
         ({"decisions": None, "tier": "medium"}, "tier 'medium' does not match chain 6 \\(master\\)"),
+        ({"forks": 0}, "tier 'expert' does not match chain 6 and 2 decisions with 0 forks \\(hard\\)"),
+        ({"forks": 3}, "forks is 3, more than the 2 decisions"),
+        ({"forks": -1}, "forks must be a whole number"),
+        ({"decisions_at_least": 1}, "decisions_at_least: a line with a proved count"),
+        ({"forks_at_least": 1}, "forks_at_least: a line with a proved count"),
+        (
+            {"decisions": None, "decisions_at_least": 3, "forks": None, "forks_at_least": 0},
+            "tier 'expert' does not match chain 6 and 3 decisions with 0 forks \\(hard\\)",
+        ),
         ({"chain": 0, "tier": "easy"}, "chain 0"),
         ({"chain": 6, "depth": 5}, "chain 6 is more than depth 5"),
         ({"themes": ["ladder", "poker-face"]}, "unknown theme 'poker-face'"),
@@ -183,4 +212,6 @@ def test_a_line_without_a_count_of_decisions_may_have_any_tier_its_chain_allows(
 
 def test_a_generated_line_counts_the_forcing_players_decisions(master: Puzzle) -> None:
     assert master.decisions is not None
-    assert master.decisions == forcing_player(master.position(), master.max_placed).decisions
+    found = forcing_player(master.position(), master.max_placed)
+    assert master.decisions == found.decisions
+    assert master.forks == found.forks is not None and 1 <= master.forks <= master.decisions

@@ -65,7 +65,8 @@ JUNCTION = (
 def test_a_wall_that_needs_a_card_of_a_set_of_four_mixes() -> None:
     # the wall of runs 2-7 turns into sets, and the set of sevens gives 7♠ to the set 7♠ 7♥ 7♣
     puzzle = puzzle_of("ci1", Position.parse(JUNCTION), time_limit=60)
-    assert (puzzle.tier, puzzle.chain, puzzle.decisions) == ("expert", 5, 2)
+    # two declines and no fork: Expert when it was made, Hard since issue 38
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == ("hard", 5, 2, 0)
     assert {"set-of-four", "runs-to-sets"} <= set(puzzle.themes)
     assert mixes(puzzle.position(), puzzle.solution)
     assert not is_figure(puzzle.position().table)

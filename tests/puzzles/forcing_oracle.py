@@ -255,3 +255,31 @@ def fewest_decisions(position: Position, maximum: int, most: int) -> int | None:
                 if domains is not None and board.done(domains):
                     return count
     return None
+
+
+def is_decline(board: Board, card: Card, value: Value) -> bool:
+    """Whether a decision refuses the card's obvious move (RULES.md's *decline*): the card fits a
+    table meld as it lies and the value sends no more copies to that kind of meld than lie there."""
+    kind = board.obvious.get(card)
+    return kind is not None and value[kind] <= board.lying[card][kind]
+
+
+def fewest_forks(position: Position, maximum: int, decisions: int) -> int | None:
+    """The fewest forks (decisions that are not declines) among the lines of exactly `decisions`
+    decisions that reach a maximal play; None when no such line does.
+
+    Every set of that many decisions is tried, as `fewest_decisions` tries them.
+    """
+    board = Board(position, maximum)
+    best: int | None = None
+    for cards in combinations(board.cards, decisions):
+        for values in product(*(board.moves(card) for card in cards)):
+            decided = dict(zip(cards, values, strict=True))
+            declined = {card for card, value in decided.items() if is_decline(board, card, value)}
+            forks = decisions - len(declined)
+            if best is not None and forks >= best:
+                continue
+            domains = board.board_after(declined, decided)
+            if domains is not None and board.done(domains):
+                best = forks
+    return best

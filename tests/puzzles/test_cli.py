@@ -94,6 +94,33 @@ def test_good_input() -> None:
     assert answer["line"] == 1 and "id" not in answer
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C",
+        "classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C",
+    ],
+)
+def test_the_decision_line_says_its_kinds_and_agrees_with_the_table_shown(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = Position.parse(text)
+    [answer] = run_main(json.dumps(position.to_json()), "solve", capsys=capsys).answers()
+    line = answer["decision_line"]
+    assert answer["forks"] == answer["forks_at_least"] == sum(d["kind"] == "fork" for d in line) >= 1
+    assert {d["kind"] for d in line} <= {"decline", "fork"}
+    assert len(line) == answer["decisions"]
+    for decided in line:
+        card = decided["card"]
+        sets = sum(meld.count(card) for meld in answer["table"] if _is_set(meld))
+        runs = sum(meld.count(card) for meld in answer["table"] if not _is_set(meld))
+        assert (decided["sets"], decided["runs"]) == (sets, runs), decided
+
+
+def _is_set(meld: list[str]) -> bool:
+    return len({token[:-1] for token in meld}) == 1
+
+
 def test_points_objective(capsys: pytest.CaptureFixture[str]) -> None:
     position = {"rules": "jokers", "table": "3S 3D JK / 6C 7C 8C / 4S JK 6S", "hand": "3S 3H AD"}
     [answer] = run_main(json.dumps(position), "solve", "--objective", "points", capsys=capsys).answers()

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from puzzles import PRESETS, Decision, Position, Rules, forcing_player, maximum
+from puzzles import PRESETS, Decision, Meld, MeldKind, Position, Rules, forcing_player, maximum, parse_cards
 from tests.puzzles import oracle
-from tests.puzzles.forcing_oracle import Board, fewest_decisions
+from tests.puzzles.forcing_oracle import Board, fewest_decisions, fewest_forks, is_decline
 from tests.puzzles.strategies import blocks, positions
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "80"))
@@ -70,6 +70,16 @@ def check_against_brute_force(position: Position) -> None:
         assert found.decisions == expected
     assert len(found.line) == found.decisions == found.at_least
     assert line_reaches_a_maximal_play(position, maximum, found.line)
+    if found.decisions is not None and found.decisions <= MOST:
+        forks = fewest_forks(position, maximum, found.decisions)
+        note(f"brute force forks {forks}")
+        assert (found.forks, found.forks_at_least) == (forks, forks)
+        board = Board(position, maximum)
+        kinds = [
+            "decline" if is_decline(board, d.card, (d.sets, d.runs, d.kept)) else "fork" for d in found.line
+        ]
+        assert [d.kind for d in found.line] == kinds
+        assert kinds.count("fork") == found.forks
 
 
 @each_preset
@@ -87,35 +97,68 @@ def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.
 
 
 @pytest.mark.parametrize(
-    ("text", "decisions"),
+    ("text", "decisions", "forks"),
     [
-        ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 0),
-        ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 0),
-        (str(SWEEP), 1),
-        pytest.param(str(TRAP), 2, marks=pytest.mark.slow),  # seconds of search
-        ("jokers | 3S 4S 5S | JK 7H 7D", 0),
-        ("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D", 1),
-        ("jokers | 5H 6H JK / 9S 9H 9D | 7H 9C 9C 10C", 0),
-        ("german-jokers | 5H 6H JK / 9S 9H 9D | 7H 2C", 0),
+        ("classic | 10H 10D 10S / JH JD JS / QH QD QC | 9S QD QS", 0, 0),
+        ("classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D", 0, 0),
+        (str(SWEEP), 1, 1),
+        pytest.param(str(TRAP), 2, 0, marks=pytest.mark.slow),  # seconds of search
+        ("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C", 2, 1),
+        ("jokers | 3S 4S 5S | JK 7H 7D", 0, 0),
+        ("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D", 1, 1),
+        ("jokers | 5H 6H JK / 9S 9H 9D | 7H 9C 9C 10C", 0, 0),
+        ("german-jokers | 5H 6H JK / 9S 9H 9D | 7H 2C", 0, 0),
     ],
     ids=[
         "lonely-queen",
         "cut-a-run",
         "sweep",
         "trap",
+        "decline-then-fork",
         "joker-pulled",
         "joker-laid",
         "joker-freed",
         "joker-kept",
     ],
 )
-def test_the_worked_examples_of_the_rules(text: str, decisions: int) -> None:
-    """The counts docs/RULES.md works out by hand."""
+def test_the_worked_examples_of_the_rules(text: str, decisions: int, forks: int) -> None:
+    """The counts docs/RULES.md works out by hand, decisions and forks."""
     position = Position.parse(text)
     most = solved_maximum(position)
     found = forcing_player(position, most)
-    assert (found.decisions, found.proven) == (decisions, True)
+    assert (found.decisions, found.forks, found.proven) == (decisions, forks, True)
+    assert found.declines == decisions - forks
+    assert [d.kind for d in found.line].count("fork") == forks
     assert line_reaches_a_maximal_play(position, most, found.line)
+
+
+def test_each_decision_says_its_kind() -> None:
+    """8♣ fits after 7♣ as the table lies: keeping it is a decline; 5♥ to a run is a fork."""
+    position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C")
+    found = forcing_player(position, 3)
+    assert [(str(d), d.kind) for d in found.line] == [("8C kept", "decline"), ("5H in a run", "fork")]
+
+
+def test_the_line_agrees_with_the_play_it_is_shown_with() -> None:
+    """The set of four gives one seven, to the hearts or to the clubs: two maximal plays, and a
+    line of one decision (one card to a run) reaches each. Shown either play, the line names values
+    that play has."""
+    position = Position.parse("classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C")
+    most = solved_maximum(position)
+    for shown in ("7S 7D 7C / 4D 5D 6D / 5H 6H 7H", "7S 7H 7D / 4D 5D 6D / 5C 6C 7C"):
+        table = [Meld.of(parse_cards(meld.split()), position.rules) for meld in shown.split(" / ")]
+        found = forcing_player(position, most, shown=table)
+        assert (found.decisions, found.forks) == (1, 1)
+        ends = {card: (0, 0, 0) for card in [*position.table_counts(), *position.hand_counts()]}
+        for meld in table:
+            for card in meld.cards:
+                sets, runs, kept = ends[card]
+                ends[card] = (sets + 1, runs, kept) if meld.kind is MeldKind.SET else (sets, runs + 1, kept)
+        for card, n in position.hand_counts().items():
+            sets, runs, _ = ends[card]
+            ends[card] = (sets, runs, n - sets - runs)
+        assert [(d.sets, d.runs, d.kept) for d in found.line] == [ends[d.card] for d in found.line]
+        assert line_reaches_a_maximal_play(position, most, found.line)
 
 
 @pytest.mark.slow  # the forcing player's search on two deep tables
