@@ -59,6 +59,9 @@ DEFAULT_TIME_LIMIT = 5.0
 machine rejects (and so generates differently) as rarely as it can."""
 REPLAY_TIME_LIMIT = 60.0
 """`show ID` replays an attempt with room to spare, so a slower machine proves the same answers."""
+SEARCH_TIME = 8
+"""How many times `time_limit` an attempt of a searching method (`SEARCHES`) may take: a limit on
+the wall clock, which only a loaded machine reaches (the steps take a tenth of a second each)."""
 REPAIRS = 2
 """How many times an attempt drops a hand card that made the maximal play ambiguous."""
 SEED_STRIDE = 1 << 20
@@ -96,7 +99,8 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
     Anything the solver did not prove within `time_limit` (for the whole attempt) is rejected.
     """
     started = time.perf_counter()
-    deadline = started + time_limit
+    # a search proves a position at each of its steps: its attempt gets the time of that many
+    deadline = started + time_limit * (SEARCH_TIME if puzzle_id.method in SEARCHES else 1)
     method = METHODS.get(puzzle_id.method)
     if method is None:
         raise PuzzleError(f"puzzle ID {puzzle_id}: unknown method {puzzle_id.method!r}")

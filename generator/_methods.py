@@ -622,3 +622,4 @@ METHODS |= {
 }
 SEARCHES |= {"6m": "master", "6e": "expert"}
 RECIPES |= {"expert": ("6e",), "master": ("6m",)}
+JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}

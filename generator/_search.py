@@ -22,9 +22,19 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from generator._grading import LEAST_DECISIONS, TIERS, graded_decisions, skill_below, tier_of
+from generator._grading import (
+    LEAST_DECISIONS,
+    LEAST_FORKS,
+    TIERS,
+    graded_decisions,
+    graded_forks,
+    graded_tier,
+    skill_below,
+)
+from generator._methods import free_a_joker
 from generator._shapes import extensions, obvious_laid
 from puzzles import (
+    JOKER,
     SUITS,
     Analysis,
     Card,
@@ -39,35 +49,10 @@ from puzzles import (
 
 STEPS = 40
 """Changes tried per attempt: most attempts that reach their goal do so within 20."""
-LEAST_FORKS: dict[str, int] = {"expert": 1, "master": 2}
-"""The forks each goal needs (the grade's own figure once the forcing player counts forks)."""
 TABLE_MELDS = (4, 16)
 """The fewest and most melds a searched table keeps."""
 HAND_CARDS = (4, 10)
 """The fewest and most cards a searched hand keeps."""
-
-
-def forks_of(forcing: Forcing) -> int | None:
-    """The forks a grade reads: the forcing player's proved count, else the bound it proved; None
-    when the player does not count forks."""
-    forks = getattr(forcing, "forks", None)
-    if forks is not None:
-        return int(forks)
-    least = getattr(forcing, "forks_at_least", None)
-    return None if least is None else int(least)
-
-
-def grade(chain: int | None, forcing: Forcing) -> str | None:
-    """The tier a chain length and the forcing player's count earn (None for no puzzle), with the
-    forks each tier needs."""
-    if not chain:
-        return None
-    decisions = graded_decisions(forcing)
-    tier = tier_of(chain, decisions)
-    forks = forks_of(forcing)
-    while tier is not None and forks is not None and forks < LEAST_FORKS.get(tier, 0):
-        tier = TIERS[TIERS.index(tier) - 1]
-    return tier
 
 
 def honest(position: Position, laid: tuple[Card, ...]) -> bool:
@@ -90,17 +75,16 @@ class Found:
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:
     analysis, forcing = found.analysis, found.forcing
-    tier = grade(analysis.chain.length, forcing)
+    tier = graded_tier(analysis.chain.length or 0, forcing)
     reached = min(TIERS.index(tier), TIERS.index(goal)) if tier is not None else -1
     if found.beaten:
         reached = min(reached, TIERS.index(goal) - 1)
-    forks = forks_of(forcing)
-    need = LEAST_FORKS[goal]
+    forks = graded_forks(forcing) or 0
     decisions = graded_decisions(forcing) or 0
     position = analysis.position
     return (
         reached,
-        min(forks if forks is not None else decisions, need + 1),
+        min(forks, LEAST_FORKS[goal] + 1),
         int(honest(position, analysis.best.play.laid)),
         min(decisions, LEAST_DECISIONS[goal] + 2),
         min(analysis.chain.length or 0, 9),
@@ -111,7 +95,7 @@ def met(found: Found, goal: str) -> bool:
     """Whether the position is a puzzle of the goal tier whose obvious cards are honest."""
     return (
         not found.beaten
-        and grade(found.analysis.chain.length, found.forcing) == goal
+        and graded_tier(found.analysis.chain.length or 0, found.forcing) == goal
         and honest(found.analysis.position, found.analysis.best.play.laid)
     )
 
@@ -119,7 +103,7 @@ def met(found: Found, goal: str) -> bool:
 def _checked(found: Found, goal: str, deadline: float) -> Found | None:
     """The position with `beaten` asked of the skill-limited player once its grade reaches the
     goal; None when the solver could not prove the player's run in time."""
-    if grade(found.analysis.chain.length, found.forcing) != goal:
+    if graded_tier(found.analysis.chain.length or 0, found.forcing) != goal:
         return found
     skill = skill_below(goal)
     assert skill is not None, "the goals are Expert and Master"
@@ -159,7 +143,8 @@ def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
 
 def _change(position: Position, rng: random.Random) -> Position | None:
     """One random change of the position, or None when the change drawn does not apply."""
-    change: Callable[[Position, random.Random], Position | None] = rng.choice(CHANGES)
+    changes = CHANGES + JOKER_CHANGES if position.rules.jokers else CHANGES
+    change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
     try:
         return change(position, rng)
     except ValueError:  # a meld or position the change made is not valid
@@ -212,7 +197,11 @@ def _change_hand_card(position: Position, rng: random.Random) -> Position | None
     if not near or not position.hand:
         return None
     hand = list(position.hand)
-    hand[rng.randrange(len(hand))] = rng.choice(near)
+    place = rng.randrange(len(hand))
+    others = [card for card in near if card != hand[place]]
+    if not others:
+        return None
+    hand[place] = rng.choice(others)
     return Position(position.rules, position.table, tuple(hand))
 
 
@@ -307,6 +296,28 @@ CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
     _move_card,
 )
 """The changes a step draws from, a hand card changed and a meld added twice as often as the others."""
+
+
+def _joker_to_hand(position: Position, rng: random.Random) -> Position | None:
+    """A joker into the hand, where the rules have one left."""
+    del rng
+    held = position.hand_counts()[JOKER] + position.table_counts()[JOKER]
+    if held >= position.rules.jokers or len(position.hand) >= HAND_CARDS[1]:
+        return None
+    return Position(position.rules, position.table, (*position.hand, JOKER))
+
+
+def _free_joker(position: Position, rng: random.Random) -> Position | None:
+    """The hand's joker and a table card change places (`free_a_joker`): a best play that needs
+    the joker must free it with its real card."""
+    return free_a_joker(position, rng)
+
+
+JOKER_CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
+    _joker_to_hand,
+    _free_joker,
+)
+"""The changes added under rules with jokers."""
 
 
 def _left(deadline: float) -> float:
