@@ -52,7 +52,7 @@ def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
 def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str, Any]:
     """The best play that breaks the fewest melds, how good it is, how sure, and how to lay it out.
 
-    The fields are those `python -m puzzles solve` prints (see the README); `steps` take the
+    The fields are those `python -m puzzles solve` prints (docs/ENGINE.md); `steps` take the
     original table to the answer's `table`. With `forcing` (the forcing player on this position's
     maximum), the decisions it takes as well.
     """

@@ -4,8 +4,9 @@ Every card on the board has an id that stays with it
 for the whole turn, `t0`, `t1`, ... for the table's cards and `h0`, `h1`, ... for the hand's, because a
 two-deck game holds two of each card and the page must say which one moves.
 
-In the README's words: the hand cards on the table are *laid*; a table joker sent back to the hand
-(`german-jokers`) is *freed*; the hand is down by the cards *placed*, laid less freed.
+In the glossary's words (docs/ARCHITECTURE.md): the hand cards on the table are *laid*; a table
+joker sent back to the hand (`german-jokers`) is *freed*; the hand is down by the cards *placed*,
+laid less freed.
 """
 
 from __future__ import annotations

@@ -4,14 +4,12 @@
 clock), `flask --app webapp db upgrade`, `flask --app webapp puzzles import FILE` and `flask --app webapp
 backup FILE` use it.
 
-Infrastructure sits at the top (`settings`, `db`, `models` with its `columns`, `security`, `errors`,
-`caching`, `solver_gate`, `backup`, `templating`, `assets`), with the two pages beside the game
-(`pages`: help and settings), `refused_early` in front of Flask (refusing again an address a rate
-limit refused) and `kept_answers` around it all (today's page for visitors without a
-cookie, served as bytes). The game is in packages by area: `schedule` (which puzzle when), `review`
-(missed puzzles coming back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle),
-`training` (rush and streak runs), `analyser` and `friends` (friends' tables).
-docs/ARCHITECTURE.md draws the map.
+The game is in packages by area: `schedule` (which puzzle when), `review` (missed puzzles coming
+back), `players` (records, streaks, ratings), `turn` (a turn at a puzzle), `training` (rush and
+streak runs), `analyser` and `friends` (friends' tables). Every other module is infrastructure,
+beneath the areas: any area may import it, and it imports no area. This factory, above them all,
+registers each. docs/ARCHITECTURE.md draws the map, and tests/webapp/test_architecture.py holds the
+code to it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The web app's shape, as docs/ARCHITECTURE.md draws it: packages by area that import one way, views that
-import no other view, pure modules that know no Flask or database, short modules, one place for
-settings and caches."""
+"""The web app's shape, as docs/ARCHITECTURE.md draws it: packages by area that import one way (the map's
+graph of area imports is the code's), views that import no other view, pure modules that know no
+Flask or database, short modules, one place for settings and caches."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ PURE = {
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300
 AREAS = ("schedule", "review", "players", "turn", "training", "analyser", "friends")
-"""The areas from the bottom up: each may import the ones before it, never one after it."""
+"""The areas: the packages of `webapp` that hold the game. Which imports which is the map's to say."""
+MAP = Path(__file__).resolve().parents[2] / "docs" / "ARCHITECTURE.md"
 
 
 def path_of(module: str) -> Path:
@@ -93,12 +94,120 @@ def area_of(module: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "webapp" and parts[1] in AREAS else None
 
 
-@pytest.mark.parametrize("module", [module for module in MODULES if area_of(module)])
-def test_areas_import_only_the_areas_below_them(module: str) -> None:
-    area = area_of(module)
-    assert area is not None
-    above = set(AREAS[AREAS.index(area) + 1 :])
-    assert not {name for name in imported(module) if area_of(name) in above}
+def area_imports() -> dict[str, set[str]]:
+    """Each area, and the other areas its modules import."""
+    graph: dict[str, set[str]] = {area: set() for area in AREAS}
+    for module in MODULES:
+        area = area_of(module)
+        if area:
+            graph[area] |= {
+                other for name in imported(module) if (other := area_of(name)) not in {None, area}
+            }
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str]:
+    """Areas that import one another round a circle (empty when there is none)."""
+    done: set[str] = set()
+
+    def walk(node: str, path: list[str]) -> list[str]:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return []
+        for other in sorted(graph[node]):
+            if found := walk(other, [*path, node]):
+                return found
+        done.add(node)
+        return []
+
+    for node in sorted(graph):
+        if found := walk(node, []):
+            return found
+    return []
+
+
+def test_the_cycle_check_finds_a_circle() -> None:
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    assert cycle_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_areas_import_one_way() -> None:
+    assert cycle_in(area_imports()) == []
+
+
+def drawing(graph: dict[str, set[str]]) -> str:
+    """The map's drawing of the area imports (Mermaid, which GitHub draws; a list of arrows anywhere
+    else): an arrow from each area to each area it imports."""
+    arrows = [f"    {area} --> {other}" for area in sorted(graph) for other in sorted(graph[area])]
+    return "\n".join(["```mermaid", "flowchart TB", *arrows, "```"])
+
+
+def block_after(marker: str, text: str) -> str:
+    """The lines that follow `<!-- marker ... -->` in the map, up to the first blank line."""
+    found = re.search(rf"^<!-- {re.escape(marker)}\b.*?-->\n((?:.+\n?)*)", text, re.MULTILINE)
+    assert found, f"docs/ARCHITECTURE.md has no <!-- {marker} --> block"
+    return found.group(1).rstrip("\n")
+
+
+def table_of(block: str) -> dict[str, set[str]]:
+    """A table's first column (a name in backticks) and its last (names in backticks, or none)."""
+    rows = [line.strip().strip("|").split("|") for line in block.splitlines()[2:] if line.startswith("|")]
+    return {cells[0].strip().strip("`"): set(re.findall(r"`([^`]+)`", cells[-1])) for cells in rows}
+
+
+def test_the_map_draws_the_area_imports_as_they_are() -> None:
+    text = MAP.read_text(encoding="utf-8")
+    expected = drawing(area_imports())
+    assert block_after("area imports", text) == expected, f"draw them so:\n{expected}"
+
+
+def test_the_map_tables_the_area_imports_as_they_are() -> None:
+    table = table_of(block_after("area table", MAP.read_text(encoding="utf-8")))
+    assert table == area_imports()
+
+
+def test_the_map_names_every_module_of_each_area() -> None:
+    """Each area's row of the map's module table names all its modules: a module added or renamed is
+    drawn in the same change. (Infrastructure's table above is checked whole.)"""
+    rows = {
+        found.group(1): found.group(2)
+        for found in re.finditer(r"^\| `(\w+)/` \|(.*)$", MAP.read_text(encoding="utf-8"), re.MULTILINE)
+    }
+    unnamed = {
+        module
+        for module in MODULES
+        if (area := area_of(module)) and module != f"webapp.{area}"
+        if f"`{module.rsplit('.', 1)[1]}`" not in rows.get(area, "")
+    }
+    assert unnamed == set()
+
+
+def infrastructure_imports() -> dict[str, set[str]]:
+    """Each infrastructure module (by its name in `webapp`), and the infrastructure modules it imports."""
+    short = {module: module.removeprefix("webapp.") for module in INFRASTRUCTURE}
+    return {
+        short[module]: {short[name] for name in imported(module) & set(short)} for module in INFRASTRUCTURE
+    }
+
+
+def test_the_map_tables_how_infrastructure_imports_itself() -> None:
+    table = table_of(block_after("infrastructure table", MAP.read_text(encoding="utf-8")))
+    expected = infrastructure_imports()
+    rows = "\n".join(
+        f"| `{module}` | {', '.join(f'`{name}`' for name in sorted(names)) or 'none'} |"
+        for module, names in sorted(expected.items())
+    )
+    assert table == expected, f"table them so:\n{rows}"
+
+
+def test_the_map_checks_see_a_difference() -> None:
+    text = (
+        "<!-- area table: checked -->\n| area | owns | imports |\n|---|---|---|\n"
+        "| `a` | x | `b`, `c` |\n| `b` | y | none |\n\nafter"
+    )
+    assert table_of(block_after("area table", text)) == {"a": {"b", "c"}, "b": set()}
+    assert drawing({"a": {"b"}, "b": set()}).splitlines()[1:] == ["flowchart TB", "    a --> b", "```"]
 
 
 def test_the_view_modules_are_the_ones_the_map_names() -> None:
@@ -119,6 +228,13 @@ def test_the_view_modules_are_the_ones_the_map_names() -> None:
 @pytest.mark.parametrize("module", VIEWS)
 def test_no_view_module_imports_another(module: str) -> None:
     assert not imported(module) & (set(VIEWS) - {module})
+
+
+def test_the_map_names_the_pure_modules() -> None:
+    found = re.search(r"\*\*Pure modules\*\* \(([^)]*)\)", MAP.read_text(encoding="utf-8"))
+    assert found, "docs/ARCHITECTURE.md lists no pure modules"
+    named = {"webapp." + name.replace("/", ".") for name in re.findall(r"`([^`]+)`", found.group(1))}
+    assert named == PURE
 
 
 @pytest.mark.parametrize("module", sorted(PURE))

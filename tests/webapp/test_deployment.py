@@ -28,7 +28,7 @@ def procfile() -> dict[str, str]:
 
 
 def platform_env(database_url: str, **extra: str) -> dict[str, str]:
-    """What a Procfile platform sets: the variables the README lists, and the app's tools on PATH."""
+    """What a Procfile platform sets: the variables docs/DEPLOYING.md lists, and the app's tools on PATH."""
     return {
         **os.environ,
         "PATH": f"{PROJECT_ROOT / '.venv/bin'}:{os.environ['PATH']}",

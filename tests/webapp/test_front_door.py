@@ -1,4 +1,4 @@
-"""deploy/nginx.conf in front of gunicorn, as the README's self-hosting section runs them: Debian's
+"""deploy/nginx.conf in front of gunicorn, as docs/DEPLOYING.md runs them on one machine: Debian's
 nginx with that file (only its host, checkout, cache folder and port changed), gunicorn with one
 worker of 4 threads behind it. Slow-header clients are nginx's to hold, never gunicorn's threads;
 today's page for a visitor without a cookie is nginx's to serve."""

@@ -15,7 +15,7 @@ puzzle's page shows anyone, never from its solution. (It used to ask for every h
 play places, so a refusal told which cards those were, and leaving one of them out was answered.)
 The views validate the whole request before asking it, so a refusal never stands in for an error a
 solve would have given. A cookie-less caller (a script on `/api/solve`) is known to the guard by
-nothing but the open dailies; the README says what no guard can stop.
+nothing but the open dailies; docs/SITE.md says what no guard can stop.
 """
 
 from __future__ import annotations

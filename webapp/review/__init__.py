@@ -6,6 +6,6 @@ Each return is a *review round*: an attempt of its own (`PlayerAttempt.review`, 
 on the turn blueprint's `review` registration, `/review/<code>`. It counts as practice does (the
 stats' practice figures, the player's rating), never for the daily streak, and moves no puzzle's
 rating (the player has seen its solution). `spacing` (pure) says what comes back when; `queue`
-reads it from the player's attempts. The area sits between `schedule` and `players`, so that the
-stats page can say how many wait and the turn can find a review round's page.
+reads it from the player's attempts. Like `schedule`, the area imports no other; `players` and `turn`
+import it, so that the stats page can say how many wait and the turn can find a review round's page.
 """

@@ -4,5 +4,5 @@ Puzzle numbers and days (`days`, pure), the site's time (`clock`), the puzzle po
 from generator files or made by the clock), the daily schedule and its publishing (`daily`), the
 practice pool and its fill (`practice`), the clock process that publishes ahead (`scheduler`, `flask
 clock`) and the commands that feed it (`cli`, `rescore`), and the JSON API of the daily puzzles
-(`api`). The lowest area: it imports no other (the pages that pick a puzzle are `turn.choosing`).
+(`api`). Like `review`, it imports no other area (the pages that pick a puzzle are `turn.choosing`).
 """
