@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from generator._grading import (
     LEAST_DECISIONS,
     LEAST_FORKS,
+    LOWEST_CHAIN,
     TIERS,
     graded_decisions,
     graded_forks,
@@ -82,12 +83,15 @@ def _score(found: Found, goal: str) -> tuple[int, ...]:
     forks = graded_forks(forcing) or 0
     decisions = graded_decisions(forcing) or 0
     position = analysis.position
+    chain = analysis.chain.length or 0
     return (
+        # a long chain is the rarest part of a master: once there, no change may lose it
+        min(chain, LOWEST_CHAIN[goal]),
         reached,
         min(forks, LEAST_FORKS[goal] + 1),
         int(honest(position, analysis.best.play.laid)),
         min(decisions, LEAST_DECISIONS[goal] + 2),
-        min(analysis.chain.length or 0, 9),
+        min(chain, 9),
     )
 
 

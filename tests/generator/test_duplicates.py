@@ -85,3 +85,9 @@ def test_a_small_table_relabelled_is_a_duplicate() -> None:
     assert same_table(small, [SHIFTED_SETS[0], ("9S", "10S", "JS")])
     assert not near_duplicate(small, [SHIFTED_SETS[0], ("9S", "10S", "JS", "QS")])
     assert not near_duplicate(small, [SHIFTED_SETS[0], ("9S", "10S", "JS"), ("2S", "3S", "4S")])
+
+
+def test_the_rules_pages_example_shares_all_four_melds() -> None:
+    a = [("4S", "4H", "4D"), ("5S", "5H", "5D"), ("6S", "6H", "6D"), ("7C", "8C", "9C")]
+    b = [("6H", "6D", "6C"), ("7H", "7D", "7C"), ("8H", "8D", "8C"), ("9S", "10S", "JS")]
+    assert shared_melds(a, b) == 4 and near_duplicate(a, b) and same_table(a, b)
