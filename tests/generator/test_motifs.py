@@ -122,14 +122,15 @@ def test_sample_chain_lays_sets_and_runs_with_the_hand_around_a_set_card(kind: s
         )
 
 
-def test_the_chain_letters_serve_expert_and_master() -> None:
+def test_the_chain_letters_serve_hard_and_start_the_searches() -> None:
     assert set(CHAINS) >= {"swap", "cycle", "split", "end", "bridge", "four", "master-swap", "long-four"}
     assert {"y", "z", "2a", "2b", "2c"} <= set(METHODS) and {"y", "z", "2a", "2b", "2c"} <= TRAPPING
-    assert {"y", "2c"} <= set(RECIPES["expert"]) and {"z", "2a", "2b"} <= set(RECIPES["master"])
-    # no one method takes more than half of a tier's turns, so no one chain's ending fills a tier
-    for tier in ("expert", "master"):
-        turns = RECIPES[tier]
-        assert max(turns.count(method) for method in turns) <= len(turns) / 2
+    # their traps are declines: Hard, where no one chain takes more than a fifth of the turns
+    turns = RECIPES["hard"]
+    assert {"y", "2a", "2b", "2c"} <= set(turns)
+    assert max(turns.count(method) for method in ("y", "2a", "2b", "2c")) <= len(turns) / 5
+    # Expert and Master search from them (generator._search)
+    assert RECIPES["expert"] == ("6e",) and RECIPES["master"] == ("6m",)
 
 
 def test_the_master_set_of_four_gives_the_chains_last_card_and_keeps_three() -> None:
