@@ -50,6 +50,8 @@ from puzzles import (
 
 STEPS = {"expert": 40, "master": 60}
 """Changes tried per attempt, by goal."""
+HOPELESS = 15
+"""After this many changes, a search whose chain is still shorter than its goal's gives up."""
 TABLE_MELDS = (4, 16)
 """The fewest and most melds a searched table keeps."""
 HAND_CARDS = (4, 10)
@@ -126,9 +128,11 @@ def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
     if checked is None:
         return None
     current, score = checked, _score(checked, goal)
-    for _ in range(STEPS[goal]):
+    for step in range(STEPS[goal]):
         if met(current, goal):
             break
+        if step == HOPELESS and score[0] < LOWEST_CHAIN[goal]:
+            break  # the chain is still too short: another start is likelier to get there
         changed = _change(current.analysis.position, rng)
         if changed is None:
             continue
