@@ -68,7 +68,7 @@ def test_tables_are_compared_up_to_relabelling() -> None:
     mirrored = [("QS", "QH", "QD"), ("JS", "JH", "JD"), ("10S", "10H", "10D"), ("9S", "9H", "9D")]
     assert near_duplicate(SETS[:4], mirrored)
     # three melds in common after the best relabelling are not enough
-    assert not near_duplicate(SETS[:3] + RUNS[:1], SHIFTED_SETS[:3] + [("2C", "3C", "4C", "5C")])
+    assert not near_duplicate(SETS[:3] + RUNS[:1], [*SHIFTED_SETS[:3], ("2C", "3C", "4C", "5C")])
 
 
 def test_the_ace_above_the_king_counts_only_where_the_rules_allow_it() -> None:

@@ -69,7 +69,9 @@ def test_searched_masters_fork_twice_keep_an_honest_obvious_card_and_differ() ->
 
 @pytest.mark.slow  # three experts searched from scratch
 def test_searched_experts_fork_and_are_not_one_table_relabelled() -> None:
-    experts = [make_puzzle("classic", "expert", seed=seed, time_limit=REPLAY_TIME_LIMIT) for seed in (3, 4, 5)]
+    experts = [
+        make_puzzle("classic", "expert", seed=seed, time_limit=REPLAY_TIME_LIMIT) for seed in (3, 4, 5)
+    ]
     for expert in experts:
         assert expert.tier == "expert"
         assert expert.forks is not None and expert.forks >= 1
