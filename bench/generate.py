@@ -40,7 +40,15 @@ from itertools import combinations
 from generator import TIERS, Puzzle, PuzzleId, motif_of, near_duplicate, shared_melds
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
-from generator._shapes import holds_joker, is_figure, mixes, moves_joker, obvious_laid, template_of
+from generator._shapes import (
+    frees_joker,
+    holds_joker,
+    is_figure,
+    mixes,
+    moves_joker,
+    obvious_laid,
+    template_of,
+)
 from generator._tables import ladder_length
 from puzzles import Meld, Position, decisions_of, parse_cards, play_of, skill_limited, table_shape
 
@@ -253,7 +261,9 @@ def _variety(puzzles: Sequence[Puzzle], positions: Sequence[Position]) -> dict[s
         bool(play_of(pos, [Meld.of(parse_cards(m), pos.rules) for m in p.solution]).freed)
         for p, pos in zip(puzzles, positions, strict=True)
     )
+    frees = sum(frees_joker(pos, p.solution) for p, pos in zip(puzzles, positions, strict=True))
     return {
+        "frees_joker_share": round(frees / count, 3),
         "forks": dict(sorted(forks.items())),
         "declines": dict(sorted(declines.items())),
         "obvious_cards": obvious,
@@ -297,7 +307,10 @@ def _print_variety(tier: str, alone: Run, v: dict[str, object]) -> None:
             f"    end card {v['end_card_share']:.0%} (at most {MEDIUM_END_CARD_CEILING:.0%}), live decoys"
             f" at least {MEDIUM_LIVE_FLOOR:.0%}"
         )
-    print(f"    best play takes a joker back into the hand {v['frees_joker_to_hand_share']:.0%}")
+    print(
+        f"    best play frees a table joker {v['frees_joker_share']:.0%}, keeps it in the hand"
+        f" {v['frees_joker_to_hand_share']:.0%}"
+    )
 
 
 def cpu(result: Run) -> str:

@@ -151,3 +151,17 @@ def template_of(position: Position, solution: Sequence[Sequence[str]]) -> Templa
     melds = tuple(sorted((meld.kind.value, len(meld.cards)) for meld in broken))
     ranks = sorted({meld.start for meld in broken if meld.kind is MeldKind.SET})
     return melds, tuple(sorted(b - a for a, b in pairwise(ranks)))
+
+
+def frees_joker(position: Position, solution: Sequence[Sequence[str]]) -> bool:
+    """Whether the final table moves a joker that lay on the table out of its meld (its real card
+    from the hand takes its place, or the meld lets it go): under `german-jokers` the player takes
+    it back into the hand to lay it again, or keeps it there."""
+    play = _play(position, solution)
+    if play.freed:
+        return True
+    return any(
+        JOKER in step.cards and step.source is not None and step.source < len(position.table)
+        for step in plan_steps(position, play)
+        if step.kind is not StepKind.BREAK
+    )
