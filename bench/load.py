@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import nginx_conf  # bench/nginx_conf.py: nginx run in a folder of its own
 import web  # bench/web.py: players, the wrk scripts, the first page's weight
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,27 +38,14 @@ CONNECTIONS = 32
 WORKERS = 2
 THREADS = 4
 
-NGINX_CONF = """
-worker_processes 2;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/nginx-error.log;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    types {{ text/html html; text/css css; application/javascript js; image/svg+xml svg; }}
-    server {{
-        listen 127.0.0.1:{port};
-        root {folder}/site;
-        index index.html;
-    }}
+STATIC_SITE = """
+server {{
+    listen 127.0.0.1:{port};
+    root {folder}/site;
+    index index.html;
 }}
 """
+"""The home page's static copy as nginx serves it: the ceiling a page through the app is measured against."""
 
 
 def load_average() -> float:
@@ -79,7 +67,7 @@ def worker_memory(master: int) -> dict[str, int]:
 def static_copy(base: str, folder: Path) -> Path:
     """The home page and the files it loads, saved for nginx to serve as static files."""
     site = folder / "site"
-    folder.chmod(0o755)  # nginx's workers drop root: they must be able to read the copy
+    folder.chmod(0o755)  # readable by nginx's workers, whichever user they run as
     page = urllib.request.urlopen(base + "/").read()
     (site / "index.html").parent.mkdir(parents=True, exist_ok=True)
     (site / "index.html").write_bytes(page)
@@ -91,14 +79,12 @@ def static_copy(base: str, folder: Path) -> Path:
 
 
 def nginx_ceiling(base: str, folder: Path, script: Path, seconds: float) -> dict[str, Any]:
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not Path(nginx).exists():
+    if not Path(nginx_conf.NGINX).exists():
         raise web.BenchError("nginx is not installed (apt-get install nginx-light)")
     static_copy(base, folder)
     port = web.free_port()
-    conf = folder / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(folder=folder, port=port))
-    server = subprocess.Popen([nginx, "-c", str(conf), "-p", str(folder)], stderr=subprocess.DEVNULL)
+    site = STATIC_SITE.format(folder=folder, port=port)
+    server = nginx_conf.start(folder, site, workers=2, connections=1024, quiet=True)
     try:
         web.wait_for(f"http://127.0.0.1:{port}/", process=server)
         return web.wrk(f"http://127.0.0.1:{port}/", script, seconds, threads=2)

@@ -31,13 +31,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import grp
 import http.client
 import itertools
 import json
 import multiprocessing
 import os
-import pwd
 import re
 import resource
 import shutil
@@ -55,32 +53,13 @@ from pathlib import Path
 from typing import Any
 
 import flood  # bench/flood.py: the pool's one puzzle
+import nginx_conf  # bench/nginx_conf.py: nginx in front, as deploy/nginx.conf has it
 import web  # bench/web.py: free ports, wrk
 
 from puzzles import Card, StepKind, steps_between
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "tavolo.example"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-MAIN_CONF = """
-user {user} {group};
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    include {folder}/tavolo.conf;
-}}
-"""
 CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)" draggable="true"\s+aria-label="([^"(]+)')
 PLACE = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -406,11 +385,8 @@ def rush(
 def start_nginx(
     folder: Path, app_port: int, limits: bool, keepalive: bool = True
 ) -> tuple[subprocess.Popen[bytes], int]:
-    for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / temporary).mkdir(exist_ok=True)
-    site = (ROOT / "deploy/nginx.conf").read_text()
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(ROOT))
-    site = site.replace("/var/cache/tavolo-nginx", str(folder / "cache"))
+    port = web.free_port()
+    site = nginx_conf.deploy_site(app_port, port, folder / "cache")
     if not limits:
         site = "\n".join(
             line for line in site.splitlines() if "limit_req " not in line and "limit_conn " not in line
@@ -418,17 +394,11 @@ def start_nginx(
     if not keepalive:  # a new connection to gunicorn per request, for the A/B
         site = re.sub(r"\n\s*keepalive \d+;[^\n]*", "", site)
         site = site.replace('proxy_set_header Connection "";', "")
-    port = web.free_port()
-    site = site.replace("listen 80", f"listen 127.0.0.1:{port}")
     # the page as a file, for nginx's own rate beside ours
     site = site.replace(
         "    location / {", f"    location = /page.html {{ root {folder}; }}\n    location / {{", 1
     )
-    (folder / "tavolo.conf").write_text(site)
-    user, group = pwd.getpwuid(os.geteuid()).pw_name, grp.getgrgid(os.getegid()).gr_name
-    (folder / "nginx.conf").write_text(MAIN_CONF.format(folder=folder, user=user, group=group))
-    nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)])
-    return nginx, port
+    return nginx_conf.start(folder, site, connections=4096), port
 
 
 def process_tree() -> dict[int, tuple[int, list[str], float]]:

@@ -27,7 +27,17 @@ from puzzles._plays import Play, play_of, play_problems
 from puzzles._position import Position, PositionError
 from puzzles._problems import N_, PresetName, Problem, ProblemCode
 from puzzles._progress import Progress, Track, progress
-from puzzles._relabel import Relabelling, Shape, melds_in_common, relabel, relabellings, shape, table_shape
+from puzzles._relabel import (
+    Relabelling,
+    Shape,
+    card_overlaps,
+    melds_in_common,
+    relabel,
+    relabel_cards,
+    relabellings,
+    shape,
+    table_shape,
+)
 from puzzles._rules import (
     DEFAULT_RULES,
     PRESETS,
@@ -121,6 +131,7 @@ __all__ = [
     "answer_json",
     "apply_steps",
     "canonical",
+    "card_overlaps",
     "chain_depth",
     "chain_length",
     "decisions_of",
@@ -142,6 +153,7 @@ __all__ = [
     "read_card",
     "read_entry",
     "relabel",
+    "relabel_cards",
     "relabellings",
     "settle",
     "shape",

@@ -81,7 +81,10 @@ class Forcing:
     """A proved lower bound: every line of fewer decisions was tried and fails."""
     proven: bool
     line: tuple[Decision, ...]
-    """Decisions that, with the forced moves and the rest left as it lies, make a maximal play."""
+    """Decisions that, with the forced moves and the rest left as it lies, make a maximal play: of
+    `decisions` decisions (see `agrees` for a longer one); when the decisions are not proved, a line
+    of `forks_at_least` forks, the fewest of any line, that the search for the bound found (it may
+    have more decisions than the fewest), or none."""
     nodes: int
     """Decisions tried."""
     ms: float
@@ -94,6 +97,12 @@ class Forcing:
     forks_at_least: int = 0
     """A proved lower bound on `forks`: when `decisions` is not proved, the decisions proved less
     the cards there are to decline."""
+    agrees: bool | None = None
+    """Given a play to agree with (`shown`): whether every decided card of `line` ends as it does
+    in that play. The line is one of as few decisions and, where one agrees, as few forks; where
+    only a line with more forks agrees, it is that one (its kinds count more forks than `forks`);
+    where none of as few decisions agrees, the shortest line that does (longer than `decisions`);
+    False only when the search for it ran out of its budget. None when no play was given."""
 
     @property
     def declines(self) -> int | None:
@@ -703,15 +712,34 @@ def forcing_player(
     board = _Board(position, maximum)
     root = board.begin(frozenset(), ())
     if root is not None and board.solved(root):
-        return Forcing(0, 0, True, (), 0, _ms(started), forks=0, forks_at_least=0)
+        return Forcing(
+            0, 0, True, (), 0, _ms(started), forks=0, forks_at_least=0, agrees=None if shown is None else True
+        )
     found = _search(board, root, node_limit)
     nodes = found.nodes
     if found.line is None:
         # no line within the limit (decisions unproved), or none at all
-        proven = found.exhausted
-        least_forks = 0 if proven else max(0, found.level - board.declinable)
+        if found.exhausted:
+            return Forcing(None, found.level, True, (), nodes, _ms(started), forks=None, forks_at_least=0)
+        least_forks, some, tried = _least_forks(board, root, found.level, node_limit)
+        nodes += tried
+        agrees: bool | None = None
+        if some is not None and shown is not None:
+            # a line of as few forks, or any line, that reaches the play shown
+            some, agrees, tried = _agreeing(
+                board, position, root, some, shown, node_limit, ((least_forks, None), (None, None))
+            )
+            nodes += tried
         return Forcing(
-            None, found.level, proven, (), nodes, _ms(started), forks=None, forks_at_least=least_forks
+            None,
+            found.level,
+            False,
+            board.decisions(some or ()),
+            nodes,
+            _ms(started),
+            forks=None,
+            forks_at_least=least_forks,
+            agrees=agrees,
         )
     decisions = found.level
     line = found.line
@@ -732,15 +760,15 @@ def forcing_player(
             break
     else:
         least_forks = forks
-    if shown is not None and proved_forks is not None:
-        target = board.values_of(position, shown)
-        if target is not None and not board.agrees(line, target):
-            agreeing = _search(
-                board, root, max(budget, 0), most_forks=proved_forks, most_levels=decisions, target=target
-            )
-            nodes += agreeing.nodes
-            if agreeing.line is not None:
-                line = agreeing.line
+    agrees = None
+    if shown is not None:
+        # a line that agrees with the play shown: as few forks if one does, else any of as few
+        # decisions (its forks then exceed `forks`, the grade, which reads every line), else the
+        # fewest decisions that agree (more than `decisions`: the play shown is not where the
+        # shortest lines lead, and its line says what it takes to get there)
+        attempts = ((least_forks, decisions), (None, decisions), (None, None))
+        line, agrees, tried = _agreeing(board, position, root, line, shown, budget, attempts)
+        nodes += tried
     return Forcing(
         decisions,
         decisions,
@@ -750,6 +778,7 @@ def forcing_player(
         _ms(started),
         forks=proved_forks,
         forks_at_least=least_forks,
+        agrees=agrees,
     )
 
 
@@ -764,6 +793,57 @@ class _Found:
     nodes: int
     exhausted: bool
     """Without a line: whether every line the search allows was tried (else the limit stopped it)."""
+
+
+def _agreeing(
+    board: _Board,
+    position: Position,
+    root: State | None,
+    line: tuple[tuple[int, Value], ...],
+    shown: Sequence[Meld],
+    budget: int,
+    attempts: Sequence[tuple[int | None, int | None]],
+) -> tuple[tuple[tuple[int, Value], ...], bool, int]:
+    """The line, or the first line found that agrees with the play shown, trying each (most forks,
+    most decisions) of `attempts` in turn: the line, whether it agrees, and the decisions tried."""
+    target = board.values_of(position, shown)
+    if target is None:
+        return line, False, 0
+    tried = 0
+    for most, levels in attempts:
+        if board.agrees(line, target):
+            return line, True, tried
+        if tried >= budget:
+            break
+        agreeing = _search(board, root, budget - tried, most_forks=most, most_levels=levels, target=target)
+        tried += agreeing.nodes
+        if agreeing.line is not None:
+            line = agreeing.line
+    return line, board.agrees(line, target), tried
+
+
+def _least_forks(
+    board: _Board, root: State | None, at_least: int, node_limit: int
+) -> tuple[int, tuple[tuple[int, Value], ...] | None, int]:
+    """A lower bound on the forks of every line, when the decisions were not proved: and so on the
+    forks of the lines of fewest decisions. Each decline declines its own card, so a line has at
+    most `declinable` declines, and at least `at_least` decisions were proved: at least `at_least`
+    less `declinable` forks. Then each smaller count of forks is tried on lines of any length (they
+    are finite: a card is declined once and forked once at most), fewest first, while the searches
+    prove that none has as few; with the decisions tried (budget `node_limit`). Also the line the
+    last search found, if any: it has the fewest forks of any line, and maybe not the fewest
+    decisions."""
+    least = max(0, at_least - board.declinable)
+    tried = 0
+    while tried < node_limit:
+        fewer = _search(board, root, node_limit - tried, most_forks=least)
+        tried += fewer.nodes
+        if fewer.line is not None:
+            return least, fewer.line, tried
+        if not fewer.exhausted:
+            break
+        least += 1
+    return least, None, tried
 
 
 def _forks_in(board: _Board, line: Sequence[tuple[int, Value]]) -> int:

@@ -231,3 +231,48 @@ def _ranks_fit(position: Position, relabelling: Relabelling) -> bool:
         card.suit is None or _rank_or_none(card.rank, relabelling, rules) is not None
         for card in position.hand
     )
+
+
+CardCounts = Counter[Card]
+
+
+def card_overlaps(
+    puzzle: CardCounts, held: CardCounts, hand: CardCounts
+) -> Iterator[tuple[int, Relabelling]]:
+    """For every relabelling of a puzzle's cards (table `puzzle` and `hand`, outside their melds),
+    how many of the relabelled table cards `held` holds (each card as often as both have it).
+
+    The spoiler guard's search: a position that rebuilt the puzzle's melds still holds its cards.
+    Out of their melds an ace may stand at either end under any preset, so the maps are the widest
+    of the rules' (which costs a guard nothing: more disguises are caught). Suits are matched by the
+    best of the 24 permutations for each map of the ranks, from a 4 x 4 table of shared cards.
+    """
+    everything = puzzle + hand
+    for mirror, offset in rank_maps(_WIDE):
+        ranks = Relabelling(IDENTITY.suits, mirror, offset)
+        if any(
+            card.suit is not None and _rank_or_none(card.rank, ranks, _WIDE) is None for card in everything
+        ):
+            continue
+        shared = [[0] * 4 for _ in range(4)]
+        for card, count in puzzle.items():
+            if card.suit is None:
+                continue
+            rank = _rank(card.rank, ranks, _WIDE)
+            row = shared[card.suit.index]
+            for suit in SUITS:
+                row[suit.index] += min(count, held[Card(rank, suit)])
+        for suits in permutations(range(4)):
+            yield sum(shared[i][suits[i]] for i in range(4)), Relabelling(suits, mirror, offset)  # type: ignore[arg-type]
+
+
+def relabel_cards(cards: CardCounts, relabelling: Relabelling) -> CardCounts:
+    """Cards outside their melds relabelled, as `card_overlaps` reads them."""
+    moved: CardCounts = Counter()
+    for card, count in cards.items():
+        moved[card if card.suit is None else _card(card, relabelling, _WIDE)] += count
+    return moved
+
+
+_WIDE = Rules.named("italian")
+"""Rules whose ace stands at either end: the widest maps for cards outside their melds."""

@@ -44,7 +44,7 @@ from webapp.training import views as training_views
 from webapp.training.runs import KINDS
 from webapp.turn import choosing, preview
 from webapp.turn import views as turn_views
-from webapp.turn.pages import Mode
+from webapp.turn.modes import Mode
 
 
 class AsciiIntegerConverter(IntegerConverter):
@@ -118,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(turn_views.bp, name=mode.value, url_prefix=url_prefix)
     for kind in KINDS:
         app.register_blueprint(training_views.bp, name=kind, url_prefix=f"/{kind}")
+    # the home page, `/` (today's puzzle), and the pages that pick a puzzle: /archive, /practice, /review
     app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(preview.bp)

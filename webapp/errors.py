@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from puzzles import Problem, Words, argtypes
 from webapp import refused_early
 from webapp.security import limiter
-from webapp.templating import drawn_for_keeping, sessionless, token_left_out, token_put
+from webapp.templating import drawn_for_keeping, sessionless, token_filled
 from webapp.wording import gettext, rate_limit_words, say
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ def _refusal_page(status: int, message: str) -> str:
         page = render_template("error.html", status=status, message=message)
     # a visitor without a session gets none for a refusal (the page's script asks for a token before
     # any POST): no session to start and sign, and the same bytes for every such visitor
-    return token_left_out(page) if sessionless() else token_put(page)
+    return token_filled(page, sessionless())
 
 
 def http_error(error: HTTPException) -> Response:

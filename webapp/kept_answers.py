@@ -45,7 +45,9 @@ PASSED_ON = ("HTTP_HOST", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PROTO", "HT
 
 
 @dataclass(frozen=True, slots=True)
-class Kept:
+class CachedResponse:
+    """A whole answer as it went out, to serve again from `since` until `until`."""
+
     status: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
@@ -59,7 +61,7 @@ class KeptAnswers:
     def __init__(self, app: Flask, inner: WSGIApplication) -> None:
         self.app = app
         self.inner = inner
-        self.kept: BoundedCache[tuple[str, ...], Kept] = BoundedCache(SIZE)
+        self.kept: BoundedCache[tuple[str, ...], CachedResponse] = BoundedCache(SIZE)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if (
@@ -97,7 +99,7 @@ class KeptAnswers:
             return answer
         body = whole(answer)
         others = tuple((name, value) for name, value in headers if name.lower() != EXPIRES.lower())
-        self.kept.put(key, Kept(status, others, body, moment, moment + timedelta(seconds=seconds)))
+        self.kept.put(key, CachedResponse(status, others, body, moment, moment + timedelta(seconds=seconds)))
         return [body]
 
 

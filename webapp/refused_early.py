@@ -56,7 +56,9 @@ FRESH = ("retry-after", "x-ratelimit-reset", "x-ratelimit-remaining")
 
 
 @dataclass(frozen=True, slots=True)
-class Kept:
+class CachedRefusal:
+    """A rate limit's refusal as it went out, without the headers made again for each request (`FRESH`)."""
+
     status: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
@@ -69,7 +71,7 @@ class RefusedEarly:
         self.inner = inner
         self.session_cookie = session_cookie
         self.refused: BoundedCache[tuple[str, str, str, str], tuple[int, str]] = BoundedCache(ADDRESSES)
-        self.pages: BoundedCache[tuple[str, ...], Kept] = BoundedCache(PAGES)
+        self.pages: BoundedCache[tuple[str, ...], CachedRefusal] = BoundedCache(PAGES)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         noted = self.refused.get(_where(environ))
@@ -106,7 +108,7 @@ class RefusedEarly:
             return answer
         body = whole(answer)
         others = tuple((name, value) for name, value in said[1] if name.lower() not in FRESH)
-        self.pages.put(_variant(environ, cookies, noted[1]), Kept(said[0], others, body))
+        self.pages.put(_variant(environ, cookies, noted[1]), CachedRefusal(said[0], others, body))
         return [body]
 
     def remember(self, until: int, description: str) -> None:

@@ -139,9 +139,10 @@ TOKEN_SLOT = "\x00csrf-token\x00"
 """Where a kept page's CSRF token goes: each request that serves the page puts its own there."""
 
 
-def token_put(page: str) -> str:
-    """A kept page with this request's own CSRF token."""
-    return page.replace(TOKEN_SLOT, generate_csrf())
+def token_filled(page: str, tokenless: bool) -> str:
+    """A kept page with this request's own CSRF token; with none at all when `tokenless` (a visitor
+    without a session, `sessionless`, on a page that may be served to every such visitor)."""
+    return page.replace(TOKEN_SLOT, "" if tokenless else generate_csrf())
 
 
 def page_token() -> str:
@@ -152,8 +153,8 @@ def page_token() -> str:
 
 @contextmanager
 def drawn_for_keeping() -> Iterator[None]:
-    """Pages drawn inside this carry `TOKEN_SLOT` wherever a token goes, for `token_put` (or
-    `token_left_out`) to fill in for each request that is served the page."""
+    """Pages drawn inside this carry `TOKEN_SLOT` wherever a token goes, for `token_filled`
+    to fill in for each request that is served the page."""
     g.drawing_kept = True
     try:
         yield
@@ -166,8 +167,3 @@ def sessionless() -> bool:
     Today's page for it carries no token and sets no cookie, so one copy serves every such visitor
     (and nginx may keep it); the page's script asks `/token` for a token before its first POST."""
     return current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
-
-
-def token_left_out(page: str) -> str:
-    """A kept page with no token at all, for a visitor without a session (`sessionless`)."""
-    return page.replace(TOKEN_SLOT, "")

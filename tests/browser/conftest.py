@@ -3,6 +3,7 @@ puzzle), one way to serve the app on loopback, and one Chromium per test process
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,11 @@ __all__ = [
     "ARGS",
     "ARTIFACTS",
     "CHROMIUM",
+    "DESKTOP",
+    "DEVICES",
+    "PHONE",
     "SEEN_TUTORIAL",
+    "ZONED_DEVICES",
     "Browser",
     "accessibility_problems",
     "browser",
@@ -51,6 +56,20 @@ ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "has_touch": True,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+DEVICES = {"phone": PHONE, "desktop": DESKTOP}
+"""The screens a page is looked at on, as `new_context` options: a 360 px phone (touch, two pixels
+to the point) and a desktop."""
+ZONED_DEVICES: dict[str, dict[str, Any]] = {
+    "phone": {**PHONE, "timezone_id": "Europe/Rome"},
+    "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
+}
+"""The same, each in a time zone of its own (a day that turns at another hour), the desktop taller."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core from npm (package.json pins it, `make setup` installs it), injected into the page under test."""
@@ -71,11 +90,19 @@ def accessibility_problems(page: object) -> list[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test here drives Chromium: marked `browser`, which `make check` leaves out."""
+    """Every test here drives Chromium: marked `browser`, which `make check` leaves out, and skipped
+    where Debian's Chromium or Playwright is missing."""
     here = Path(__file__).resolve().parent
+    missing = None
+    if not CHROMIUM.exists():
+        missing = "needs Debian's chromium (make test installs it)"
+    elif importlib.util.find_spec("playwright") is None:
+        missing = "needs Playwright (make setup installs it)"
     for item in items:
         if here in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+            if missing is not None:
+                item.add_marker(pytest.mark.skip(reason=missing))
 
 
 @contextmanager

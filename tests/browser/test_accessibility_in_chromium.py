@@ -8,19 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems
+from tests.browser.conftest import ARTIFACTS, DEVICES, accessibility_problems
 from tests.browser.test_play_in_chromium import Table
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-DEVICES = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 PAGES = {
     "today": "/",
     "stats": "/stats",

@@ -12,15 +12,9 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.conftest import ARTIFACTS, served
 from tests.browser.test_play_in_chromium import Table
 from tests.webapp.conftest import FrozenClock, make_app
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 
 @pytest.fixture

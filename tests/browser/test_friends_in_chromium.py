@@ -10,19 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems
+from tests.browser.conftest import ARTIFACTS, DEVICES, accessibility_problems
 from tests.browser.test_widths_in_chromium import LOCALES, too_wide
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-DEVICES = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 
 
 def shot(page: object, name: str) -> None:

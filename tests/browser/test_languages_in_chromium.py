@@ -12,15 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM
-from tests.browser.test_layout_in_chromium import DEVICES, boxes, overlaps
+from tests.browser.conftest import ARTIFACTS, ZONED_DEVICES
+from tests.browser.test_layout_in_chromium import boxes, overlaps
 from tests.browser.test_play_in_chromium import Table
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 SHOTS = Path(os.environ.get("TAVOLO_SHOTS", ARTIFACTS))
 WORDS = {
@@ -77,7 +71,7 @@ def test_a_move_in_each_language_fits_the_screen(
     browser: object, site: str, language: str, device: str
 ) -> None:
     said = WORDS[language]
-    context = browser.new_context(locale=said["locale"], **DEVICES[device])  # type: ignore[attr-defined]
+    context = browser.new_context(locale=said["locale"], **ZONED_DEVICES[device])  # type: ignore[attr-defined]
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
@@ -111,7 +105,7 @@ def test_a_move_in_each_language_fits_the_screen(
 @pytest.mark.parametrize("language", sorted(WORDS))
 def test_the_first_visits_walkthrough_speaks_each_language(browser: object, site: str, language: str) -> None:
     context = browser.new_context(  # type: ignore[attr-defined]
-        first_visit=True, locale=WORDS[language]["locale"], **DEVICES["phone"]
+        first_visit=True, locale=WORDS[language]["locale"], **ZONED_DEVICES["phone"]
     )
     page = context.new_page()
     page.goto(site + "/")

@@ -11,24 +11,8 @@ import itertools
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM
+from tests.browser.conftest import ARTIFACTS, ZONED_DEVICES
 from tests.browser.test_play_in_chromium import Table
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-DEVICES = {
-    "phone": {
-        "viewport": {"width": 360, "height": 740},
-        "device_scale_factor": 2,
-        "has_touch": True,
-        "timezone_id": "Europe/Rome",
-    },
-    "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
-}
 
 
 def shot(page: object, name: str) -> None:
@@ -57,13 +41,13 @@ def overlaps(a: list[float], b: list[float]) -> bool:
 def test_the_table_stays_put_and_the_actions_fit(
     browser: object, site: str, device: str, scheme: str
 ) -> None:
-    context = browser.new_context(color_scheme=scheme, **DEVICES[device])  # type: ignore[attr-defined]
+    context = browser.new_context(color_scheme=scheme, **ZONED_DEVICES[device])  # type: ignore[attr-defined]
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(site + "/")
     table = Table(page)
-    width = DEVICES[device]["viewport"]["width"]  # type: ignore[index]
+    width = ZONED_DEVICES[device]["viewport"]["width"]  # type: ignore[index]
     start = table_top(page)
     assert page.locator("#timed-start").count() == 1
     shot(page, f"{device}-{scheme}-1-start")

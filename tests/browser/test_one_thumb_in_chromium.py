@@ -14,19 +14,11 @@ from flask import Flask
 
 import generator
 from puzzles import Position
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE, accessibility_problems, served
 from tests.browser.test_play_in_chromium import Table
 from tests.waiting import wait_until
 from tests.webapp.conftest import NOON, FrozenClock, make_app, store
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 TEN_MELDS = (
     "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C / AS 2S 3S / 5H 6H 7H / 5S 5D 5C"
     " / 3H 3D 3C / 6D 7D 8D / AH AD AC | 9S QD QS 8C KH 2D 7S 10C KD"

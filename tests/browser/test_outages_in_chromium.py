@@ -15,12 +15,8 @@ from sqlalchemy import make_url
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, Browser
+from tests.browser.conftest import ARTIFACTS, Browser
 from tests.webapp.conftest import FrozenClock, make_app, store
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 
 @pytest.fixture

@@ -7,18 +7,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM
-
-playwright_api = pytest.importorskip("playwright.sync_api")
+from tests.browser.conftest import ARTIFACTS
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 
 class Table:

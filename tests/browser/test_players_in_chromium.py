@@ -15,28 +15,13 @@ from flask import Flask
 from sqlalchemy import update
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
+from tests.browser.conftest import ARTIFACTS, ZONED_DEVICES, served
 from tests.browser.test_play_in_chromium import SUITS, Table
 from tests.webapp.conftest import NOON, FrozenClock, make_app, store, variant
 from webapp import models
 from webapp.db import database
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
 SHARE = re.compile(r"^Tavolo #7 ⛓3 🧭0 ✅ 5/5 · \d+ moves · 💡1 · 🔥1$")
-VIEWPORTS = {
-    "desktop": {"viewport": {"width": 1280, "height": 900}, "timezone_id": "UTC"},
-    "phone": {
-        "viewport": {"width": 360, "height": 740},
-        "device_scale_factor": 2,
-        "has_touch": True,
-        "timezone_id": "Europe/Rome",
-    },
-}
 
 
 @pytest.fixture
@@ -88,7 +73,7 @@ def tile(page: object, name: str) -> str:
 def test_solve_with_one_hint_then_read_the_stats(
     browser: object, site: str, known_puzzle: generator.Puzzle, device: str
 ) -> None:
-    context = browser.new_context(**VIEWPORTS[device])  # type: ignore[attr-defined]
+    context = browser.new_context(**ZONED_DEVICES[device])  # type: ignore[attr-defined]
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
@@ -119,14 +104,14 @@ def test_solve_with_one_hint_then_read_the_stats(
     page.wait_for_selector("#transfer-code")
     assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", page.inner_text("#transfer-code"))
     shot(page, f"{device}-4-transfer-code")
-    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[device]["viewport"]["width"]  # type: ignore[index]
+    assert page.evaluate("document.documentElement.scrollWidth") <= ZONED_DEVICES[device]["viewport"]["width"]  # type: ignore[index]
     assert errors == []
     context.close()
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_archive_practice_and_a_timed_turn(browser: object, site: str, device: str) -> None:
-    context = browser.new_context(**VIEWPORTS[device])  # type: ignore[attr-defined]
+    context = browser.new_context(**ZONED_DEVICES[device])  # type: ignore[attr-defined]
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
@@ -156,13 +141,13 @@ def test_the_archive_practice_and_a_timed_turn(browser: object, site: str, devic
     page.wait_for_selector("#board")
     assert page.locator("#board .card.joker").count() == 3
     shot(page, f"{device}-8-jokers")
-    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[device]["viewport"]["width"]  # type: ignore[index]
+    assert page.evaluate("document.documentElement.scrollWidth") <= ZONED_DEVICES[device]["viewport"]["width"]  # type: ignore[index]
     assert errors == []
     context.close()
 
 
 def test_the_time_runs_out_in_the_browser(browser: object, site: str, clock: FrozenClock) -> None:
-    context = browser.new_context(**VIEWPORTS["desktop"])  # type: ignore[attr-defined]
+    context = browser.new_context(**ZONED_DEVICES["desktop"])  # type: ignore[attr-defined]
     page = context.new_page()
     page.clock.install(time=NOON)
     page.goto(site + "/archive/5")
@@ -199,7 +184,7 @@ def give_up(page: object, name: str | None = None) -> None:
 
 
 def test_a_transfer_code_moves_a_record_to_another_browser(browser: object, site: str) -> None:
-    old_phone = browser.new_context(**VIEWPORTS["phone"])  # type: ignore[attr-defined]
+    old_phone = browser.new_context(**ZONED_DEVICES["phone"])  # type: ignore[attr-defined]
     page = old_phone.new_page()
     page.goto(site + "/")
     give_up(page, "phone-10-give-up")
@@ -207,7 +192,7 @@ def test_a_transfer_code_moves_a_record_to_another_browser(browser: object, site
     page.click("text=Show a transfer code")
     code = page.inner_text("#transfer-code")
 
-    laptop = browser.new_context(**VIEWPORTS["desktop"])  # type: ignore[attr-defined]
+    laptop = browser.new_context(**ZONED_DEVICES["desktop"])  # type: ignore[attr-defined]
     other = laptop.new_page()
     other.goto(site + "/archive/6")
     give_up(other)  # the laptop has a record of its own

@@ -14,22 +14,12 @@ import pytest
 from flask import Flask
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
+from tests.browser.conftest import ARTIFACTS, DEVICES, accessibility_problems, served
 from tests.browser.test_widths_in_chromium import LOCALES, too_wide
 from tests.webapp.conftest import FrozenClock, make_app, store, variant
 from webapp import models
 from webapp.db import database
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-DEVICES = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 CODE = "cr5"
 
 

@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM
+from tests.browser.conftest import ARTIFACTS, DEVICES
 from webapp.templating import DECK_COOKIE, VERDICT_COOKIE
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 TWO_COLOURS = {
     "spades": "rgb(29, 29, 31)",
@@ -26,10 +20,6 @@ TWO_COLOURS = {
 }
 FOUR_COLOURS = {**TWO_COLOURS, "diamonds": "rgb(29, 78, 216)", "clubs": "rgb(21, 128, 61)"}
 """--diamonds #1d4ed8 and --clubs #15803d in tavolo.css; hearts and spades as before."""
-DEVICES = {
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-    "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
-}
 ANALYSED = "/analyse?rules=classic&table=3S+4S+5S+/+7H+7D+7C&hand=6S+7S+KD+8C"
 
 

@@ -10,14 +10,8 @@ import pytest
 from flask import Flask
 
 import generator
-from tests.browser.conftest import CHROMIUM, accessibility_problems, served
+from tests.browser.conftest import accessibility_problems, served
 from tests.webapp.conftest import FrozenClock, make_app, store, variant
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
 
 
 @pytest.fixture

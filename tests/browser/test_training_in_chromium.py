@@ -14,23 +14,12 @@ import pytest
 from flask import Flask
 
 import generator
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, accessibility_problems, served
+from tests.browser.conftest import ARTIFACTS, DEVICES, accessibility_problems, served
 from tests.browser.test_languages_in_chromium import spills
 from tests.browser.test_play_in_chromium import Table
 from tests.browser.test_players_in_chromium import lay_out
 from tests.webapp.conftest import FrozenClock, make_app
 from tests.webapp.training.runs import practice_pool
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (make test installs it)"
-)
-
-DEVICES = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 
 
 @pytest.fixture

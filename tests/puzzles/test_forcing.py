@@ -96,6 +96,36 @@ def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.
     check_against_brute_force(data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position"))
 
 
+def check_bounds_against_brute_force(position: Position, node_limit: int) -> None:
+    """A search cut short proves only lower bounds, and they hold: never above the brute force's."""
+    note(f"position: {position}")
+    maximum = oracle.best_value(position)
+    if maximum == 0:
+        return
+    expected = fewest_decisions(position, maximum, MOST)
+    if expected is None:
+        return
+    forks = fewest_forks(position, maximum, expected)
+    found = forcing_player(position, maximum, node_limit=node_limit)
+    note(f"maximum {maximum}: {found}, brute force {expected} decisions, {forks} forks")
+    assert found.at_least <= expected and found.forks_at_least <= (forks or 0)
+    if found.decisions is not None:
+        assert found.decisions == expected
+    if found.forks is not None:
+        assert found.forks == forks
+
+
+@each_preset
+@property_test
+@given(data=st.data(), node_limit=st.integers(1, 6))
+def test_bounds_of_a_search_cut_short_match_the_brute_force(
+    rules: Rules, data: st.DataObject, node_limit: int
+) -> None:
+    check_bounds_against_brute_force(
+        data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position"), node_limit
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "decisions", "forks"),
     [

@@ -32,7 +32,7 @@ PURE = {
     "webapp.review.spacing",
     "webapp.schedule.days",
     "webapp.training.runs",
-    "webapp.turn.view",
+    "webapp.turn.turn_view",
 }
 """Modules that do no I/O: no Flask, no SQLAlchemy, no requests."""
 MOST_LINES = 300
@@ -248,6 +248,36 @@ def test_pure_modules_know_no_flask_or_database(module: str) -> None:
         any(name == allowed_name or name.startswith(allowed_name + ".") for allowed_name in allowed)
         for name in inside
     ), inside
+
+
+RENDERERS = ("webapp.turn.rendering", "webapp.analyser.rendering")
+"""Modules that only draw: what a page shows is read, planned and solved before, by its view."""
+FETCHING = ("sqlalchemy", "webapp.db", "webapp.solver_gate", "webapp.players.records", "webapp.players.crowd")
+SOLVING = {"settle", "with_chain", "maximum", "analyse", "plan_steps", "progress"}
+SOLVING |= {"settled", "whole", "answered", "best_of"}
+"""The engine's solves and plans, and `analyser.solving`'s."""
+
+
+def called_names(source: str) -> set[str]:
+    """The names a module calls, `f(...)` or `x.f(...)`."""
+    return {
+        node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name)
+    }
+
+
+@pytest.mark.parametrize("module", RENDERERS)
+def test_renderers_query_plan_and_solve_nothing(module: str) -> None:
+    fetched = {
+        name for name in imported(module) if any(name == f or name.startswith(f + ".") for f in FETCHING)
+    }
+    assert not fetched
+    assert not called_names(path_of(module).read_text()) & SOLVING
+
+
+def test_the_renderers_check_sees_a_solve() -> None:
+    assert called_names("solving.whole(p)\nplan_steps(p, q)\n") == {"whole", "plan_steps"}
 
 
 INFRASTRUCTURE = [module for module in MODULES if area_of(module) is None]

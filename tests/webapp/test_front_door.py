@@ -5,10 +5,8 @@ today's page for a visitor without a cookie is nginx's to serve."""
 
 from __future__ import annotations
 
-import grp
 import http.client
 import os
-import pwd
 import shutil
 import socket
 import subprocess
@@ -22,6 +20,7 @@ import pytest
 from flask import Flask
 
 import generator
+from bench import nginx_conf
 from tests.waiting import answers, wait_until
 from tests.webapp.conftest import FrozenClock, make_app, variant
 from webapp import models
@@ -32,31 +31,8 @@ from webapp.settings import PROJECT_ROOT
 
 pytestmark = pytest.mark.slow  # runs nginx and gunicorn as programs
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 HOST = "tavolo.example"
 SLOW_CLIENTS = 16
-MAIN_CONF = """
-# the workers keep the test's own user (root drops to www-data by default): they must read the
-# checkout and the temporary folders wherever those are; without root, nginx ignores this line
-user {user} {group};
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    gzip on;  # as Debian's nginx.conf has it: the site file must turn it off for pages
-    include {folder}/tavolo.conf;
-}}
-"""
 
 
 def free_port() -> int:
@@ -97,11 +73,9 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
     limits are per zone: only the costly-requests test reaches the costly zone, and the pages' burst
     of 100 is far above what the module asks for."""
     database_url = module_database_url
-    if not Path(NGINX).exists():
+    if not Path(nginx_conf.NGINX).exists():
         pytest.skip("needs Debian's nginx (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))
-    for temporary in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / temporary).mkdir()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -120,16 +94,8 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
     gunicorn += ["--worker-class", "gthread", "--workers", "1", "--threads", "4", "webapp:create_app()"]
     log = (folder / "gunicorn.log").open("w")
     app = subprocess.Popen(gunicorn, env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log)
-    site = (PROJECT_ROOT / "deploy/nginx.conf").read_text()
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(PROJECT_ROOT))
-    site = site.replace("/var/cache/tavolo-nginx", str(folder / "cache"))
-    (folder / "tavolo.conf").write_text(site.replace("listen 80", f"listen 127.0.0.1:{nginx_port}"))
-    (folder / "nginx.conf").write_text(
-        MAIN_CONF.format(
-            folder=folder, user=pwd.getpwuid(os.geteuid()).pw_name, group=grp.getgrgid(os.getegid()).gr_name
-        )
-    )
-    nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)])
+    site = nginx_conf.deploy_site(app_port, nginx_port, folder / "cache")
+    nginx = nginx_conf.start(folder, site, gzip=True)
     try:
         wait_for(app_port, app, "gunicorn")
         wait_for(nginx_port, nginx, "nginx")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzles import Best, Card, Chain, Entry, Play, Settled, Step, StepKind, plan_steps
-from webapp.turn.view import NumberedMeld, numbered
+from webapp.turn.turn_view import NumberedMeld, numbered
 
 
 @dataclass(frozen=True, slots=True)

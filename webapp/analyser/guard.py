@@ -2,13 +2,17 @@
 for a streak or a rating.
 
 Guarded: every daily puzzle still open somewhere, whatever its preset, until the caller has finished
-it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when its
-cards, on its table or in its hand, hold most of the puzzle's table cards (`TABLE_SHARE`, whatever the
-melds), its table not many more cards (`TABLE_SPREAD`), while its cards hold any card of the puzzle's
-hand beyond that table: its melds
-shuffled, split, rebuilt or partly left out, a few melds or any cards added, hand cards left out (any
-of them, placed or not), any preset, any spelling of the cards. One joker in the position stands in
-for one missing card, in each count.
+it; and the caller's own unfinished archive and practice attempts. A position is that puzzle when,
+after the best relabelling of the puzzle's cards (`puzzles.card_overlaps`: suits permuted, ranks
+shifted or mirrored, as RULES.md's "the same table, relabelled"), its cards, on its table or in its
+hand, hold most of the puzzle's table cards (`TABLE_SHARE`, whatever the melds), hold a card of the
+puzzle's hand beyond that table, and hold few cards besides (`EXTRA_CARDS`, `EXTRA_SHARE`): its
+melds shuffled, split or rebuilt, a meld or a few cards added, hand cards left out (any of them,
+placed or not), any preset, any spelling of the cards. One joker in the position stands in for one
+missing card, in each count.
+
+The bounds are measured (bench/guard.py): with the relabellings, the 60% of the table and twice its
+size that the cards alone used to need took one real-game position in two for some open daily.
 
 The guard is no oracle: what it decides follows from the puzzle's table and hand alone, which the
 puzzle's page shows anyone, never from its solution. (It used to ask for every hand card the maximal
@@ -27,7 +31,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from puzzles import JOKER, Card, Position
+from puzzles import JOKER, Card, Position, card_overlaps, relabel_cards
 from webapp import db
 from webapp.errors import Refusal
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
@@ -36,11 +40,13 @@ from webapp.players.identity import current_player_id
 from webapp.schedule.clock import calendar, now
 from webapp.wording import gettext
 
-TABLE_SHARE = 0.6
-"""How much of a guarded puzzle's table a position's table must hold to count as that puzzle."""
-TABLE_SPREAD = 2
-"""A position whose table has more than this many times the puzzle's table cards is a game of its own:
-a late game's table of 60 cards holds most of any puzzle's 13, and its player must get an answer."""
+TABLE_SHARE = 0.8
+"""How much of a guarded puzzle's table (relabelled) a position must hold to count as that puzzle."""
+EXTRA_CARDS = 4
+"""Cards beyond the puzzle's table and hand that a disguise of it may hold: a meld added..."""
+EXTRA_SHARE = 0.3
+"""...or this share of the puzzle's table, whichever is more. A position with more is a game of its
+own, in which the puzzle's cards are one part: its player must get an answer (bench/guard.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +62,37 @@ class Guarded:
     def of(cls, name: Callable[[], str], puzzle: PoolPuzzle) -> Guarded:
         return cls(name, *_table_and_hand(puzzle))
 
+    def extra_cards(self) -> int:
+        """How many cards beyond the puzzle's own a disguise of it may hold."""
+        return max(EXTRA_CARDS, math.floor(EXTRA_SHARE * sum(self.table.values())))
+
     def held_by(self, position: Position, table: Counter[Card]) -> bool:
         """Whether the position, whose table holds the cards `table`, is this puzzle in disguise."""
-        if sum(table.values()) > TABLE_SPREAD * sum(self.table.values()):
-            return False
         # the puzzle's table cards count wherever the position holds them: carried into the hand,
         # the whole table laid out anew is the answer whenever the puzzle places every card
         cards = table + Counter(position.hand)
         # one joker of the position's own stands in for one missing card, in each count: more would
         # let any joker-laden table pass for any puzzle
         spare = 1 if cards[JOKER] > self.table[JOKER] + self.hand[JOKER] else 0
-        shared = sum((self.table & cards).values()) + spare
-        if shared < math.ceil(TABLE_SHARE * sum(self.table.values())):
+        spare += min(self.table[JOKER], cards[JOKER])
+        overlaps = list(card_overlaps(self.table, cards, self.hand))
+        best = max((shared for shared, _ in overlaps), default=0)
+        if best + spare < math.ceil(TABLE_SHARE * sum(self.table.values())):
             return False
-        # the cards the position has beyond the puzzle's table: one of the puzzle's hand (or a joker
-        # for one) is enough, since each answer with some of the hand tells how those cards go
-        rest = cards - self.table
-        return bool(rest & self.hand) or rest[JOKER] > self.hand[JOKER]
+        # only the relabellings that fit the table best: a worse fit would read a card of the
+        # position's own table, the one it lacks of the puzzle's, as the puzzle's hand card
+        for shared, relabelling in overlaps:
+            if shared < best:
+                continue
+            # the cards the position has beyond the puzzle's table: one of the puzzle's hand (or a
+            # joker for one) is enough, since each answer with some of the hand tells how those go
+            hand = relabel_cards(self.hand, relabelling)
+            rest = cards - relabel_cards(self.table, relabelling)
+            if sum((rest - hand).values()) > self.extra_cards():
+                continue
+            if rest & hand or rest[JOKER] > hand[JOKER]:
+                return True
+        return False
 
 
 def _cards(tokens: Iterable[str]) -> Counter[Card]:

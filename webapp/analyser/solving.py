@@ -24,6 +24,7 @@ from puzzles import (
     CHAIN_SHARE,
     Analysis,
     Best,
+    Chain,
     Objective,
     Position,
     Settled,
@@ -43,14 +44,16 @@ Key = tuple[str, str, float]
 
 
 @dataclass(frozen=True, slots=True)
-class Kept(Generic[V]):
+class CachedSolve(Generic[V]):
+    """One phase's answer (`Settled` or `Analysis`) as a cache holds it."""
+
     value: V
     """The answer for the canonical position."""
     stored: float
     """`time.monotonic()` when it was solved (or read from Redis)."""
 
 
-SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
+SETTLED: AppCache[Key, CachedSolve[Settled]] = AppCache(
     "settled analyses",
     256,
     serves="the analysis page asked again before its chain length is known, and the chain length's "
@@ -58,7 +61,7 @@ SETTLED: AppCache[Key, Kept[Settled]] = AppCache(
     "GET /analyse of real-game tables: 15.8 ms of CPU with them, 25.2 ms solving them again; up to "
     "half of SOLVE_TIME_LIMIT for a hard one)",
 )
-ANALYSES: AppCache[Key, Kept[Analysis]] = AppCache(
+ANALYSES: AppCache[Key, CachedSolve[Analysis]] = AppCache(
     "analyses",
     256,
     serves="an analysis asked again (a shared link, the other objective's switch, the API, the same "
@@ -136,6 +139,29 @@ def whole(position: Position, objective: Objective, time_limit: float) -> tuple[
     return told_for(kept.value, position, order), kept.stored
 
 
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """What the analyser's page shows of a position: the settled part, the chain length when it is
+    known, and the stamp of both (`rendered` keeps the page under it)."""
+
+    settled: Settled
+    chain: Chain | None
+    stamp: Hashable
+
+
+def answered(position: Position, objective: Objective, time_limit: float, chain_now: bool) -> Answered:
+    """The page's answer: the settled part solved now unless kept, and the chain length when it is
+    kept, needs no solve (a depth of 0 or 1 is its chain length), or `chain_now` asks for it."""
+    if chain_now:
+        whole(position, objective, time_limit)
+    found, settled_stamp = settled(position, objective, time_limit)
+    kept = kept_whole(position, objective, time_limit)
+    if kept is None and found.chain_known:
+        kept = whole(position, objective, time_limit)
+    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
+    return Answered(found, chain, (settled_stamp, chain_stamp))
+
+
 def kept_whole(
     position: Position, objective: Objective, time_limit: float
 ) -> tuple[Analysis, Hashable] | None:
@@ -150,7 +176,7 @@ def _both(ordered: Position, objective: Objective, time_limit: float) -> tuple[S
     return found, with_chain(found, chain_time_limit(time_limit, found))
 
 
-def _settled(ordered: Position, objective: Objective, time_limit: float) -> Kept[Settled] | None:
+def _settled(ordered: Position, objective: Objective, time_limit: float) -> CachedSolve[Settled] | None:
     """The settled part if kept, or else taken from a kept whole analysis (its depth play is one the
     chain length laid out by rearrangement: as few breaks, the same hand left)."""
     key = _key(ordered, objective, time_limit)
@@ -160,7 +186,7 @@ def _settled(ordered: Position, objective: Objective, time_limit: float) -> Kept
         if known is not None:
             analysis = known.value
             part = Settled(ordered, analysis.best, analysis.uniqueness, analysis.depth, analysis.ms)
-            kept = Kept(part, known.stored)
+            kept = CachedSolve(part, known.stored)
     return kept
 
 
@@ -193,7 +219,7 @@ def _key(ordered: Position, objective: Objective, time_limit: float) -> Key:
     return (str(ordered), objective.value, time_limit)
 
 
-def _kept(cache: BoundedCache[Key, Kept[V]], kind: type[V], key: Key) -> Kept[V] | None:
+def _kept(cache: BoundedCache[Key, CachedSolve[V]], kind: type[V], key: Key) -> CachedSolve[V] | None:
     """A phase's answer kept in this process or, failing that, in Redis; an unproven one only for
     `UNPROVEN_KEEP_SECONDS`, since a quieter machine may prove it."""
     kept = cache.get(key)
@@ -204,17 +230,17 @@ def _kept(cache: BoundedCache[Key, Kept[V]], kind: type[V], key: Key) -> Kept[V]
     value = SHARED.get(_shared_key(kind, key))
     if not isinstance(value, kind):
         return None
-    kept = Kept(value, time.monotonic())
+    kept = CachedSolve(value, time.monotonic())
     cache.put(key, kept)
     return kept
 
 
-def _keep(cache: BoundedCache[Key, Kept[V]], key: Key, value: V) -> Kept[V]:
+def _keep(cache: BoundedCache[Key, CachedSolve[V]], key: Key, value: V) -> CachedSolve[V]:
     # an unproven answer is kept too, for a while: a repeat must not cost the solver again
     config = current_app.config
     keep = config["PROVEN_KEEP_SECONDS"] if value.proven else config["UNPROVEN_KEEP_SECONDS"]
     SHARED.put(_shared_key(type(value), key), value, float(keep))
-    kept = Kept(value, time.monotonic())
+    kept = CachedSolve(value, time.monotonic())
     cache.put(key, kept)
     return kept
 

@@ -25,13 +25,13 @@ from puzzles import (
     progress,
 )
 from webapp import solver_gate
-from webapp.analyser import pages, solving
+from webapp.analyser import rendering, solving
 from webapp.analyser.answer import position_args
 from webapp.analyser.guard import refuse_spoilers
 from webapp.analyser.solving import best_of, solve_time_limit
 from webapp.errors import Refusal, json_body
 from webapp.security import analyse_rate_limit, csrf, limiter, step_rate_limit
-from webapp.turn.view import turn_view
+from webapp.turn.turn_view import turn_view
 from webapp.wording import gettext, say
 
 bp = Blueprint("analyser", __name__)
@@ -49,14 +49,14 @@ length together cost one of each."""
 @bp.get("/analyse")
 @ANALYSES
 def analyse_page() -> Response:
-    entry = pages.entry_of(request.args)
+    entry = rendering.entry_of(request.args)
     htmx = bool(request.headers.get("HX-Request"))
     if entry.position is not None:
         refuse_spoilers(entry.position)
-        page = pages.answer_page(entry, entry.position, htmx, chain_now=False)
+        page = _answer_page(entry, entry.position, htmx, chain_now=False)
         status = 200
     else:
-        page = pages.render_analysis(entry, None, htmx)
+        page = rendering.render_analysis(entry, None, htmx)
         status = 422 if entry.problems and not entry.blank else 200
     response = current_app.make_response((page, status))
     if htmx:  # the address bar shows the position in its tidy form: the link to share
@@ -71,7 +71,7 @@ def analyse_page() -> Response:
 def chain() -> str:
     """The chain length's cell for htmx, asked by the page once it shows the rest; without htmx
     (a browser without JavaScript follows the cell's link) the whole page with it."""
-    entry = pages.entry_of(request.args)
+    entry = rendering.entry_of(request.args)
     position = entry.position
     if position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
@@ -79,8 +79,19 @@ def chain() -> str:
     # only once the whole request is known good, as the page does: the same guard, the same answer
     refuse_spoilers(position)
     if request.headers.get("HX-Request"):
-        return pages.chain_cell(entry, position)
-    return pages.answer_page(entry, position, htmx=False, chain_now=True)
+        analysis, stamp = solving.whole(position, entry.objective, solve_time_limit())
+        return rendering.chain_cell(entry, position, analysis, stamp)
+    return _answer_page(entry, position, htmx=False, chain_now=True)
+
+
+def _answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -> str:
+    """The page of a position's answer: as it was drawn when both its phases are kept, else drawn
+    from the answer solved now (the chain length too when `chain_now`)."""
+    page = rendering.kept_page(entry, position, htmx)
+    if page is None:
+        found = solving.answered(position, entry.objective, solve_time_limit(), chain_now)
+        page = rendering.answer_page(entry, position, htmx, found)
+    return page
 
 
 # -- playing a position, the moves in the URL
@@ -109,7 +120,7 @@ def replay(position: Position, moves_text: str) -> tuple[Board, list[str]]:
 
 
 def _play_position() -> tuple[Entry, Position]:
-    entry = pages.entry_of(request.args)
+    entry = rendering.entry_of(request.args)
     if entry.position is None:
         problem = say(entry.problems[0].message) if entry.problems else gettext("no position")
         raise Refusal(gettext("This position cannot be played: %(problem)s.", problem=problem))

@@ -63,7 +63,7 @@ def ensure_command(days: int | None) -> None:
 
 @puzzles_cli.command(
     "rescore",
-    help="Grade every stored puzzle again (chain length and decisions); store the graded play;"
+    help="Grade every stored puzzle again (chain length, decisions and forks); store the graded play;"
     " replace future days that fail.",
 )
 @click.option("--time-limit", type=click.FloatRange(0.1, 600), default=None, help="Seconds per puzzle.")

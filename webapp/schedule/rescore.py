@@ -1,8 +1,9 @@
-"""Grade the stored puzzles again by chain length and decisions: `flask puzzles rescore`.
+"""Grade the stored puzzles again by chain length, decisions and forks: `flask puzzles rescore`.
 
 Each puzzle is analysed as the generator grades its own (`generator.puzzle_of`, under a time limit),
 outside any transaction, and its row gets the chain length, themes and live decoys, the tier of its
-chain length and decisions, and as its solution the graded play (a maximal play whose
+chain length, decisions and forks (issue 38: a Master whose decisions are all declines is now
+Hard; its ID still replays to its position), and as its solution the graded play (a maximal play whose
 rearrangements each break at most the chain length: the same hand cards, laid the way the tier
 measures). A puzzle the generator would no longer publish keeps no chain length (so it is never
 chosen again), but its themes still count in the players' stats.

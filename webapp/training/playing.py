@@ -24,7 +24,7 @@ from webapp.training import dealing
 from webapp.training.dealing import RunNow
 from webapp.training.runs import Kind
 from webapp.turn.actions import Turn, turn_of
-from webapp.turn.pages import Mode, PuzzlePage
+from webapp.turn.modes import Mode, PuzzlePage
 from webapp.wording import gettext
 
 TurnAction = Callable[[PuzzlePage], Turn]

@@ -22,8 +22,8 @@ from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
 from webapp.turn import attempts, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
-from webapp.turn.pages import PuzzlePage
-from webapp.turn.view import TurnView, turn_view
+from webapp.turn.modes import PuzzlePage
+from webapp.turn.turn_view import TurnView, turn_view
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""

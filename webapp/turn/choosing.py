@@ -1,5 +1,5 @@
-"""The pages that pick a puzzle: today's (the home page), the archive list, practice's chooser, and
-the player's review (`/review`: what comes back today and later).
+"""The home page, `/` (`today`: today's puzzle), and the other pages that pick a puzzle: the archive
+list, practice's chooser, and the player's review (`/review`: what comes back today and later).
 
 The puzzle itself is then played on the turn blueprint's pages (`webapp.turn.views`); today's page is
 its daily page for the player's own day.
@@ -11,7 +11,7 @@ import random
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from generator import THEMES, TIERS
@@ -27,8 +27,9 @@ from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.templating import sessionless
 from webapp.turn import actions, archive
-from webapp.turn.pages import daily_page
+from webapp.turn.modes import daily_page
 from webapp.turn.rendering import kept_newcomer_page, render_turn
+from webapp.turn.result import around
 from webapp.wording import gettext, rules_title, tier_name
 
 bp = Blueprint("choosing", __name__)
@@ -45,20 +46,21 @@ def today() -> Response | tuple[str, int]:
     number = calendar().today(moment, day_zone)
     if number < 1:
         return render_template("soon.html", launch=calendar().launch), 200
-    g.sessionless = sessionless()
-    kept = kept_newcomer_page(number)
+    tokenless = sessionless()
+    kept = kept_newcomer_page(number, tokenless)
     if kept is not None:
-        return _shared(kept, moment, day_zone)
+        return _shared(kept, tokenless, moment, day_zone)
     page = daily_page(number, is_today=True)
-    answer = render_turn(page, actions.look(page))
-    return _shared(answer[0], moment, day_zone) if g.sessionless else answer
+    turn = actions.look(page)
+    answer = render_turn(page, turn, around(page, turn), tokenless)
+    return _shared(answer[0], tokenless, moment, day_zone) if tokenless else answer
 
 
-def _shared(page: str, moment: datetime, day_zone: ZoneInfo) -> Response | tuple[str, int]:
-    """Today's page, marked for keeping whole when it carries no token (`g.sessionless`): browsers ask
+def _shared(page: str, tokenless: bool, moment: datetime, day_zone: ZoneInfo) -> Response | tuple[str, int]:
+    """Today's page, marked for keeping whole when it carries no token (`tokenless`): browsers ask
     again every time (it is no longer theirs once they have a session), nginx and the process keep it
     until `SHARED_PAGE_SECONDS` or the day's end, whichever comes first."""
-    if not g.sessionless:
+    if not tokenless:
         return page, 200
     response = make_response(page)
     response.headers["Cache-Control"] = "no-cache"

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, abort, render_template
 from webapp import db
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
-from webapp.turn.pages import practice_puzzle
+from webapp.turn.modes import practice_puzzle
 from webapp.wording import day_words, gettext, rules_title
 
 bp = Blueprint("preview", __name__)

@@ -22,8 +22,9 @@ from webapp.models import Status
 from webapp.security import hint_rate_limit, limiter, step_rate_limit
 from webapp.turn import actions, attempts
 from webapp.turn.actions import Turn
-from webapp.turn.pages import Mode, PuzzlePage, find_page
+from webapp.turn.modes import Mode, PuzzlePage, find_page
 from webapp.turn.rendering import render_turn
+from webapp.turn.result import around
 from webapp.wording import gettext
 
 bp = Blueprint("turn", __name__)
@@ -54,8 +55,13 @@ def this_page() -> PuzzlePage:
 def answer(page: PuzzlePage, turn: Turn) -> Answer:
     """The board for htmx; for a plain form, back to the page."""
     if request.headers.get("HX-Request"):
-        return render_turn(page, turn)
+        return drawn(page, turn)
     return redirect(page.url("puzzle"), 303)
+
+
+def drawn(page: PuzzlePage, turn: Turn) -> tuple[str, int]:
+    """The page of `turn` (or its board for htmx), with what it shows around the board read first."""
+    return render_turn(page, turn, around(page, turn))
 
 
 def turn_post(path: str, *limits: Any) -> Callable[[Callable[[PuzzlePage], Turn]], Callable[[], Answer]]:
@@ -81,7 +87,7 @@ def turn_post(path: str, *limits: Any) -> Callable[[Callable[[PuzzlePage], Turn]
 @bp.get("")
 def puzzle() -> Answer:
     page = this_page()
-    return render_turn(page, actions.look(page))
+    return drawn(page, actions.look(page))
 
 
 @bp.post("/move")
@@ -136,4 +142,4 @@ def time_up() -> Answer:
     """The page's clock reached zero: end the turn if the server's clock agrees, else show the board."""
     page = this_page()
     turn = actions.time_up(page)
-    return render_turn(page, turn) if turn.attempt is None else answer(page, turn)
+    return drawn(page, turn) if turn.attempt is None else answer(page, turn)

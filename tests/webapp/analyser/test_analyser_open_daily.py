@@ -183,7 +183,8 @@ def test_the_api_refuses_todays_puzzle_under_another_preset(
 @pytest.mark.parametrize(
     "disguise",
     [
-        "the kept run left out",
+        "a card of the kept run left out",
+        "ranks mirrored, hearts and clubs swapped",
         "other spellings and card orders",
         "melds rebuilt",
         "a joker for a card the answer places",
@@ -196,15 +197,18 @@ def test_the_api_refuses_todays_puzzle_in_disguise(
     rules = known_puzzle.rules
     table = [list(meld) for meld in known_puzzle.table]
     hand = list(known_puzzle.hand)
-    if disguise == "the kept run left out":  # the answer only extends it: 9 of 13 cards stay
+    if disguise == "a card of the kept run left out":  # the answer only extends it: 12 of 13 stay
         assert table.pop() == ["4C", "5C", "6C", "7C"]
+        table.append(["5C", "6C", "7C"])
+    elif disguise == "ranks mirrored, hearts and clubs swapped":  # r to 14 - r: the same puzzle
+        table = [["4S", "4C", "4D"], ["3S", "3C", "3D"], ["2C", "2H", "2D"], ["7H", "8H", "9H", "10H"]]
+        hand = ["5S", "2D", "2S", "6H", "AC", "QD"]
     elif disguise == "other spellings and card orders":
         table = [["TD", "10♠", "10h"], ["J♠", "jd", "JH"], ["QC", "QH", "Q♦"], ["7C", "6C", "5C", "4C"]]
         hand = ["2♦", "q♠", "8♣", "9s", "Q♦", "K♥"]
-    elif disguise == "melds rebuilt":  # the sets' cards as runs and the run cut short
-        table = [["10H", "JH", "QH"], ["10D", "JD", "QD"], ["10S", "JS"], ["QC"], ["4C", "5C", "6C"]]
-        table = [meld for meld in table if len(meld) >= 3]
-        hand += ["7C"]
+    elif disguise == "melds rebuilt":  # the sets' cards as runs, the run cut short, the rest in the hand
+        table = [["10H", "JH", "QH"], ["10D", "JD", "QD"], ["4C", "5C", "6C"]]
+        hand += ["7C", "10S", "JS", "QC"]
     elif disguise == "a joker for a card the answer places":
         rules = "jokers"
         hand = [card for card in hand if card != "KH"] + ["JK"]
@@ -286,10 +290,12 @@ def practise(app: Flask, puzzle: generator.Puzzle) -> str:
 def test_a_late_games_big_table_is_answered_though_it_holds_todays_cards(
     client: FlaskClient, published: int, known_puzzle: generator.Puzzle
 ) -> None:
-    # 13 cards of today's table among 28 others: a game of its own (more than twice today's table)
+    # 13 cards of today's table among 28 others: a game of its own
     table = [list(meld) for meld in known_puzzle.table]
     table += [["AS", "2S", "3S"], ["AH", "2H", "3H"], ["AD", "2D", "3D"], ["5H", "6H", "7H", "8H"]]
     table += [["5D", "6D", "7D", "8D"], ["KC", "KD", "KS"], ["AC", "2C", "3C"], ["9H", "9D", "9C"]]
     assert solve(client, known_puzzle.rules, table, list(known_puzzle.hand)).status_code == 200
-    # a few melds more are still today's puzzle
-    assert solve(client, known_puzzle.rules, table[:7], list(known_puzzle.hand)).status_code == 403
+    # and so is one that holds today's cards and 9 more (more than a meld or 30% of today's table)
+    assert solve(client, known_puzzle.rules, table[:7], list(known_puzzle.hand)).status_code == 200
+    # a meld more is still today's puzzle
+    assert solve(client, known_puzzle.rules, table[:5], list(known_puzzle.hand)).status_code == 403

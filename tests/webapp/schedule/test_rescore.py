@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import update
 
 import generator
+from puzzles import Position
 from tests.webapp.conftest import TODAY, store, variant
 from webapp import models
 from webapp.db import database
@@ -92,3 +96,29 @@ def test_rescore_rewrites_the_stored_solution_to_the_graded_play(
     result = runner.invoke(args=["puzzles", "rescore"])
     assert result.exit_code == 0, result.output
     assert row(app, puzzle_id).solution == [list(meld) for meld in known_puzzle.solution]
+
+
+TRAPPED = (
+    "classic | AS AH AC / QS QH QC / QH QD QC / KS KD KC / KS KD KC / 3S 4S 5S / 6S 7S 8S / 5H 6H 7H / "
+    "8H 9H 10H / 4D 5D 6D / 7D 8D 9D | 2S 6S 10S 3H KH 2D 7D QD AC 3C 4C 6C 7C 9C 10C"
+)
+"""A Master of issue 21 (cg2y): chain length 6 and three decisions, every one a decline."""
+
+
+@pytest.mark.slow  # the grade of a deep table, twice
+def test_a_master_whose_decisions_are_all_declines_is_rescored_hard(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    """Issue 38: Master needs two forks. A puzzle graded Master before forks were counted keeps its
+    position and its ID, and rescore moves it to the tier its forks give."""
+    now = generator.puzzle_of("cg2y", Position.parse(TRAPPED), time_limit=60)
+    assert (now.tier, now.chain, now.decisions, now.forks) == ("hard", 6, 3, 0)
+    before = replace(now, tier="master", forks=None)  # as the pool stored it before issue 38
+    puzzle_id = store(app, before)
+    assert row(app, puzzle_id).tier == "master"
+    result = runner.invoke(args=["puzzles", "rescore"])
+    assert result.exit_code == 0, result.output
+    assert "graded 1, retired 0" in result.output
+    graded = row(app, puzzle_id)
+    assert (graded.tier, graded.chain, graded.decisions, graded.code) == ("hard", 6, 3, "cg2y")
+    assert graded.position() == Position.parse(TRAPPED)

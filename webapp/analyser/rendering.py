@@ -6,24 +6,24 @@ the chain length's cell then loads itself with htmx (`_chain.html`, `hx-trigger=
 the chain length is kept, or when it needs no solve (a depth of 0 or 1), the page holds it from the
 start. Without JavaScript the cell is a link to
 `/analyse/chain` as a whole page: the same answer, the chain length solved before it is drawn.
-The views validate the request and ask the spoiler guard before calling these.
+The views validate the request, ask the spoiler guard and solve (`solving.answered`,
+`solving.whole`) before calling these, which only draw (each drawing kept beside its answers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 
 from flask import render_template, url_for
 
-from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Card, Chain, Entry, Position, read_entry
+from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Analysis, Card, Chain, Entry, Position, read_entry
 from webapp.analyser import solving
 from webapp.analyser.answer import Answer, answer_of, position_args
 from webapp.languages import LETTERS, letters, page_language
-from webapp.templating import deck, drawn_for_keeping, sessionless, token_left_out, token_put
+from webapp.templating import deck, drawn_for_keeping, sessionless, token_filled
 
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
 """The cards to tap, a row per suit; the joker comes after them."""
-"""Where a kept page's CSRF token goes: each request's own is put back in."""
 
 
 def entry_of(args: Mapping[str, str]) -> Entry:
@@ -36,12 +36,30 @@ def entry_of(args: Mapping[str, str]) -> Entry:
     )
 
 
-def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -> str:
-    """The page (or with `htmx` its section) with the answer: the chain length in it when it is kept
-    or `chain_now` asks for it to be solved first, else a cell that asks for it."""
-    objective, limit = entry.objective, solving.solve_time_limit()
-    # a kept answer is served as it was drawn, with this request's CSRF token: no rendering again
-    how = (
+def kept_page(entry: Entry, position: Position, htmx: bool) -> str | None:
+    """The page (or with `htmx` its section) as it was drawn for this position's kept answers, with this
+    request's CSRF token: no solving and no rendering again. None unless both phases are kept."""
+    page = solving.kept_rendered(position, entry.objective, solving.solve_time_limit(), _how(entry, htmx))
+    return None if page is None else token_filled(page, sessionless())
+
+
+def answer_page(entry: Entry, position: Position, htmx: bool, answered: solving.Answered) -> str:
+    """The page (or with `htmx` its section) with the answer: the chain length in it when it is known,
+    else a cell that asks for it."""
+    page = solving.rendered(
+        (str(position), entry.objective.value, solving.solve_time_limit(), _how(entry, htmx)),
+        answered.stamp,
+        lambda: _drawn_for_keeping(
+            lambda: render_analysis(entry, answer_of(answered.settled, answered.chain), htmx)
+        ),
+    )
+    # without a session, none is started for it: its script asks for a token before any POST
+    return token_filled(page, sessionless())
+
+
+def _how(entry: Entry, htmx: bool) -> tuple[object, ...]:
+    """What the page of an answer depends on besides the answer."""
+    return (
         "page",
         htmx,
         entry.rules_name,
@@ -51,31 +69,12 @@ def answer_page(entry: Entry, position: Position, htmx: bool, chain_now: bool) -
         letters(),
         deck(),
     )
-    page = solving.kept_rendered(position, objective, limit, how)
-    if page is not None:
-        return token_left_out(page) if sessionless() else token_put(page)
-    if chain_now:
-        solving.whole(position, objective, limit)
-    settled, settled_stamp = solving.settled(position, objective, limit)
-    kept = solving.kept_whole(position, objective, limit)
-    if kept is None and settled.chain_known:  # a depth of 0 or 1 is its chain length: no solve
-        kept = solving.whole(position, objective, limit)
-    chain, chain_stamp = (kept[0].chain, kept[1]) if kept is not None else (None, None)
-    page = solving.rendered(
-        (str(position), objective.value, limit, how),
-        (settled_stamp, chain_stamp),
-        lambda: _drawn_for_keeping(lambda: render_analysis(entry, answer_of(settled, chain), htmx)),
-    )
-    # without a session, none is started for it: its script asks for a token before any POST
-    return token_left_out(page) if sessionless() else token_put(page)
 
 
-def chain_cell(entry: Entry, position: Position) -> str:
-    """The chain length's cell alone, for htmx: solved now unless kept."""
-    objective, limit = entry.objective, solving.solve_time_limit()
-    analysis, stamp = solving.whole(position, objective, limit)
+def chain_cell(entry: Entry, position: Position, analysis: Analysis, stamp: Hashable) -> str:
+    """The chain length's cell alone, for htmx."""
     return solving.rendered(
-        (str(position), objective.value, limit, ("chain", page_language())),
+        (str(position), entry.objective.value, solving.solve_time_limit(), ("chain", page_language())),
         stamp,
         lambda: _render_chain(analysis.chain),
     )

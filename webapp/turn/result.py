@@ -1,0 +1,172 @@
+"""What a turn's page shows beside the board, read before the page is drawn: the result card once the
+turn is over (the share text, the streak, the rating change, how everyone else did, the steps to the
+solution) and, on today's page, the earlier daily puzzles still open. The views read it (`around`)
+and pass it to `rendering`, which only draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import url_for
+
+from puzzles import Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
+from webapp import db
+from webapp.models import PlayerAttempt, Status
+from webapp.players import records
+from webapp.players.crowd import Crowd, how_others_did
+from webapp.players.identity import current_player_id
+from webapp.players.streaks import Streak
+from webapp.schedule.clock import calendar, now, player_zone_name
+from webapp.schedule.days import zone
+from webapp.turn import attempts
+from webapp.turn.actions import Turn
+from webapp.turn.modes import Mode, PuzzlePage
+from webapp.turn.turn_view import NumberedMeld, numbered
+from webapp.wording import say
+
+
+@dataclass(frozen=True, slots=True)
+class StillOpen:
+    """An earlier daily puzzle the player has not finished that is still open somewhere."""
+
+    number: int
+    url: str
+    left: Words
+    """How long it stays open, in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished turn as its result card shows it."""
+
+    share: tuple[str, ...]
+    """The share text's parts, said: the page joins them with ` · `."""
+    streak: Streak | None
+    rating_change: tuple[float, float] | None
+    provisional: bool
+    """The player's rating is still provisional: shown with a "?" and without the jump."""
+    steps: tuple[Step, ...]
+    """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
+    final: tuple[NumberedMeld, ...]
+    """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
+    elapsed: str | Words | None
+    hints_used: list[Hint]
+    challenge: str | None
+    """A link that opens the puzzle for a friend (archive and practice)."""
+    next_at: datetime
+    next_in: Words
+    crowd: CrowdView
+    """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrowdView:
+    """How everyone else did, as the result card words it."""
+
+    crowd: Crowd
+    median_time: Words | None
+    faster_than: int | None
+    """For a solve: the share of the other solves that took longer."""
+    fewer_moves_than: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """What the page of a turn shows around its board."""
+
+    still_open: tuple[StillOpen, ...]
+    result: Result | None
+    """The result card, once the turn is over."""
+
+
+def around(page: PuzzlePage, turn: Turn) -> Around:
+    """What the page of `turn` shows beside its board, read now (none of it for an untouched puzzle's
+    page but the earlier puzzles still open)."""
+    behind = earlier_open(page, current_player_id())
+    attempt = turn.attempt
+    if attempt is None or not attempt.done:
+        return Around(behind, None)
+    return Around(behind, result_of(page, attempt, player_zone_name()))
+
+
+def earlier_open(page: PuzzlePage, player: str | None) -> tuple[StillOpen, ...]:
+    """On today's page, the earlier daily puzzles still open that this player has not finished: a
+    traveller who flew east sees the next day's puzzle while the last one still counts for the streak."""
+    if not page.is_today or page.number is None or player is None:
+        return ()  # a first visit has no streak to keep, and asks the database nothing
+    moment, dates = now(), calendar()
+    numbers = [number for number in dates.open_numbers(moment) if 1 <= number < page.number]
+    if not numbers:
+        return ()
+    # every open day is published (by the clock a week ahead, else by its first request): one query
+    finished = records.finished_numbers(db.session(), player, numbers)
+    return tuple(
+        StillOpen(
+            number,
+            url_for("daily.puzzle", number=number),
+            attempts.duration_words(dates.closes(number) - moment),
+        )
+        for number in numbers
+        if number not in finished
+    )
+
+
+def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
+    """The result card of a finished turn."""
+    moment = now()
+    streak = None
+    if page.counts_for_streak:
+        streak = records.player_streak(db.session(), attempt.player_id, calendar(), moment)
+    next_at = calendar().next_day_starts(moment, zone(tz_name))
+    return Result(
+        share=tuple(
+            say(part) for part in attempts.share_text(page.title, attempt, streak.current if streak else None)
+        ),
+        streak=streak,
+        rating_change=records.rating_change(db.session(), attempt),
+        provisional=records.current_rating(db.session(), attempt.player_id).provisional,
+        **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
+        elapsed=_elapsed(attempt),
+        hints_used=attempts.hints_used(attempt),
+        challenge=_challenge(page, attempt) if page.mode in (Mode.ARCHIVE, Mode.PRACTICE) else None,
+        next_at=next_at,
+        next_in=attempts.duration_words(next_at - moment),
+        crowd=_crowd(
+            attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
+        ),
+    )
+
+
+def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them."""
+    steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
+    return {"steps": steps, "final": numbered(position, steps)}
+
+
+def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
+    """A link that opens this puzzle for a friend, with the moves to beat when it was solved."""
+    beat = attempt.moves if attempt.status == Status.SOLVED else None
+    return page.url("puzzle", _external=True, beat=beat)
+
+
+def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
+    median = crowd.median_seconds
+    solve = attempt.status == Status.SOLVED and attempt.finished is not None
+    spent = (attempt.finished - attempt.started).total_seconds() if solve and attempt.finished else None
+    return CrowdView(
+        crowd,
+        attempts.duration_words(timedelta(seconds=median)) if median is not None else None,
+        crowd.faster_than(spent) if spent is not None else None,
+        crowd.fewer_moves_than(attempt.moves) if solve else None,
+    )
+
+
+def _elapsed(attempt: PlayerAttempt) -> str | Words | None:
+    if attempt.finished is None:
+        return None
+    if attempt.time_limit:
+        return attempts.clock_face(attempt.finished - attempt.started)
+    return attempts.duration_words(attempt.finished - attempt.started)
