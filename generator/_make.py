@@ -12,6 +12,7 @@ from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
     LEAST_DECISIONS,
+    LEAST_FORKS,
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
@@ -33,7 +34,7 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import Found, search
+from generator._search import Found, honest, search
 from puzzles import (
     JOKER,
     SUITS,
@@ -74,7 +75,7 @@ MAX_ATTEMPTS = 2000
 ACCEPTED = "accepted"
 OUTCOMES = (
     ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "chain 0", "small hand",
-    "too easy",
+    "too easy", "obvious decoys",
 )  # fmt: skip
 """Why an attempt ended, for statistics; all but the first are rejections."""
 
@@ -205,6 +206,14 @@ def _grade(
         position = analysis.position
     tier = graded_tier(chain or 0, forcing)
     assert tier is not None
+    if (
+        tempt
+        and puzzle_id.method in SEARCHES
+        and tier in LEAST_FORKS
+        and not honest(position, analysis.best.play.laid)
+    ):
+        # a searched Expert or Master must not yield to "never play the obvious card" (issue 38)
+        return done("obvious decoys", position)
     defeated = _skill_check(analysis, tier, deadline)
     if not is_publishable(analysis, defeated, forcing):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
