@@ -15,7 +15,8 @@
    share of best plays that break both a set and a run and of tables that are a figure, the share
    holding a joker and of those whose best play moves one, against their targets.
 
-    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--tiers T,T] [--json FILE]
+    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--tiers T,T] [--quick]
+        [--json FILE]
 
 `--count 0` leaves out parts 1 and 2; `--tiers` runs only these tiers in part 3.
 
@@ -125,8 +126,9 @@ def run(rules: str, tier: str | None, count: int, seed: int, workers: int) -> Ru
 SKILLS = (1, 2, 3, 4, 5)
 
 
-def describe(tier: str, alone: Run) -> dict[str, object]:
-    """Print and return one tier's figures."""
+def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
+    """Print and return one tier's figures; `quick` leaves out the two costly ones (dead twins and
+    the skill-limited player's runs)."""
     puzzles = alone.puzzles
     count = max(len(puzzles), 1)
 
@@ -143,7 +145,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     # a method is a letter or a digit and a letter (4a): the ID's own reading
     methods = Counter(PuzzleId.parse(p.id).method for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
-    twins = [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
+    twins = [] if quick else [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
     twinned = sum(bool(found) for found in twins)
     unproven_twins = sum(found is None for found in twins)
     near = sum(near_duplicate(a.table, b.table) for a, b in combinations(puzzles, 2))
@@ -158,7 +160,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     )
     fails = {
         k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_placed for p in puzzles)
-        for k in SKILLS
+        for k in ([] if quick else SKILLS)
     }
     variety = _variety(puzzles, positions)
     print(
@@ -331,6 +333,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=",".join(TIERS),
         help="the tiers to run on their own, comma-separated (default all)",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="leave out the dead twins and the skill-limited player's runs (the costly figures)",
+    )
     args = parser.parse_args(argv)
     print(f"generator bench, {args.rules}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
     figures: dict[str, object] = {"rules": args.rules, "load_at_start": os.getloadavg()[0]}
@@ -345,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_tier: dict[str, object] = {}
     for tier in tiers:
         alone = run(args.rules, tier, args.per_tier, args.seed, workers=1)
-        per_tier[tier] = describe(tier, alone)
+        per_tier[tier] = describe(tier, alone, args.quick)
     figures["tiers"] = per_tier
     figures["load_at_end"] = os.getloadavg()[0]
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (the machine is shared: figures vary)")
