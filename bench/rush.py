@@ -56,7 +56,7 @@ import flood  # bench/flood.py: the pool's one puzzle
 import nginx_conf  # bench/nginx_conf.py: nginx in front, as deploy/nginx.conf has it
 import web  # bench/web.py: free ports, wrk
 
-from puzzles import Card, StepKind, steps_between
+from puzzles import Card, Rules, StepKind, steps_between
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "tavolo.example"
@@ -79,7 +79,7 @@ def label_of(token: str) -> str:
     return token[:-1] + SUITS[token[-1]]
 
 
-def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
+def steps_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
     """The moves of a player who plays the solution as the engine's plan does (`puzzles.steps_between`,
     what the hints and the solution's replay show): hand cards onto melds, and the table cards of
     the melds the solution breaks; a meld it keeps stays where it is."""
@@ -97,7 +97,7 @@ def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
     ids = [table[where] for where in sorted(table, key=int)]
     start = [[Card.parse(token_of[label_of_id[i]]) for i in meld] for meld in ids]
     moves: list[Move] = []
-    for step in steps_between(start, [[Card.parse(token) for token in meld] for meld in solution]):
+    for step in steps_between(start, [[Card.parse(token) for token in meld] for meld in solution], rules):
         if step.kind is StepKind.BREAK:
             continue
         if step.kind is StepKind.TAKE or step.target is None:
@@ -117,9 +117,11 @@ def steps_plan(page: str, solution: list[list[str]]) -> list[Move]:
     return moves
 
 
-def every_card_plan(page: str, solution: list[list[str]]) -> list[Move]:
+def every_card_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
     """The moves of a player who builds every meld of the solution card by card on a new place, the
-    melds the solution keeps too (`--every-card`, the rush's first player model)."""
+    melds the solution keeps too (`--every-card`, the rush's first player model); the rules are
+    `steps_plan`'s, unread."""
+    del rules
     ids: dict[str, list[str]] = {}
     for card, _, label in CARD.findall(page):
         ids.setdefault(label.strip(), []).append(card)
@@ -498,7 +500,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
     # the pool's one puzzle is today's: its solution is the moves every player makes
-    solution = [list(meld) for meld in flood.seed_pool(flask, env, app_root, folder).solution]
+    pooled = flood.seed_pool(flask, env, app_root, folder)
+    solution, rules = [list(meld) for meld in pooled.solution], pooled.position().rules
     app_port = web.free_port()
     gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
     gunicorn += ["--worker-class", args.worker_class, "--workers", str(args.workers)]
@@ -524,7 +527,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             .read()
             .decode()
         )
-        moves = (every_card_plan if args.every_card else steps_plan)(start_page, solution)
+        moves = (every_card_plan if args.every_card else steps_plan)(start_page, solution, rules)
         results["moves_a_player"] = len(moves)
         groups = {"app": app.pid, "postgresql": postmaster(database.rsplit(":", 1)[1].split("/")[0])}
         groups |= {"redis": redis.pid, "nginx": nginx.pid}

@@ -9,7 +9,7 @@ chain depth, each with a short ID that regenerates it.
 
 from generator._duplicates import SHARED_MELDS, near_duplicate, same_table, shared_melds
 from generator._grading import TIERS, is_publishable, tier_of
-from generator._make import make_puzzle, puzzle_from_id, puzzle_of, verify
+from generator._make import make_puzzle, puzzle_from_id, puzzle_of, recipe_for, verify
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
 from generator._themes import MOTIFS, THEMES, Theme, motif_of, themes_of
 
@@ -29,6 +29,7 @@ __all__ = [
     "near_duplicate",
     "puzzle_from_id",
     "puzzle_of",
+    "recipe_for",
     "same_table",
     "shared_melds",
     "themes_of",

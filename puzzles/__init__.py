@@ -10,7 +10,16 @@ from puzzles._answer import answer_json, play_json
 from puzzles._board import HAND, NEW_MELD, Board, MeldState, MeldView, MoveError, judge
 from puzzles._canonical import canonical, told_for
 from puzzles._cards import JOKER, SUITS, Card, CardError, Suit, parse_cards, sorted_cards
-from puzzles._entry import MAX_PROBLEMS, Entry, EntryProblem, TypedMeld, read_card, read_entry
+from puzzles._entry import (
+    ENGLISH_SUITS,
+    MAX_PROBLEMS,
+    AmbiguousCard,
+    Entry,
+    EntryProblem,
+    TypedMeld,
+    read_card,
+    read_entry,
+)
 from puzzles._forcing import (
     DEFAULT_NODE_LIMIT,
     JOKER_NODE_LIMIT,
@@ -20,6 +29,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
+from puzzles._key import KeyIdea, key_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -66,7 +76,7 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, plan_steps, steps_between
+from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -74,6 +84,7 @@ __all__ = [
     "DEFAULT_NODE_LIMIT",
     "DEFAULT_RULES",
     "DEFAULT_TIME_LIMIT",
+    "ENGLISH_SUITS",
     "HAND",
     "HINT_RUNGS",
     "JOKER",
@@ -84,6 +95,7 @@ __all__ = [
     "PRESETS",
     "SKILL_TIES",
     "SUITS",
+    "AmbiguousCard",
     "Analysis",
     "Best",
     "Board",
@@ -99,6 +111,7 @@ __all__ = [
     "HandPoints",
     "Hint",
     "HintError",
+    "KeyIdea",
     "Meld",
     "MeldError",
     "MeldKind",
@@ -141,9 +154,11 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_ideas",
     "maximum",
     "meld_problem",
     "melds_in_common",
+    "most_invalid",
     "parse_cards",
     "plan_steps",
     "play_json",

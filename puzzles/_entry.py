@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from puzzles._cards import Card, CardError
@@ -26,6 +27,20 @@ MAX_PROBLEMS = 12
 
 _MELD_BREAK = re.compile(r"[/\n;]")
 _TOKEN_BREAK = re.compile(r"[\s,;]+")
+
+
+ENGLISH_SUITS = "SHDC"
+"""The engine's suit letters, spades to clubs: read on every page where the page's own do not use them."""
+
+
+class AmbiguousCard(CardError):
+    """A token that reads as more than one card with the page's letters (a German `K` suit is Karo or
+    Kreuz): refused with its readings, never read as one of them."""
+
+    def __init__(self, token: str, readings: tuple[Card, ...]) -> None:
+        super().__init__(f"{token!r} could be {' or '.join(str(card) for card in readings)}")
+        self.token = token
+        self.readings = readings
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +91,18 @@ class Entry:
 
 
 def read_entry(
-    rules_name: str, table_text: str, hand_text: str, objective_name: str = "cards", letters: str = "JQKA"
+    rules_name: str,
+    table_text: str,
+    hand_text: str,
+    objective_name: str = "cards",
+    letters: str = "JQKA",
+    suits: Mapping[str, str] | None = None,
 ) -> Entry:
     """Read a typed position: melds separated by `/` (or new lines), cards by spaces or commas.
 
     `letters` are the jack, queen, king and ace of the player's deck (`BDKA` on a German one): a
-    token's rank may be written with them as well as with J Q K A."""
+    token's rank may be written with them as well as with J Q K A. `suits` are the page's language's
+    suit letters (`read_card`)."""
     problems: list[EntryProblem] = []
     known = _read_rules(rules_name, problems)
     rules = known or DEFAULT_RULES
@@ -91,8 +112,8 @@ def read_entry(
     hand: list[Card] = []
     readable = not problems
     if readable:
-        melds = _read_table(table_text, rules, problems, letters)
-        hand = _read_hand(hand_text, problems, letters)
+        melds = _read_table(table_text, rules, problems, letters, suits)
+        hand = _read_hand(hand_text, problems, letters, suits)
     if not problems and not hand:
         problems.append(EntryProblem("hand", words("the hand is empty: type the cards you held")))
     if readable:  # every problem at once: too many copies among the cards that did read, too
@@ -171,7 +192,9 @@ def _position(
         return None
 
 
-def _read_table(text: str, rules: Rules, problems: list[EntryProblem], letters: str) -> list[TypedMeld]:
+def _read_table(
+    text: str, rules: Rules, problems: list[EntryProblem], letters: str, suits: Mapping[str, str] | None
+) -> list[TypedMeld]:
     melds = []
     texts = [part.strip() for part in _MELD_BREAK.split(text)]
     for number, meld_text in enumerate((part for part in texts if part), start=1):
@@ -179,12 +202,16 @@ def _read_table(text: str, rules: Rules, problems: list[EntryProblem], letters: 
         problem: Words | MeldProblem | None = None
         for token in _tokens(meld_text):
             try:
-                cards.append(read_card(token, letters))
-            except CardError:
+                cards.append(read_card(token, letters, suits))
+            except CardError as error:
                 problems.append(
                     EntryProblem(
                         "table",
-                        words("meld %(number)s: %(problem)s", number=number, problem=_not_a_card(token)),
+                        words(
+                            "meld %(number)s: %(problem)s",
+                            number=number,
+                            problem=_not_a_card(token, error, suits),
+                        ),
                     )
                 )
                 problem = words("a token is not a card")
@@ -201,36 +228,57 @@ def _read_table(text: str, rules: Rules, problems: list[EntryProblem], letters: 
     return melds
 
 
-def _read_hand(text: str, problems: list[EntryProblem], letters: str) -> list[Card]:
+def _read_hand(
+    text: str, problems: list[EntryProblem], letters: str, suits: Mapping[str, str] | None
+) -> list[Card]:
     hand = []
     for token in _tokens(text):
         try:
-            hand.append(read_card(token, letters))
-        except CardError:
-            problems.append(EntryProblem("hand", _not_a_card(token)))
+            hand.append(read_card(token, letters, suits))
+        except CardError as error:
+            problems.append(EntryProblem("hand", _not_a_card(token, error, suits)))
     return hand
 
 
-def read_card(token: str, letters: str = "JQKA") -> Card:
-    """A card token, its rank written with the engine's letters or the deck's (`letters`, jack to ace).
+def read_card(token: str, letters: str = "JQKA", suits: Mapping[str, str] | None = None) -> Card:
+    """A card token, its rank written with the engine's letters or the deck's (`letters`, jack to ace),
+    its suit a symbol, one of the page's suit letters (`suits`: letter -> the engine's suit letters it
+    stands for, `{"C": "H"}` for the Italian cuori) or an English one the page's letters do not use.
 
     Only the rank (all but the last character) is read with the deck's letters, so a suit letter is
     never mistaken for a court: `DD` on a German deck is the queen of diamonds. The engine's J Q K A
     keep their meaning on every deck, where no other court takes the letter (a German `K` is the king
-    either way)."""
+    either way). A suit letter the page's letters give two suits (Karo and Kreuz are both `K` in
+    German) raises `AmbiguousCard` with both readings."""
     text = token.strip()
-    rank, suit = text[:-1].upper(), text[-1:]
+    rank, suit = text[:-1].upper(), text[-1:].upper()
     if len(rank) == 1 and rank in letters and rank not in "JQKA":
         rank = "JQKA"[letters.index(rank)]
-    return Card.parse(rank + suit)
+    if text.upper() in ("JK", "JOKER", "🃏"):
+        return Card.parse(text)
+    meant = (suits or {}).get(suit, suit if suit in ENGLISH_SUITS else "")
+    if len(meant) > 1:
+        readings = tuple(Card.parse(rank + each) for each in meant)
+        raise AmbiguousCard(text, readings)
+    return Card.parse(rank + (meant or suit))
 
 
-def _not_a_card(token: str) -> Words:
+def _not_a_card(token: str, error: CardError | None = None, suits: Mapping[str, str] | None = None) -> Words:
     """Why a token is no card, as the engine's CardError says it, in words the site translates."""
+    if isinstance(error, AmbiguousCard):
+        first, *others = error.readings
+        return words(
+            "%(token)s could be %(first)s or %(second)s: type the suit as a symbol (♠ ♥ ♦ ♣)",
+            token=repr(token[:20]),
+            first=first,
+            second=others[-1],
+        )
     text = token.strip().upper()
     shown = repr(token[:20])
     try:
-        Card.parse("2" + text[-1])
+        read_card("2" + text[-1], suits=suits)
+    except AmbiguousCard:
+        pass
     except CardError:
         return words("%(token)s is not a card: unknown suit %(suit)s", token=shown, suit=repr(text[-1:]))
     if len(text) == 1:

@@ -5,7 +5,9 @@ much of the player's table as it can: the engine's chain-depth solve on a positi
 the player's valid melds and whose hand is every card still to be laid or rehoused. The engine's
 `steps_between` then says how to get there from where the table stands now:
 
-1. which meld must be broken first (a meld of the puzzle's table, or one the player has made);
+1. the puzzle's key card (`key_ideas`: its first decision, a fork before a decline), without where
+   it goes, while it has not moved; else which meld must be broken first (a meld of the puzzle's
+   table, or one the player has made);
 2. which card moves where next;
 3. one whole meld of that final table.
 
@@ -67,8 +69,12 @@ class Hint:
 Melds = tuple[tuple[Card, ...], ...]
 
 
-def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float) -> Hint:
-    """Hint number `rung` (1 to 3) for the board as it stands, towards a best play like `solution`."""
+def hint(
+    board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float, key: Card | None = None
+) -> Hint:
+    """Hint number `rung` (1 to 3) for the board as it stands, towards a best play like `solution`.
+
+    `key`: the puzzle's key card (`key_ideas(...)[0].card`), which the first rung names."""
     if not 1 <= rung <= HINT_RUNGS:
         raise HintError(f"there are {HINT_RUNGS} hints, not {rung}")
     cards = board.cards()
@@ -82,11 +88,15 @@ def hint(board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit
         return Hint(rung, said, (card_id,), None)
     start = [view.cards for view in board.views()]
     final = final_table(board, solution, time_limit)
-    steps = steps_between(start, final)
+    steps = steps_between(start, final, rules)
     moving = [step for step in steps if step.kind is not StepKind.BREAK]
     if not moving:
         return Hint(rung, words("Every card is where it belongs: end your turn."), (), None)
     if rung == 1:
+        unmoved = None if key is None else _unmoved(board, key)
+        if unmoved is not None:
+            said = words("%(card)s is the key card: think about where it goes.", card=(key,))
+            return Hint(1, said, (unmoved,), None)
         return _break_hint(board, steps)
     if rung == 2 or moving[0].kind is StepKind.TAKE:
         # a joker going back to the hand has no meld of the best table to show
@@ -167,6 +177,15 @@ def _joined_up(pieces: list[tuple[Card, ...]], rules: Rules) -> list[tuple[Card,
     if any(meld_problem(meld, rules) is not None for meld in merged):
         return None
     return merged
+
+
+def _unmoved(board: Board, card: Card) -> str | None:
+    """The id of a copy of the card still where the turn began: in the hand, or in a table meld
+    nobody has touched; None when every copy has moved."""
+    cards = board.cards()
+    start = Board.start(board.position).melds
+    untouched = {card_id for meld in board.melds if meld in start for card_id in meld}
+    return next((i for i in (*board.hand_ids(), *sorted(untouched)) if cards[i] == card), None)
 
 
 def _break_hint(board: Board, steps: Sequence[Step]) -> Hint:

@@ -2,13 +2,15 @@
 
 Plain combinatorics, no solver. The plan keeps as many original melds whole as it can (so its
 "break" steps are the melds the play breaks, its chain depth), builds each final meld where the
-original meld that already holds most of its cards lies, and moves every other card once. For
-`classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D` and the play `6H 6D 6C / 3C 4C 5C / 7C 8C 9C`:
+original meld that already holds most of its cards lies, and moves every other card once. It
+orders the moves as a person makes them: from the hand along the chain, with as few melds invalid
+at once as it finds (`most_invalid` counts them). For `classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D`
+and the play `6H 6D 6C / 3C 4C 5C / 7C 8C 9C`:
 
+    lay 6♥ 6♦ from the hand as a new meld 2
     break meld 1 (3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣)
-    move 6♣ from meld 1 to a new meld 2
+    move 6♣ from meld 1 to meld 2
     move 7♣ 8♣ 9♣ from meld 1 to a new meld 3
-    lay 6♥ 6♦ from the hand on meld 2
 
 Melds are numbered as the steps go: the original melds keep their numbers for the whole plan (an
 emptied meld keeps its number, empty), and each new meld takes the next number.
@@ -18,12 +20,14 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from puzzles._cards import Card, sorted_cards
+from puzzles._melds import meld_problem
 from puzzles._plays import Play
 from puzzles._position import Position
+from puzzles._rules import Rules
 
 _KEEP_SEARCH_NODES = 20_000
 """Enough to find the most melds kept on any real table; a pathological one gets a good plan."""
@@ -85,22 +89,51 @@ def _meld(index: int | None) -> str:
     return "the hand" if index is None else f"meld {index + 1}"
 
 
-def plan_steps(position: Position, play: Play, broken: Collection[int] = ()) -> tuple[Step, ...]:
+def plan_steps(
+    position: Position, play: Play, broken: Collection[int] = (), *, meld_by_meld: bool = False
+) -> tuple[Step, ...]:
     """The steps from the position's table to the play's final table, in an order to follow.
 
     `broken`: the melds an answer says the play breaks (`Depth.broken`). Where the play could keep
     as many melds another way (two jokers, or two copies of a card, in different melds), the plan
-    breaks these, so that the steps name the melds the answer names."""
-    return steps_between([meld.cards for meld in position.table], [meld.cards for meld in play.table], broken)
+    breaks these, so that the steps name the melds the answer names.
+
+    `meld_by_meld`: the same moves in the order the plan used before it followed the chain, meld by
+    meld with the hand last, to compare with (bench/steps.py)."""
+    start = [meld.cards for meld in position.table]
+    final = [meld.cards for meld in play.table]
+    return steps_between(start, final, position.rules, broken, meld_by_meld=meld_by_meld)
 
 
 def steps_between(
-    start: Sequence[Sequence[Card]], final: Sequence[Sequence[Card]], broken: Collection[int] = ()
+    start: Sequence[Sequence[Card]],
+    final: Sequence[Sequence[Card]],
+    rules: Rules,
+    broken: Collection[int] = (),
+    *,
+    meld_by_meld: bool = False,
 ) -> tuple[Step, ...]:
     """The steps from any table (melds as card lists, valid or not, as on a board mid-turn) to a
     final one. Cards the final table has beyond `start` come from the hand; cards `start` has
-    beyond the final table go back to the hand. `broken` as for `plan_steps`."""
-    return _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final], broken).steps()
+    beyond the final table go back to the hand. `broken` and `meld_by_meld` as for `plan_steps`;
+    the rules tell which melds are valid on the way."""
+    planner = _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final], rules, broken)
+    return planner.steps(meld_by_meld)
+
+
+def most_invalid(start: Sequence[Sequence[Card]], steps: Sequence[Step], rules: Rules) -> int:
+    """The most melds invalid at once as the steps are followed from `start` (that table too): how
+    much a person must hold in mind. An emptied meld is no meld."""
+    table = apply_steps(start, ())
+    most = _invalid_count(table, rules)
+    for step in steps:
+        table = apply_steps(table, [step])
+        most = max(most, _invalid_count(table, rules))
+    return most
+
+
+def _invalid_count(table: Sequence[Sequence[Card]], rules: Rules) -> int:
+    return sum(1 for meld in table if meld and meld_problem(meld, rules) is not None)
 
 
 def apply_steps(start: Sequence[Sequence[Card]], steps: Sequence[Step]) -> tuple[tuple[Card, ...], ...]:
@@ -136,6 +169,9 @@ def _take(table: list[list[Card]], source: int, cards: Sequence[Card], number: i
         table[source].remove(card)
 
 
+_ORDER_SEARCH_NODES = 200
+"""Orders of the moves tried past the first; a puzzle's plan finds its best well within."""
+
 _HAND = -1
 """A source or destination that is the hand, in the planner's flows."""
 
@@ -144,9 +180,14 @@ class _Planner:
     """Decides where each start card ends, then writes the moves as steps."""
 
     def __init__(
-        self, start: list[tuple[Card, ...]], final: list[tuple[Card, ...]], broken: Collection[int]
+        self,
+        start: list[tuple[Card, ...]],
+        final: list[tuple[Card, ...]],
+        rules: Rules,
+        broken: Collection[int],
     ) -> None:
         self.layout = start
+        self.rules = rules
         self.broken = frozenset(broken)
         self.start = [Counter(meld) for meld in start]
         self.final = final
@@ -162,7 +203,7 @@ class _Planner:
         # flows[(start meld or _HAND, final meld or _HAND)]: the cards going that way
         self.flows: dict[tuple[int, int], Counter[Card]] = {}
 
-    def steps(self) -> tuple[Step, ...]:
+    def steps(self, meld_by_meld: bool) -> tuple[Step, ...]:
         kept = self._keep_most()
         left = [+Counter(meld) for meld in self.demand]
         for meld, destination in kept.items():
@@ -179,7 +220,7 @@ class _Planner:
                 supply[meld] -= stay
                 left[destination] -= stay
         self._spread(supply, left)
-        return self._write(base)
+        return self._write(base, meld_by_meld)
 
     def _keep_most(self) -> dict[int, int]:
         """The most start melds that can each sit whole in one final meld, and where.
@@ -253,21 +294,21 @@ class _Planner:
         if +cards:
             self.flows.setdefault((source, destination), Counter()).update(+cards)
 
-    def _write(self, base: dict[int, int]) -> tuple[Step, ...]:
-        number: dict[int, int] = {k: i for k, i in base.items()}
+    def _write(self, base: dict[int, int], meld_by_meld: bool) -> tuple[Step, ...]:
+        number: dict[int, int] = dict(base)
         count = len(self.start)
+        # a unit is one flow that moves cards: not a final meld's cards staying on its base meld, nor
+        # a hand joker that the play lays while freeing another (it stays in the hand)
+        units = [
+            (source, k, cards)
+            for (source, k), cards in sorted(
+                self.flows.items(), key=lambda item: _meld_by_meld(item[0], base)
+            )
+            if not source == k == _HAND and (k == _HAND or base.get(k) != source)
+        ]
+        leaves = Counter(source for source, _k in self.flows if source != _HAND)
+        broken = {source for source, n in leaves.items() if n > 1}
         steps: list[Step] = []
-
-        def moves(source: int) -> list[tuple[int, Counter[Card]]]:
-            going = [(k, cards) for (s, k), cards in self.flows.items() if s == source]
-            going = [(k, cards) for k, cards in going if k == _HAND or number.get(k) != source]
-            return sorted(going, key=lambda pair: order(pair[0]))
-
-        def order(k: int) -> tuple[int, int]:
-            # existing melds first by number, then new melds in final order, the hand last
-            if k == _HAND:
-                return (2, 0)
-            return (0, number[k]) if k in number else (1, k)
 
         def to_target(k: int) -> tuple[int, bool]:
             nonlocal count
@@ -277,22 +318,20 @@ class _Planner:
             count += 1
             return number[k], True
 
-        for source, layout in enumerate(self.layout):
-            leaving = moves(source)
-            destinations = {k for (s, k) in self.flows if s == source}
-            if len(destinations) > 1 and leaving:
-                steps.append(Step(StepKind.BREAK, layout, source, None))
-            for k, moved in leaving:
-                if k == _HAND:
-                    steps.append(Step(StepKind.TAKE, sorted_cards(moved.elements()), source, None))
-                    continue
-                target, new = to_target(k)
-                steps.append(Step(StepKind.MOVE, self._ordered(moved, k), source, target, new))
-        for k, laid in moves(_HAND):
-            if k == _HAND:  # a hand joker that the play lays while freeing another: it stays put
+        order = range(len(units)) if meld_by_meld else _Order(self.layout, units, base, self.rules).best()
+        for unit in order:
+            source, k, moved = units[unit]
+            if source in broken:
+                broken.discard(source)
+                steps.append(Step(StepKind.BREAK, self.layout[source], source, None))
+            if k == _HAND:
+                steps.append(Step(StepKind.TAKE, sorted_cards(moved.elements()), source, None))
                 continue
             target, new = to_target(k)
-            steps.append(Step(StepKind.LAY, self._ordered(laid, k), None, target, new))
+            kind = StepKind.LAY if source == _HAND else StepKind.MOVE
+            steps.append(
+                Step(kind, self._ordered(moved, k), None if source == _HAND else source, target, new)
+            )
         return tuple(steps)
 
     def _ordered(self, cards: Counter[Card], final: int) -> tuple[Card, ...]:
@@ -300,6 +339,154 @@ class _Planner:
         layout = self.final[final]
         place = {card: i for i, card in reversed(list(enumerate(layout)))}
         return tuple(sorted(cards.elements(), key=lambda card: (place[card], card.sort_key())))
+
+
+def _meld_by_meld(flow: tuple[int, int], base: dict[int, int]) -> tuple[int, int, int, int]:
+    """Meld by meld, the hand last; from one source, to the melds built on original melds first by
+    number, then to new melds in final order, to the hand last."""
+    source, k = flow
+    first = (source == _HAND, source)
+    if k == _HAND:
+        return (*first, 2, 0)
+    return (*first, 0, base[k]) if k in base else (*first, 1, k)
+
+
+class _Order:
+    """The order of a plan's moves that a person follows: as few melds invalid at once as the
+    search finds, and of such orders the first in the order a person tries moves in. A person lays
+    a hand card that starts an idea while the table is whole, then keeps going along the chain it
+    starts: a move out of or into a meld left invalid, the one touched last first.
+
+    A depth-first search over the order of the moves, best first, bounded by the fewest invalid
+    melds at once found so far; a set of moves made is looked at again only with a lower peak,
+    since the table it leaves is the same whatever their order."""
+
+    def __init__(
+        self,
+        layout: Sequence[tuple[Card, ...]],
+        units: Sequence[tuple[int, int, Counter[Card]]],
+        base: dict[int, int],
+        rules: Rules,
+    ) -> None:
+        self.rules = rules
+        # cards as small numbers and melds as sorted tuples of them: the search hashes melds often
+        self.cards = sorted_cards(
+            {card for meld in layout for card in meld} | {c for *_, cs in units for c in cs}
+        )
+        number = {card: i for i, card in enumerate(self.cards)}
+        first_new = len(layout)
+        slot = {k: base.get(k, first_new + k) for _source, k, _cards in units if k != _HAND}
+        self.units = [
+            (
+                None if source == _HAND else source,
+                None if k == _HAND else slot[k],
+                tuple(sorted(number[card] for card in cards.elements())),
+            )
+            for source, k, cards in units
+        ]
+        self.table: dict[int, tuple[int, ...]] = {
+            i: tuple(sorted(number[card] for card in meld)) for i, meld in enumerate(layout)
+        }
+        for _source, target, _cards in self.units:
+            if target is not None:
+                self.table.setdefault(target, ())
+        self.problems: dict[tuple[int, ...], bool] = {(): False}
+        self.bad = frozenset(i for i, meld in self.table.items() if self._invalid(meld))
+        self.found: list[int] | None = None
+        self.peak = 0
+        self.seen: dict[int, int] = {}
+        self.nodes = 0
+
+    def best(self) -> list[int]:
+        """The units' indices in the order to write them: never more melds invalid at once than
+        meld by meld (the units' own order), which is kept when the search finds no other."""
+        self.peak = self._peak(range(len(self.units))) + 1
+        self._search(0, [], len(self.bad), ())
+        return list(range(len(self.units))) if self.found is None else self.found
+
+    def _peak(self, order: Iterable[int]) -> int:
+        """The most melds invalid at once along the units in this order; the table ends as it began."""
+        undo = []
+        peak = len(self.bad)
+        for i in order:
+            undo.append(self._move(self.units[i]))
+            peak = max(peak, len(self.bad))
+        for saved in reversed(undo):
+            self._restore(saved)
+        return peak
+
+    def _search(self, done: int, path: list[int], peak: int, last: tuple[int | None, ...]) -> None:
+        if len(path) == len(self.units):
+            if peak < self.peak:
+                self.found, self.peak = list(path), peak
+            return
+        if peak >= self.peak or self.seen.get(done, self.peak) <= peak:
+            return
+        self.seen[done] = peak
+        self.nodes += 1
+        if self.nodes > _ORDER_SEARCH_NODES:
+            return
+        options = [self._rank(i, unit, last) for i, unit in enumerate(self.units) if not done >> i & 1]
+        for _key, after, i in sorted(options):
+            source, target, _cards = unit = self.units[i]
+            saved = self._move(unit)
+            path.append(i)
+            self._search(done | 1 << i, path, max(peak, after), (source, target))
+            path.pop()
+            self._restore(saved)
+
+    def _rank(
+        self, i: int, unit: tuple[int | None, int | None, tuple[int, ...]], last: tuple[int | None, ...]
+    ) -> tuple[tuple[int, ...], int, int]:
+        """How early a person would try this move now, the melds invalid after it, and its index:
+        with a meld invalid, a move along the chain (out of or into an invalid meld, the one touched
+        last first); with the table whole, a card from the hand; of those, the fewest melds invalid."""
+        source, target, _cards = unit
+        before = self.bad
+        saved = self._move(unit)
+        after = len(self.bad)
+        self._restore(saved)
+        recent = source in last or target in last
+        lay = source is None
+        if before:
+            along = source in before or target in before
+            return (not along, after, not recent, not lay, i), after, i
+        return (not lay, after, i), after, i
+
+    def _move(
+        self, unit: tuple[int | None, int | None, tuple[int, ...]]
+    ) -> tuple[frozenset[int], tuple[tuple[int, tuple[int, ...]], ...]]:
+        """Make the move; what `_restore` needs to take it back."""
+        source, target, cards = unit
+        saved = tuple((slot, self.table[slot]) for slot in (source, target) if slot is not None)
+        bad = set(self.bad)
+        if source is not None:
+            left = list(self.table[source])
+            for card in cards:
+                left.remove(card)
+            self.table[source] = tuple(left)
+        if target is not None:
+            self.table[target] = tuple(sorted(self.table[target] + cards))
+        for slot, _meld in saved:
+            if self._invalid(self.table[slot]):
+                bad.add(slot)
+            else:
+                bad.discard(slot)
+        previous, self.bad = self.bad, frozenset(bad)
+        return previous, saved
+
+    def _restore(self, saved: tuple[frozenset[int], tuple[tuple[int, tuple[int, ...]], ...]]) -> None:
+        self.bad, melds = saved
+        for slot, meld in melds:
+            self.table[slot] = meld
+
+    def _invalid(self, meld: tuple[int, ...]) -> bool:
+        """A meld holding cards that is not a valid meld (an empty one is no meld)."""
+        known = self.problems.get(meld)
+        if known is None:
+            cards = tuple(self.cards[i] for i in meld)
+            known = self.problems[meld] = meld_problem(cards, self.rules) is not None
+        return known
 
 
 def _same_kind(start: Counter[Card], final: Counter[Card]) -> int:

@@ -18,7 +18,7 @@ from flask_babel import Babel, get_locale, lazy_gettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from puzzles import Card
+from puzzles import SUITS, Card
 
 LANGUAGE_COOKIE = "tavolo_language"
 LETTERS_COOKIE = "tavolo_letters"
@@ -34,6 +34,15 @@ LETTER_NAMES = {
     "german": lazy_gettext("B D K A (German decks: Bube, Dame, König, Ass)"),
     "polish": lazy_gettext("W D K A (Polish decks: walet, dama, król, as)"),
 }
+SUIT_LETTERS: dict[str, dict[str, str]] = {
+    "en": {},
+    "it": {"P": "S", "C": "H", "Q": "D", "F": "C"},  # picche, cuori, quadri, fiori
+    "de": {"P": "S", "H": "H", "K": "DC"},  # Pik, Herz; Karo and Kreuz are both K
+    "pl": {"P": "S", "K": "HD", "T": "C"},  # pik, trefl; kier and karo are both K
+}
+"""The suit letters a language's players type, each to the engine's suits it may mean: read before the
+English S H D C, which still read where the language does not use the letter (an Italian C is cuori,
+never clubs); a letter that means two suits is refused with both (`puzzles.AmbiguousCard`)."""
 LANGUAGE_LETTERS = {"de": "german", "pl": "polish"}
 """The letters a language's players expect when they have not chosen; any other language: English."""
 
@@ -85,6 +94,21 @@ def per_locale(name: str, find: Callable[[], T]) -> T:
     value = find()
     setattr(g, name, (get_locale(), value))
     return value
+
+
+def suit_letters() -> dict[str, str]:
+    """The suit letters of the page's language (`SUIT_LETTERS`)."""
+    return SUIT_LETTERS.get(page_language(), {})
+
+
+def suit_legend() -> list[tuple[str, str]]:
+    """The suit letters the analyser reads on this page, each with its symbol: the language's own that
+    mean one suit, then the English ones it does not use."""
+    own = suit_letters()
+    symbols = {suit.value: suit.symbol for suit in SUITS}
+    legend = [(letter, symbols[meant]) for letter, meant in own.items() if len(meant) == 1]
+    legend += [(letter, symbols[letter]) for letter in "SHDC" if letter not in own]
+    return legend
 
 
 def rank_text(card: Card, deck_letters: str) -> str:

@@ -23,7 +23,15 @@ from flask_babel import ngettext as babel_ngettext
 from markupsafe import Markup, escape
 
 from puzzles import Card, PresetName, Problem, Rules, RulesError, Suit, Words
-from webapp.languages import letters, page_language, per_locale, rank_text, shown_card
+from webapp.languages import (
+    letters,
+    page_language,
+    per_locale,
+    rank_text,
+    shown_card,
+    suit_legend,
+    suit_letters,
+)
 
 if TYPE_CHECKING:
     from limits import RateLimitItem
@@ -128,8 +136,10 @@ def rules_about(rules: Rules | str) -> str:
 
 
 def day_words(day: date, length: str = "short") -> str:
-    """A day as the player's language writes it: `Tue, 1 Dec 2026` (short), `1 December 2026` (long)
-    or `Tuesday, 1 December 2026` (full)."""
+    """A day as the player's language writes it: `Tue, 1 Dec 2026` (short), `1 December 2026` (long),
+    `Tuesday, 1 December 2026` (full) or `1 Dec` (brief: a chart's axis)."""
+    if length == "brief":
+        return str(format_skeleton("MMMd", day, locale=get_locale()))
     if length == "short":
         return str(format_skeleton("yMMMEd", day, locale=get_locale()))
     return str(format_date(day, length))
@@ -233,5 +243,7 @@ def init_app(app: Flask) -> None:
         script_words=script_words,
         weekday=weekday_words,
         hand_points=hand_points,
+        suit_legend=suit_legend,
+        suit_letters=suit_letters,
         gettext_of=gettext,
     )

@@ -115,4 +115,10 @@ def test_the_first_visits_walkthrough_speaks_each_language(browser: object, site
     page.click(".tutorial-answer summary")
     shot(page, f"{language}-phone-tutorial")
     assert spills(page) == []
+    # the move step names Undo and Reset as the board's buttons say them in this language
+    page.click("#tutorial-next")
+    named = page.locator("#tutorial .tutorial-step[data-step='3'] .button-name").all_inner_texts()
+    labels = [page.inner_text(f"#{button} .button-label") for button in ("undo", "reset")]
+    assert named == labels, (named, labels)
+    shot(page, f"{language}-phone-tutorial-moves")
     context.close()

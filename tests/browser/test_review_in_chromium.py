@@ -95,9 +95,39 @@ def test_the_review_page_fits_the_phone_in_each_language(
     ).new_page()
     page.goto(f"{site}/practice/{CODE}")
     give_up(page)
+    page.goto(site + "/")
+    give_up(page)
     clock.moment += timedelta(days=1)
     for name, path in (("due", "/review"), ("board", f"/review/{CODE}")):
         page.goto(site + path)
         assert page.get_attribute("html", "lang") == language
         shot(page, f"{language}-{width}-{name}")
         assert too_wide(page, width) == [], name
+    page.goto(site + "/review")
+    # each entry names its puzzle (today's daily by its number, the practice one as practice), and
+    # nothing in an entry runs into its neighbour ("Maestrossiche": the tier over the preset)
+    entries = page.locator(".review-list li")
+    assert entries.count() == 2
+    assert "#7" in str(entries.nth(0).text_content()) or "#7" in str(entries.nth(1).text_content())
+    assert overlapping(page) == []
+
+
+def overlapping(page: object) -> list[str]:
+    """The pairs of words in one review entry whose boxes overlap."""
+    found: list[str] = page.evaluate(  # type: ignore[attr-defined]
+        """() => {
+          const found = [];
+          for (const entry of document.querySelectorAll('.review-list li')) {
+            const parts = [...entry.querySelectorAll('.number, .date, .chip, .mark')];
+            parts.forEach((one, i) => parts.slice(i + 1).forEach(other => {
+              // line by line: a date wrapped onto two lines has a box around both
+              const hit = [...one.getClientRects()].some(a => [...other.getClientRects()].some(b =>
+                a.left < b.right - 1 && b.left < a.right - 1
+                && a.top < b.bottom - 1 && b.top < a.bottom - 1));
+              if (hit) found.push(one.textContent.trim() + ' / ' + other.textContent.trim());
+            }));
+          }
+          return found;
+        }"""
+    )
+    return found

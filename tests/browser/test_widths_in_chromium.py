@@ -29,7 +29,7 @@ PAGES = {
     "settings": "/settings",
     "stats": "/stats",
     "practice": "/practice",
-    "analyser": "/analyse?rules=jokers&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD+JK",
+    "analyser": "/analyse?rules=jokers&table=3S+4S+5S+%2F+7H+7D+7%E2%99%A3&hand=6S+7S+KD+JK",
     "rush": "/rush",
     "streak": "/streak",
     "archive": "/archive",

@@ -166,3 +166,24 @@ def test_a_joker_the_best_play_takes_back_is_sent_to_the_hand_at_every_rung_past
             ("t2",),
             None,
         )
+
+
+def test_the_first_hint_names_the_key_card_alone_while_it_has_not_moved(
+    known_solution: list[list[Card]],
+) -> None:
+    board = board_of()
+    key = Card.parse("QS")
+    first = hint(board, 1, known_solution, TIME_LIMIT, key)
+    assert str(first.words) == "Q♠ is the key card: think about where it goes."
+    (card_id,) = first.card_ids
+    assert card_id.startswith("h") and board.cards()[card_id] == key
+    assert first.meld is None, "the hint does not say where the card goes"
+    # a key card on the table is named while its meld is untouched, not once the meld is changed
+    jack = Card.parse("JS")
+    (table_id,) = hint(board, 1, known_solution, TIME_LIMIT, jack).card_ids
+    assert board.cards()[table_id] == jack and table_id.startswith("t")
+    moved = board.move(cards_at(board, "JH")[0], "new")
+    assert hint(moved, 1, known_solution, TIME_LIMIT, jack).words.message.startswith("Break the meld")
+    # once the key card has moved, the first rung names a meld to break as before
+    laid = board.move(card_id, "1")
+    assert str(hint(laid, 1, known_solution, TIME_LIMIT, key).words).startswith("Break the meld ")

@@ -254,6 +254,7 @@ RENDERERS = ("webapp.turn.rendering", "webapp.analyser.rendering")
 """Modules that only draw: what a page shows is read, planned and solved before, by its view."""
 FETCHING = ("sqlalchemy", "webapp.db", "webapp.solver_gate", "webapp.players.records", "webapp.players.crowd")
 SOLVING = {"settle", "with_chain", "maximum", "analyse", "plan_steps", "progress"}
+SOLVING |= {"key_ideas", "decisions_of"}
 SOLVING |= {"settled", "whole", "answered", "best_of"}
 """The engine's solves and plans, and `analyser.solving`'s."""
 

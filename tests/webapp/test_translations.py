@@ -17,9 +17,20 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import Markup
 
-from puzzles import PRESETS, Card, Problem, ProblemCode, Rules, Words, read_card, read_entry, words
+from puzzles import (
+    PRESETS,
+    AmbiguousCard,
+    Card,
+    Problem,
+    ProblemCode,
+    Rules,
+    Words,
+    read_card,
+    read_entry,
+    words,
+)
 from tests.webapp.conftest import csrf_token
-from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE
+from webapp.languages import LANGUAGE_COOKIE, LETTERS_COOKIE, SUIT_LETTERS
 from webapp.templating import JINJA_OPTIONS
 from webapp.wording import numbers_kept, problem_words, say
 
@@ -184,6 +195,58 @@ def test_the_analyser_page_reads_a_german_queen(client: FlaskClient) -> None:
     answer = page(client, "/analyse?rules=classic&table=DH+DD+DS&hand=DC&objective=cards")
     assert "Der beste Zug legt deine einzige Karte ab" in answer
     assert "ist keine Karte" not in answer
+
+
+def test_each_language_reads_its_own_suit_letters_and_refuses_a_letter_of_two_suits() -> None:
+    italian, german, polish = SUIT_LETTERS["it"], SUIT_LETTERS["de"], SUIT_LETTERS["pl"]
+    # Italian: picche, cuori, quadri, fiori; a C is cuori, never clubs; English S H D still read
+    assert [read_card(token, "JQKA", italian) for token in ("QP", "QC", "QQ", "QF", "10S", "7H", "7D")] == [
+        Card.parse(token) for token in ("QS", "QH", "QD", "QC", "10S", "7H", "7D")
+    ]
+    assert read_card("QC") == Card.parse("QC")  # on an English page, clubs
+    # German: Pik and Herz; Karo and Kreuz are both K, so a K suit is refused with both readings
+    assert read_card("DP", "BDKA", german) == Card.parse("QS")
+    assert read_card("DH", "BDKA", german) == Card.parse("QH")
+    assert read_card("DD", "BDKA", german) == Card.parse("QD")  # the English D: no German suit is D
+    with pytest.raises(AmbiguousCard) as german_k:
+        read_card("DK", "BDKA", german)
+    assert german_k.value.readings == (Card.parse("QD"), Card.parse("QC"))
+    # Polish: pik and trefl; kier and karo are both K
+    assert read_card("KT", "WDKA", polish) == Card.parse("KC")
+    with pytest.raises(AmbiguousCard):
+        read_card("KK", "WDKA", polish)
+    # symbols and the joker read the same everywhere
+    for suits in (italian, german, polish):
+        assert (
+            read_card("10♥", "JQKA", suits) == Card.parse("10H") and read_card("JK", "JQKA", suits).is_joker
+        )
+
+
+@pytest.mark.parametrize(
+    ("language", "hand", "drawn", "refused"),
+    [
+        ("en", "QC", "Q♣", None),
+        ("it", "QC", "Q♥", None),
+        ("it", "QF", "Q♣", None),
+        ("de", "DK", None, "'DK' könnte D♦ oder D♣ sein"),
+        ("pl", "DK", None, "'DK' może oznaczać D♥ albo D♦"),
+    ],
+)
+def test_the_analyser_reads_the_pages_letters_and_says_which_it_reads(
+    client: FlaskClient, language: str, hand: str, drawn: str | None, refused: str | None
+) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, language)
+    answer = page(client, f"/analyse?rules=classic&table=3S+4S+5S&hand={hand}&objective=cards")
+    typed = re.search(r'<div class="meld-cards hand-cards">(.*?)</div>', answer, re.S)
+    if drawn is not None:
+        assert typed and f'aria-label="{drawn}"' in typed.group(1)
+    if refused is not None:
+        assert refused in answer
+    # the legend by the fields names the letters read here
+    legend = re.search(r'<p class="field-hint card-letters" id="card-letters">(.*?)</p>', answer, re.S)
+    assert legend and {"en": "C = ♣", "it": "C = ♥", "de": "P = ♠", "pl": "T = ♣"}[language] in legend.group(
+        1
+    )
 
 
 def test_the_engines_problems_are_values_worded_in_the_players_language(app: Flask) -> None:
@@ -385,3 +448,35 @@ def test_a_number_keeps_the_words_either_side_of_it_on_its_line() -> None:
     assert numbers_kept(Markup("<strong>5/5</strong> · 0 moves")) == (
         f"<strong>5/5</strong> ·{nbsp}0{nbsp}moves"
     )
+
+
+def button_labels(board: str) -> set[str]:
+    """The words the play board's buttons show: their labels under the icons, and the named ones."""
+    found = re.findall(r'<span class="[^"]*button-label[^"]*">([^<]+)</span>', board)
+    found += re.findall(r'<button class="button primary" id="end-turn"[^>]*>([^<]+)</button>', board)
+    found += re.findall(r'<span class="when-closed">([^<]+)</span>', board)
+    return {label.strip() for label in found}
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES))
+def test_the_walkthrough_names_the_buttons_by_their_labels(
+    client: FlaskClient, published: int, language: str
+) -> None:
+    headers = {"Accept-Language": language}
+    labels = button_labels(page(client, "/", **headers))
+    assert len(labels) >= 4, labels  # undo, reset, hint, give up, end turn
+    tour = page(client, "/tour", **headers)
+    named = re.findall(r'<strong class="button-name">([^<]+)</strong>', tour)
+    # the walkthrough names undo, reset and end turn, each as its button says it in this language
+    assert len(named) == 3 and set(named) <= labels, (named, labels)
+
+
+def test_italian_calls_a_puzzle_a_rompicapo_throughout() -> None:
+    # one word for one thing: "problema" only as chess's (a chess problem), or a placeholder's name
+    said = []
+    for message in catalog("it"):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            text = re.sub(r"%\(problem\)s|problem[ai] di scacchi", "", text or "")
+            if re.search(r"problem", text, re.IGNORECASE):
+                said.append(text)
+    assert said == []

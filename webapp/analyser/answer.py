@@ -49,12 +49,10 @@ class Answer:
     def broken_numbers(self) -> tuple[str, ...]:
         """The numbers of the melds the steps break, for the page to list: `1, 2 and 4`.
 
-        The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`)."""
-        return tuple(
-            str(step.source + 1)
-            for step in self.steps
-            if step.kind is StepKind.BREAK and step.source is not None
-        )
+        The chain depth's melds: the steps are planned to break those (`plan_steps`' `broken`), in
+        the order the chain reaches them; listed by number."""
+        breaks = [step.source for step in self.steps if step.kind is StepKind.BREAK]
+        return tuple(str(source + 1) for source in sorted(source for source in breaks if source is not None))
 
 
 def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
@@ -74,12 +72,18 @@ def answer_of(analysis: Settled, chain: Chain | None) -> Answer:
 
 
 def position_args(entry: Entry) -> dict[str, Any]:
-    """The query that reproduces an entry: canonical when it is a valid position, else as typed."""
+    """The query that reproduces an entry: canonical when it is a valid position, else as typed. The
+    canonical form writes suits as symbols (`10♥`), which every page reads alike: an engine `QC`
+    would be the queen of cuori (hearts) on an Italian page."""
     position = entry.position
     if position is None:
         return {"rules": entry.rules_name, "table": entry.table_text, "hand": entry.hand_text}
     return {
         "rules": position.rules.name,
-        "table": " / ".join(str(meld) for meld in position.table),
-        "hand": " ".join(str(card) for card in position.hand),
+        "table": " / ".join(" ".join(_token(card) for card in meld.cards) for meld in position.table),
+        "hand": " ".join(_token(card) for card in position.hand),
     }
+
+
+def _token(card: Card) -> str:
+    return str(card) if card.is_joker else card.pretty()

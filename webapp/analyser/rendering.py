@@ -19,7 +19,7 @@ from flask import render_template, url_for
 from puzzles import JOKER, MAX_PROBLEMS, PRESETS, SUITS, Analysis, Card, Chain, Entry, Position, read_entry
 from webapp.analyser import solving
 from webapp.analyser.answer import Answer, answer_of, position_args
-from webapp.languages import LETTERS, letters, page_language
+from webapp.languages import LETTERS, letters, page_language, suit_letters
 from webapp.templating import deck, drawn_for_keeping, sessionless, token_filled
 
 PALETTE = tuple(tuple(Card(rank, suit) for rank in range(1, 14)) for suit in SUITS)
@@ -33,6 +33,7 @@ def entry_of(args: Mapping[str, str]) -> Entry:
         args.get("hand", ""),
         args.get("objective", "cards"),
         LETTERS[letters()],  # a German player types DH for the queen of hearts
+        suit_letters(),  # an Italian one QC for the queen of hearts (cuori)
     )
 
 
@@ -92,6 +93,7 @@ def render_analysis(entry: Entry, answer: Answer | None, htmx: bool) -> str:
         presets=PRESETS.values(),
         palette=PALETTE,
         joker=JOKER,
+        card_ranks=" ".join(["A", "2-10", *dict.fromkeys(LETTERS[letters()][:3] + "JQK")]),
         query=position_args(entry),
         chain_url=url_for("analyser.chain", **position_args(entry), objective=entry.objective_name)
         if entry.position is not None

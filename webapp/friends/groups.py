@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from puzzles import words
 from webapp.errors import Refusal
 from webapp.friends.table import Member, Result
-from webapp.models import FriendGroup, FriendLink, FriendMember, PlayerAttempt
+from webapp.models import Daily, FriendGroup, FriendLink, FriendMember, PlayerAttempt
 from webapp.schedule.days import Calendar
 
 NAME_MOST = 24
@@ -233,3 +233,8 @@ def table_members(
         Member(row.name, row.player_id == viewer, streaks.get(row.player_id, 0), found[row.player_id])
         for row in everyone
     ]
+
+
+def first_daily(session: Session) -> int:
+    """The number of the site's first daily puzzle (1 on a site started on Tavolo's launch day)."""
+    return session.scalar(select(func.min(Daily.number))) or 1

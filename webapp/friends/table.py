@@ -96,8 +96,10 @@ class Table:
     week: tuple[WeekRow, ...]
 
 
-def week_numbers(today: int) -> tuple[int, ...]:
-    return tuple(number for number in range(today - WEEK + 1, today + 1) if number >= 1)
+def week_numbers(today: int, first: int = 1) -> tuple[int, ...]:
+    """The daily numbers of the week to `today`: none before `first`, the site's first daily puzzle (a
+    site started after Tavolo's launch day begins at a later number), as no one could play those."""
+    return tuple(number for number in range(today - WEEK + 1, today + 1) if number >= max(first, 1))
 
 
 def _done(result: Result | None) -> bool:
@@ -117,10 +119,11 @@ def _order(row: TodayRow) -> tuple[object, ...]:
     )
 
 
-def table(members: list[Member], today: int, finished: set[int]) -> Table:
+def table(members: list[Member], today: int, finished: set[int], first: int = 1) -> Table:
     """The table as the viewer sees it on the day of puzzle `today`, who has finished the daily
-    puzzles `finished` (as the daily or from the archive: either way they have seen it)."""
-    numbers = week_numbers(today)
+    puzzles `finished` (as the daily or from the archive: either way they have seen it); the week
+    begins no earlier than `first`, the site's first daily puzzle."""
+    numbers = week_numbers(today, first)
     seen = finished & set(numbers)
     is_open = today in seen
     rows = tuple(

@@ -70,13 +70,14 @@ def _table(group_id: int, error: str | None = None, typed: str | None = None) ->
     streaks = {
         row.player_id: records.player_streak(reader, row.player_id, dates, moment).current for row in everyone
     }
-    numbers = table.week_numbers(today)
+    first = groups.first_daily(reader)
+    numbers = table.week_numbers(today, first)
     members = groups.table_members(reader, group_id, player, numbers, dates, streaks)
     finished = records.finished_numbers(reader, player, numbers)
     return render_template(
         "friends_table.html",
         group=group,
-        shown=table.table(members, today, finished),
+        shown=table.table(members, today, finished, first),
         keeper=everyone[0].player_id == player,
         you=next(row for row in everyone if row.player_id == player),
         link=url_for("friends.join_page", token=groups.link_of(reader, group_id), _external=True),

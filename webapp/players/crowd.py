@@ -26,15 +26,30 @@ FRESH_SECONDS = 300
 FINISHED = (Status.SOLVED, Status.MISSED, Status.GAVE_UP, Status.TIMED_OUT)
 
 
+FEW = 5
+"""Below this many players of real play (`real_players`) who finished a puzzle, the result card says
+how many players finished it and solved it in plain counts, not in shares and medians."""
+
+
 @dataclass(frozen=True, slots=True)
 class Crowd:
-    """Every finished attempt at one puzzle, as figures."""
+    """Every finished attempt at one puzzle, as figures: shares and medians from the players of real
+    play, and plain counts of every player who finished it (a newcomer's first puzzle too)."""
 
     finished: int
     solve_seconds: tuple[float, ...]
     """The time each solve took, sorted."""
     solve_moves: tuple[int, ...]
     """The moves each solve took, sorted."""
+    everyone: int = 0
+    """Every player who finished it (their first turn), of real play or not."""
+    everyone_solved: int = 0
+    """Those of `everyone` who solved it."""
+
+    @property
+    def few(self) -> bool:
+        """Too few players of real play for shares and medians to mean much."""
+        return self.finished < FEW
 
     @property
     def solved(self) -> int:
@@ -71,19 +86,23 @@ def _beaten(sorted_values: tuple[float, ...] | tuple[int, ...], mine: float) -> 
     return round(100 * (len(sorted_values) - bisect_right(sorted_values, mine)) / others)
 
 
-def crowd_of(rows: Iterable[tuple[Status, int, datetime, datetime | None]]) -> Crowd:
-    """The figures of finished attempts given as (status, moves, started, finished)."""
-    finished = 0
+def crowd_of(rows: Iterable[tuple[Status, int, datetime, datetime | None, bool]]) -> Crowd:
+    """The figures of finished attempts given as (status, moves, started, finished, real play)."""
+    finished = everyone = everyone_solved = 0
     seconds: list[float] = []
     moves: list[int] = []
-    for status, count, started, ended in rows:
+    for status, count, started, ended, real in rows:
         if status not in FINISHED or ended is None:
+            continue
+        everyone += 1
+        everyone_solved += status == Status.SOLVED
+        if not real:
             continue
         finished += 1
         if status == Status.SOLVED:
             seconds.append((ended - started).total_seconds())
             moves.append(count)
-    return Crowd(finished, tuple(sorted(seconds)), tuple(sorted(moves)))
+    return Crowd(finished, tuple(sorted(seconds)), tuple(sorted(moves)), everyone, everyone_solved)
 
 
 CROWDS: AppCache[int, tuple[datetime, Crowd]] = AppCache(
@@ -121,18 +140,20 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
         counted, crowd = cached
         if counted >= finished and (now - counted).total_seconds() < FRESH_SECONDS:
             return crowd
+    # every finished first turn, marked real play or not: the figures are of real play (a throwaway
+    # cookie moves no share), the counts of everyone (a friend on their first day has finished it)
+    real = case((real_players(now), True), else_=False).label("real")
     rows = session.execute(
         select(
-            PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished
+            PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished, real
         ).where(
             PlayerAttempt.puzzle_id == puzzle_id,
             PlayerAttempt.status.in_(FINISHED),
             PlayerAttempt.run_id.is_(None),  # a run's solves race a clock or a streak: another game
             PlayerAttempt.review == 0,
-            real_players(now),
         )
     )
-    crowd = crowd_of((row.status, row.moves, row.started, row.finished) for row in rows)
+    crowd = crowd_of((row.status, row.moves, row.started, row.finished, bool(row.real)) for row in rows)
     CROWDS().put(puzzle_id, (now, crowd))
     return crowd
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from flask import current_app
 from sqlalchemy import and_, func, or_, select, update
@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import models, rating_defaults
 from webapp.models import Status
-from webapp.players.charts import Bar, Line, moves_histogram, rating_line
+from webapp.players.charts import Bar, Line, moves_histogram, rating_over_time
 from webapp.players.crowd import FINISHED
 from webapp.players.glicko import Rating, idle, play, solve_score
 from webapp.players.streaks import CalendarCell, DailyPlay, DayMark, Streak, calendar_cells, marks, streak
@@ -91,15 +91,17 @@ class Stats:
         return round(100 * self.solved / self.played) if self.played else 0
 
 
-def stats(session: Session, player: str | None, dates: Calendar, now: datetime, today: date) -> Stats:
-    """The player's stats; a newcomer's are all zero, with an empty calendar."""
+def stats(
+    session: Session, player: str | None, dates: Calendar, now: datetime, today: date, zone: tzinfo = UTC
+) -> Stats:
+    """The player's stats (the rating chart's days in `zone`); a newcomer's are all zero."""
     attempts, rating, record, left = (
         ([], Rating(), {}, 0) if player is None else _own_record(session, player, dates, now)
     )
     daily = [attempt for attempt in attempts if attempt.number is not None]
     practice = [attempt for attempt in attempts if attempt.number is None]
     solved = [attempt for attempt in daily if attempt.status == Status.SOLVED]
-    history = [attempt.rating_after for attempt in attempts if attempt.rating_after is not None]
+    rated = [(turn.started, turn.finished, turn.rating_after) for turn in attempts]
     return Stats(
         played=len(daily) + left,
         solved=len(solved),
@@ -109,8 +111,8 @@ def stats(session: Session, player: str | None, dates: Calendar, now: datetime, 
         moves=moves_histogram([attempt.moves for attempt in solved]),
         calendar=calendar_cells(record, dates, today, CALENDAR_WEEKS),
         rating=rating,
-        ratings=rating_line(history[-RATING_HISTORY:]),
-        rated=len(history),
+        ratings=rating_over_time(rated, rating_defaults.DEFAULT_RATING, RATING_HISTORY, zone),
+        rated=sum(rating is not None for *_, rating in rated),
         practice_played=len(practice),
         practice_solved=sum(1 for attempt in practice if attempt.status == Status.SOLVED),
     )

@@ -30,7 +30,7 @@ def _render(adopt_error: str | None = None, typed: str = "") -> str:
     tz = zone(player_zone_name())
     today = moment.astimezone(tz).date()
     reader = db.session()
-    stats = records.stats(reader, player, calendar(), moment, today)
+    stats = records.stats(reader, player, calendar(), moment, today, tz)
     code = transfer.active(reader, player) if player else None
     return render_template(
         "stats.html",

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from webapp.models import PlayerAttempt, PoolPuzzle
+from webapp.models import Daily, PlayerAttempt, PoolPuzzle
 from webapp.review.spacing import Turn, Waiting, round_to_show, waiting
 
 
@@ -32,25 +32,50 @@ def turns(session: Session, player: str, puzzle_id: int | None = None) -> list[T
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """A puzzle in the player's review, with what names it in the list: a daily's number and day, or
+    the day a practice puzzle was first played."""
+
+    waiting: Waiting
+    puzzle: PoolPuzzle
+    number: int | None
+    """The daily's number; None for a practice puzzle."""
+    day: date
+    """The daily's day, or the player's day of their first turn at a practice puzzle."""
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     """A player's review on a day: the puzzles due (now) and those coming back later."""
 
-    due: list[tuple[Waiting, PoolPuzzle]]
-    later: list[tuple[Waiting, PoolPuzzle]]
+    due: list[Entry]
+    later: list[Entry]
 
 
 def review(session: Session, player: str | None, today: date, zone: ZoneInfo) -> Review:
     if player is None:
         return Review([], [])
-    items = waiting(turns(session, player), zone)
-    puzzles = {
-        row.id: row
-        for row in session.scalars(
-            select(PoolPuzzle).where(PoolPuzzle.id.in_([item.puzzle_id for item in items]))
+    played = turns(session, player)
+    items = waiting(played, zone)
+    ids = [item.puzzle_id for item in items]
+    puzzles = {row.id: row for row in session.scalars(select(PoolPuzzle).where(PoolPuzzle.id.in_(ids)))}
+    dailies = {
+        puzzle_id: (number, day)
+        for puzzle_id, number, day in session.execute(
+            select(Daily.puzzle_id, Daily.number, Daily.day).where(Daily.puzzle_id.in_(ids))
         )
     }
-    due = [(item, puzzles[item.puzzle_id]) for item in items if item.is_due(today)]
-    later = [(item, puzzles[item.puzzle_id]) for item in items if not item.is_due(today)]
+    first_played: dict[int, date] = {}
+    for turn in played:
+        if turn.review == 0 and turn.finished is not None:
+            first_played[turn.puzzle_id] = turn.finished.astimezone(zone).date()
+
+    def entry(item: Waiting) -> Entry:
+        number, day = dailies.get(item.puzzle_id, (None, first_played.get(item.puzzle_id, today)))
+        return Entry(item, puzzles[item.puzzle_id], number, day)
+
+    due = [entry(item) for item in items if item.is_due(today)]
+    later = [entry(item) for item in items if not item.is_due(today)]
     return Review(due, later)
 
 

@@ -12,12 +12,13 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from flask import current_app
 from sqlalchemy import ColumnElement, String, cast, exists, func, select, true
 from sqlalchemy.orm import Session
 
-from generator import TIERS
+from generator import THEMES, TIERS, recipe_for
 from puzzles import PRESETS
 from webapp import db
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
@@ -77,6 +78,51 @@ def choose(
         if candidates:
             return rng.choice(candidates)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What practice offers a player, read from the pool: for each preset, the tiers with any theme
+    (`""`) and the tiers of each theme. The clock's job fills the presets it has a target for by
+    tier, never by theme, so a theme is offered only at the tiers where the pool holds a puzzle of it
+    the player has not played: a pair that never fills is never offered."""
+
+    tiers: dict[str, dict[str, tuple[str, ...]]]
+    """rules -> theme (`""` for any) -> tiers, easiest first."""
+
+    def of(self, rules: str, theme: str = "") -> tuple[str, ...]:
+        return self.tiers.get(rules, {}).get(theme, ())
+
+    def themes(self, rules: str) -> list[str]:
+        """The themes offered under these rules, in `generator.THEMES`'s order."""
+        offered = self.tiers.get(rules, {})
+        return [name for name in THEMES if offered.get(name)]
+
+
+def offered(session: Session, player: str | None, targets: Mapping[str, int]) -> Offer:
+    """What practice can give this player now (`Offer`): every tier of a preset the clock's job fills
+    (`targets`: a preset's unplayed puzzles kept per tier; the generator has a recipe for each tier),
+    and each preset's, theme's and tier's puzzles in the pool that the player has not played."""
+    tiers: dict[str, dict[str, set[str]]] = {
+        rules: {"": {tier for tier in TIERS if targets.get(rules, 0) > 0 and recipe_for(tier, rules)}}
+        for rules in PRESETS
+    }
+    query = select(PoolPuzzle.rules, PoolPuzzle.tier, PoolPuzzle.themes).where(
+        PoolPuzzle.practice.is_(True), pool.graded(), unplayed_by(player)
+    )
+    for rules, tier, themes in session.execute(query):
+        if rules not in tiers or tier not in TIERS:
+            continue
+        for theme in ("", *themes):
+            tiers[rules].setdefault(theme, set()).add(tier)
+    return Offer(
+        {
+            rules: {
+                theme: tuple(tier for tier in TIERS if tier in found) for theme, found in by_theme.items()
+            }
+            for rules, by_theme in tiers.items()
+        }
+    )
 
 
 def unfinished(session: Session, player: str | None) -> PoolPuzzle | None:

@@ -18,12 +18,16 @@
     });
   }
 
-  // a typed token as the palette writes it (10H, JK), or null when it is no card
+  // the page's own suit letters (an Italian C is cuori), as the server reads them
+  var palette = document.querySelector("[data-palette]");
+  var OWN = JSON.parse((palette && palette.dataset.suits) || "{}");
+
+  // a typed token as the engine writes it (10H, JK), or null when it is no card (or an ambiguous one)
   function normal(token) {
     var text = token.toUpperCase();
     if (text === "JK" || text === "JOKER" || text === "🃏") { return "JK"; }
     var suit = text.slice(-1);
-    suit = SUITS[suit] || suit;
+    if (SUITS[suit]) { suit = SUITS[suit]; } else if (OWN[suit] !== undefined) { suit = OWN[suit]; }
     var rank = text.slice(0, -1);
     if (rank === "T") { rank = "10"; }
     return /^(A|[2-9]|10|J|Q|K)$/.test(rank) && /^[SHDC]$/.test(suit) ? rank + suit : null;
@@ -45,7 +49,7 @@
       });
     });
     Array.prototype.forEach.call(document.querySelectorAll("[data-palette] [data-token]"), function (button) {
-      var token = button.dataset.token;
+      var token = normal(button.dataset.token);
       var allowed = token === "JK" ? jokers : decks;
       var left = allowed - (counts[token] || 0);
       button.disabled = left <= 0;

@@ -325,13 +325,9 @@
     if (event.target.closest("#board [data-put-down]")) { putDown(); }
   }, true);
 
-  // the share button copies the spoiler-free text
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-copy]");
-    if (!button) { return; }
-    var source = document.getElementById(button.dataset.copy);
-    if (!source) { return; }
-    var text = source.textContent.trim();
+  // a copy button copies its text; the share button opens the phone's share sheet where the browser
+  // has one, with the spoiler-free text and the puzzle's link, and copies both elsewhere
+  function copyText(button, source, text) {
     var done = function () { button.textContent = say("copied", "Copied"); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
@@ -339,6 +335,29 @@
       selectText(source);
       try { if (document.execCommand("copy")) { done(); } } catch (e) { /* the text stays selected */ }
     }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button) { return; }
+    var source = document.getElementById(button.dataset.copy);
+    if (!source) { return; }
+    copyText(button, source, source.textContent.trim());
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-share]");
+    if (!button) { return; }
+    var source = document.getElementById(button.dataset.share);
+    if (!source) { return; }
+    var text = source.textContent.trim(), url = button.dataset.shareUrl || "";
+    var whole = url ? text + "\n" + url : text;
+    if (typeof navigator.share === "function") {
+      navigator.share(url ? { text: text, url: url } : { text: text }).catch(function (error) {
+        // closing the sheet is the player's choice; any other refusal falls back to a copy
+        if (!error || error.name !== "AbortError") { copyText(button, source, whole); }
+      });
+      return;
+    }
+    copyText(button, source, whole);
   });
   function selectText(el) {
     var range = document.createRange();

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from puzzles import HINT_RUNGS, Board, Card, Progress, hint, progress, words
+from puzzles import HINT_RUNGS, Board, Card, Hint, Progress, hint, key_ideas, progress, words
 from webapp import db, solver_gate
 from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
@@ -110,7 +110,12 @@ def ask_hint(page: PuzzlePage) -> Turn:
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     solution = page.puzzle.solution_cards()
-    advice = solver_gate.run(lambda: hint(board, used + 1, solution, limit))
+
+    def worked_out() -> Hint:
+        ideas = key_ideas(page.puzzle.position(), solution) if used == 0 else ()
+        return hint(board, used + 1, solution, limit, ideas[0].card if ideas else None)
+
+    advice = solver_gate.run(worked_out)
 
     def give(attempt: PlayerAttempt, built: Board | None) -> Board:
         if attempt.hints != used or attempt.melds != board.to_json():

@@ -11,7 +11,7 @@ import random
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from generator import THEMES, TIERS
@@ -30,7 +30,7 @@ from webapp.turn import actions, archive
 from webapp.turn.modes import daily_page
 from webapp.turn.rendering import kept_newcomer_page, render_turn
 from webapp.turn.result import around
-from webapp.wording import gettext, rules_title, tier_name
+from webapp.wording import gettext, list_words, rules_title, tier_name
 
 bp = Blueprint("choosing", __name__)
 
@@ -86,13 +86,19 @@ def practice_page() -> tuple[str, int]:
 def _practice(message: str | None = None, rules: str | None = None) -> str:
     reader = db.session()
     player = current_player_id()
+    offer = practice.offered(reader, player, current_app.config["PRACTICE_POOL"])
+    rules = rules or request.args.get("rules", "classic")
+    rules = rules if rules in PRESETS else "classic"
+    theme = request.args.get("theme", "")
+    theme = theme if theme in offer.themes(rules) else ""
     return render_template(
         "practice.html",
-        presets=list(PRESETS),
+        presets=[name for name in PRESETS if offer.of(name)] or list(PRESETS),
         tiers=TIERS,
-        themes=THEMES.values(),
-        theme=request.args.get("theme", ""),
-        rules=rules or request.args.get("rules", "classic"),
+        themes=THEMES,
+        offer=offer,
+        theme=theme,
+        rules=rules,
         rating=player_rating(reader, player),
         unfinished=practice.unfinished(reader, player),
         message=message,
@@ -114,7 +120,8 @@ def next_practice() -> Response | tuple[str, int]:
         reader, player, rules, None if tier == "rating" else tier, near, random.Random(), theme
     )
     if found is None:
-        return _practice(_none_ready(rules, tier, theme), rules), 404
+        offer = practice.offered(reader, player, current_app.config["PRACTICE_POOL"])
+        return _practice(_none_ready(rules, tier, theme, offer), rules), 404
     return redirect(url_for("practice.puzzle", code=found.code), 303)
 
 
@@ -135,16 +142,34 @@ def _unknown_asked(rules: str, tier: str, theme: str | None) -> str | None:
     return None
 
 
-def _none_ready(rules: str, tier: str, theme: str | None) -> str:
-    """The message for a choice that has no puzzle left for the player, naming what was asked."""
+def _none_ready(rules: str, tier: str, theme: str | None, offer: practice.Offer) -> str:
+    """The message for a choice that has no puzzle left for the player, naming what was asked and,
+    for a theme, the tiers that have one; "topped up" only for what the clock's job fills."""
     wanted = [rules_title(rules)]
     if tier != "rating":
         wanted.insert(0, tier_name(tier))
     if theme is not None:
         wanted.append(gettext(THEMES[theme].title))
+        tiers = offer.of(rules, theme)
+        if tiers:
+            return gettext(
+                "No puzzle of this theme you have not played at this tier (%(wanted)s). "
+                "It has some at: %(tiers)s.",
+                wanted=", ".join(wanted),
+                tiers=list_words([tier_name(each) for each in tiers]),
+            )
+        return gettext(
+            "No puzzle of this theme you have not played in these rules (%(wanted)s). Try another theme.",
+            wanted=", ".join(wanted),
+        )
+    if current_app.config["PRACTICE_POOL"].get(rules, 0) > 0:
+        return gettext(
+            "No puzzle you have not played is ready (%(wanted)s): the pool is being topped up. "
+            "Try another tier.",
+            wanted=", ".join(wanted),
+        )
     return gettext(
-        "No puzzle you have not played is ready (%(wanted)s): the pool is being topped up. Try another tier.",
-        wanted=", ".join(wanted),
+        "No puzzle you have not played is left (%(wanted)s). Try another tier.", wanted=", ".join(wanted)
     )
 
 
@@ -162,4 +187,4 @@ def next_review() -> Response:
     due = queue.review(db.session(), current_player_id(), now().astimezone(tz).date(), tz).due
     if not due:
         return redirect(url_for("choosing.review_page"), 303)
-    return redirect(url_for("review.puzzle", code=due[0][1].code), 303)
+    return redirect(url_for("review.puzzle", code=due[0].puzzle.code), 303)

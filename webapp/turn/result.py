@@ -11,17 +11,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import url_for
+from sqlalchemy import select
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, plan_steps, play_of
+from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
 from webapp import db
 from webapp.models import PlayerAttempt, Status
 from webapp.players import records
-from webapp.players.crowd import Crowd, how_others_did
+from webapp.players.crowd import FINISHED, Crowd, how_others_did
 from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
-from webapp.turn import attempts
+from webapp.turn import attempts, store
 from webapp.turn.actions import Turn
 from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.turn_view import NumberedMeld, numbered
@@ -52,6 +53,11 @@ class Result:
     """The steps from the puzzle's table to its solution (plan_steps), shown once the turn is over."""
     final: tuple[NumberedMeld, ...]
     """The solution's table, meld by meld as the steps number them, the hand's cards marked."""
+    given: tuple[tuple[Card, ...], ...]
+    """The table the puzzle gave, meld by meld: the steps' numbers are its melds' (drawn beside them,
+    as the board the player saw draws none)."""
+    key_ideas: tuple[Words, ...]
+    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`): shown solved or not."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
@@ -60,6 +66,12 @@ class Result:
     next_in: Words
     crowd: CrowdView
     """How everyone else did on this puzzle (the player has finished it, or there is no result)."""
+    share_url: str | None = None
+    """The puzzle's own address, absolute, that the share text carries (none for a review round,
+    whose page is the player's own)."""
+    today_open: bool = False
+    """This is another daily than the player's today's, which they have not finished: their streak can
+    start (or go on) today, not only tomorrow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,12 @@ class CrowdView:
     faster_than: int | None
     """For a solve: the share of the other solves that took longer."""
     fewer_moves_than: int | None
+    others: int = 0
+    """The other players who finished it (their first turn), real play or not."""
+    others_solved: int = 0
+    """Those of `others` who solved it."""
+    rating: int = 0
+    """The puzzle's rating now: what the first to finish can be told of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +155,36 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         crowd=_crowd(
             attempt, how_others_did(db.session(), attempt.puzzle_id, moment, attempt.finished or moment)
         ),
+        share_url=None if page.mode is Mode.REVIEW else page.url("puzzle", _external=True),
+        today_open=streak is not None and _today_open(page, attempt, moment, tz_name),
     )
 
 
+def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_name: str) -> bool:
+    """The player's today's daily is another than this one, open, and not finished by them."""
+    today = calendar().today(moment, zone(tz_name))
+    if page.number == today or not calendar().is_open(today, moment):
+        return False
+    finished = db.session().scalar(
+        select(PlayerAttempt.id).where(
+            PlayerAttempt.player_id == attempt.player_id,
+            PlayerAttempt.number == today,
+            PlayerAttempt.status != Status.PLAYING,
+        )
+    )
+    return finished is None
+
+
 def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them."""
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    return {"steps": steps, "final": numbered(position, steps)}
+    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
+    return {
+        "steps": steps,
+        "final": numbered(position, steps),
+        "given": tuple(meld.cards for meld in position.table),
+        "key_ideas": ideas,
+    }
 
 
 def _challenge(page: PuzzlePage, attempt: PlayerAttempt) -> str:
@@ -156,11 +197,21 @@ def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
     median = crowd.median_seconds
     solve = attempt.status == Status.SOLVED and attempt.finished is not None
     spent = (attempt.finished - attempt.started).total_seconds() if solve and attempt.finished else None
+    # the crowd's counts hold the player's own first turn (counted after it finished): leave it out
+    if attempt.review == 0:
+        first: Status | None = attempt.status
+    else:
+        turn = store.find(db.session(), attempt.player_id, attempt.puzzle, 0)
+        first = turn.status if turn is not None else None
+    mine = first in FINISHED
     return CrowdView(
         crowd,
         attempts.duration_words(timedelta(seconds=median)) if median is not None else None,
         crowd.faster_than(spent) if spent is not None else None,
         crowd.fewer_moves_than(attempt.moves) if solve else None,
+        others=max(crowd.everyone - mine, 0),
+        others_solved=max(crowd.everyone_solved - (mine and first == Status.SOLVED), 0),
+        rating=round(attempt.puzzle.rating),
     )
 
 

@@ -7,6 +7,7 @@ import html
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from flask import Flask
@@ -67,7 +68,7 @@ def test_a_blank_page_has_the_form_and_the_palette_and_no_problem(client: FlaskC
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     assert '<textarea id="table" name="table"' in body
-    assert 'data-token="10H"' in body and 'data-token="JK"' in body
+    assert 'data-token="10♥"' in body and 'data-token="JK"' in body
     assert problems(response) == []
     assert 'id="analysis"' not in body
     # every preset can be chosen, and every page links to the analyser
@@ -253,9 +254,12 @@ def test_the_url_holds_the_position_in_its_tidy_form(client: FlaskClient) -> Non
     link = re.search(r'id="permalink" href="([^"]+)"', body)
     assert link
     url = html.unescape(link.group(1))
-    assert url == "/analyse?rules=classic&table=QH+QD+QC+/+4S+5S+6S&hand=10S+KD&objective=cards"
+    # suits as symbols: the link reads as the same cards on a page of any language
+    assert unquote(url) == "/analyse?rules=classic&table=Q♥+Q♦+Q♣+/+4♠+5♠+6♠&hand=10♠+K♦&objective=cards"
     again = client.get(url)
     assert answer_text(again) == answer_text(typed)
+    italian = client.get(url, headers={"Accept-Language": "it"})
+    assert 'aria-label="Q♣"' in italian.get_data(as_text=True)  # never read as cuori there
     # htmx gets the section alone, and the address bar gets the tidy link
     fragment = client.get(typed.request.full_path, headers={"HX-Request": "true"})
     assert "<html" not in fragment.get_data(as_text=True)

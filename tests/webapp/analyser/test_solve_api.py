@@ -77,7 +77,7 @@ def test_the_worked_examples_answers(client: FlaskClient) -> None:
     assert sorted(second["laid"]) == ["9S", "QD", "QS"]
     assert third["id"] == "example 3"
     assert (third["max_placed"], third["depth"], third["broken"]) == (2, 1, [0])
-    assert third["steps"][1]["text"] == "move 6♣ from meld 1 to a new meld 2"
+    assert third["steps"][2]["text"] == "move 6♣ from meld 1 to meld 2"
 
 
 def test_the_objective_and_the_time_limit_are_query_options(

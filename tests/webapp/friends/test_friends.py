@@ -215,3 +215,11 @@ def test_a_player_has_a_limited_number_of_tables(app: Flask, player: Player) -> 
     make(player, table="Two")
     third = player.post("/friends", htmx=False, table="Three", name="Anna")
     assert third.status_code == 409 and "leave one first" in third.get_data(as_text=True)
+
+
+def test_the_week_begins_at_the_sites_first_daily_puzzle(app: Flask, player: Player, published: int) -> None:
+    # the site's first daily puzzle is today's #7: #1 to #6 were never published here, nobody could
+    # have played them, and the week shows none of them as "not played"
+    page = player.client.get(make(player)).get_data(as_text=True)
+    week = page[page.index('class="friend-week"') :]
+    assert re.findall(r'<th scope="col">#(\d+)</th>', week) == [str(published)]

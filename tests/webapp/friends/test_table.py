@@ -37,6 +37,9 @@ CARLA = Member("carla", False, 0, {10: result(10, Status.SOLVED, moves=6, second
 def test_the_week_is_the_seven_puzzles_up_to_today() -> None:
     assert week_numbers(10) == (4, 5, 6, 7, 8, 9, 10)
     assert week_numbers(3) == (1, 2, 3)
+    # a site whose first daily puzzle is #8: no day before it, which nobody could have played
+    assert week_numbers(10, first=8) == (8, 9, 10)
+    assert table([], 10, set(), first=8).numbers == (8, 9, 10)
 
 
 def test_today_stays_hidden_until_the_viewer_has_finished_it() -> None:

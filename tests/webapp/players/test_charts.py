@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from webapp.players.charts import moves_histogram, rating_line
 
 
@@ -35,3 +38,22 @@ def test_a_flat_rating_line_still_has_a_scale() -> None:
     assert [value for _, value in line.ticks] == [1450, 1500, 1550]
     assert {y for _, y in line.points} == {60.0}
     assert rating_line([]).last is None
+
+
+def test_the_rating_line_places_each_rating_by_its_time_and_labels_the_days() -> None:
+    start = datetime(2026, 11, 1, 12, tzinfo=UTC)
+    moments = [start, start + timedelta(hours=1), start + timedelta(days=9), start + timedelta(days=10)]
+    line = rating_line([1500, 1540, 1480, 1610], width=300, moments=moments)
+    # a day's gap is a gap on the line: the second point an hour in, the third nine days in
+    assert [x for x, _ in line.points] == [0.0, 1.2, 270.0, 300.0]
+    assert line.days == ((0.0, date(2026, 11, 1)), (150.0, date(2026, 11, 6)), (300.0, date(2026, 11, 11)))
+    # the days are the player's: 23:30 in UTC is the next day in Rome
+    late = [datetime(2026, 11, 1, 23, 30, tzinfo=UTC), datetime(2026, 11, 2, 8, tzinfo=UTC)]
+    rome = rating_line([1500, 1520], moments=late, zone=ZoneInfo("Europe/Rome"))
+    assert rome.days == ((160.0, date(2026, 11, 2)),)  # one day: its label in the middle
+
+
+def test_ratings_all_of_one_moment_are_spread_evenly() -> None:
+    moment = datetime(2026, 11, 1, 12, tzinfo=UTC)
+    line = rating_line([1500, 1510, 1520], width=300, moments=[moment] * 3)
+    assert [x for x, _ in line.points] == [0.0, 150.0, 300.0]

@@ -112,8 +112,26 @@ def test_a_player_with_a_record_of_some_days_moves_the_rating_and_the_figures(
         before = puzzle_rating(strict)
     clock.moment = NOON + timedelta(minutes=1)
     result = Player(strict.test_client()).post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
-    # the throwaway sees the real player's figures, and is not among them
-    assert "0% of the 2 players who finished it solved it." in result
+    # the throwaway is told of the two who finished before it, and is counted in no share
+    assert "2 other players have finished it so far; 0 solved it." in result
+    with strict.app_context(), database().reader() as session:
+        daily = session.scalars(select(models.Daily).where(models.Daily.number == TODAY)).one()
+        figures = crowd.how_others_did(session, daily.puzzle_id, clock.moment, clock.moment)
+    assert (figures.finished, figures.everyone) == (2, 3)
+
+
+def test_a_friend_on_their_first_day_who_finished_is_not_left_out(
+    strict: Flask, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    # both new today: neither is real play yet, so no share counts them; yet the second to finish is
+    # never told that they are the first (a friends' table shows the friend's result beside theirs)
+    friend, me = Player(strict.test_client()), Player(strict.test_client())
+    first = friend.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
+    assert "You are the first to finish this puzzle" in first
+    clock.moment = NOON + timedelta(minutes=1)
+    result = me.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
+    assert "first to finish" not in result
+    assert "One other player has finished it so far, and did not solve it." in result
 
 
 def test_the_help_page_says_what_counts_as_real_play(strict: Flask) -> None:

@@ -16,6 +16,7 @@ from tests.webapp.conftest import NOON, FrozenClock, Player, store, variant
 from tests.webapp.playing import share_text, solve
 from webapp import models
 from webapp.db import database
+from webapp.schedule.clock import TZ_COOKIE
 
 
 @pytest.fixture
@@ -289,3 +290,32 @@ def test_todays_page_points_to_an_earlier_puzzle_still_open(
     player.post("/puzzles/7/give-up")
     assert "is still open for" not in player.client.get("/?tz=Pacific/Auckland").get_data(as_text=True)
     assert "is still open for" not in player.client.get("/puzzles/8").get_data(as_text=True)
+
+
+def test_a_first_miss_on_an_earlier_puzzle_points_to_todays_not_to_tomorrow(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    """In Auckland the day is #8's while #7 is still open: giving #7 up, the streak can start today."""
+    for number, decoy in ((7, "3H"), (8, "AD")):
+        store(app, variant(known_puzzle, decoy, "hard", f"ct{number}"), number)
+    player.client.set_cookie(TZ_COOKIE, "Pacific/Auckland")
+    assert "Tavolo #8" in player.client.get("/").get_data(as_text=True)
+    earlier = player.post("/puzzles/7/give-up").get_data(as_text=True)
+    assert "come back tomorrow" not in earlier
+    assert 'daily puzzle: <a href="/" id="today-open">today\'s is still open</a>' in html.unescape(earlier)
+    todays = player.post("/puzzles/8/give-up").get_data(as_text=True)
+    assert "Your streak starts with your first solved daily puzzle: come back tomorrow." in todays
+    assert "today-open" not in todays
+
+
+def test_the_rating_is_drawn_over_time_from_the_first_puzzle(
+    app: Flask, player: Player, published: int
+) -> None:
+    assert "rating-line" not in player.client.get("/stats").get_data(as_text=True)  # nothing rated yet
+    player.post(f"/puzzles/{published}/give-up")
+    page = player.client.get("/stats").get_data(as_text=True)
+    # one rated puzzle: the line from where every player starts to the rating after it, on its day
+    points = re.search(r'<polyline class="rating-line" [^>]*points="([^"]+)"', page)
+    assert points and len(points.group(1).split()) == 2
+    assert re.search(r'<text class="axis day-tick"[^>]*>29 Nov</text>', page)
+    assert "Rating history on 29 November 2026: from 1300 to 1500" in page

@@ -58,6 +58,7 @@ def test_a_given_up_puzzle_comes_back_the_next_day_and_leaves_when_solved_clean(
     moves = solve(player, puzzle.id, known_puzzle, base="/review")
     result = player.post(f"/review/{puzzle.id}/end").get_data(as_text=True)
     assert "Next review" in result and f"{moves} moves" in result and "?beat=" not in result
+    assert "You are the first to finish this puzzle" in result  # their own first turn is no other player
     assert rounds(app) == [(0, "gave-up", None), (1, "solved", None)]
     assert puzzle_rating(app, row_id) == rating  # a review moves the player's rating only
     assert player.client.get(f"/review/{puzzle.id}").status_code == 200  # the result stays on its page
@@ -101,3 +102,25 @@ def test_a_review_gone_wrong_waits_three_days_and_never_touches_the_streak(
     # the streak is the daily's alone: the review rounds changed nothing of it
     stats = player.client.get("/stats").get_data(as_text=True)
     assert 'id="best-streak">1<' in stats and 'id="played">1<' in stats
+
+
+def test_each_puzzle_in_the_review_list_is_named_by_its_number_or_the_day_it_was_played(
+    app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    puzzle = variant(known_puzzle, "2H", "hard", "cr1")
+    practise(app, puzzle)
+    assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    assert player.post(f"/practice/{puzzle.id}/give-up").status_code == 200
+    later = player.client.get("/review").get_data(as_text=True)
+    # coming back tomorrow: both named, and the day each comes back said
+    assert later.count('class="review-name"') == 2 and later.count("back on") == 2
+    assert f'<span class="number">#{TODAY}</span>' in later and "played Sun, 29 Nov 2026" in later
+    clock.moment += timedelta(days=1)
+    due = player.client.get("/review").get_data(as_text=True)
+    names = [part.split("</span></span>")[0] for part in due.split('class="review-name">')[1:]]
+    assert len(names) == 2
+    assert any(f"#{TODAY}</span>" in name and "Sun, 29 Nov 2026" in name for name in names)
+    assert any("Practice</span>" in name and "played Sun, 29 Nov 2026" in name for name in names)
+    # the tier and the preset in an element of their own, apart from the name
+    kind = '<span class="review-kind"><span class="chip tier-hard">Hard</span> <span class="date">Classic'
+    assert due.count(kind) == 2

@@ -259,3 +259,66 @@ def test_the_top_up_leaves_out_near_duplicates_of_the_pool(
     assert len(calls) > len(generator.TIERS)
     assert added == {("classic", tier): 1 for tier in generator.TIERS}
     assert unplayed(app) == {("classic", tier): 1 for tier in generator.TIERS}
+
+
+def tier_buttons(page: str) -> dict[str, bool]:
+    """Each tier button of the practice page, and whether it can be pressed."""
+    return {
+        match.group(1): "disabled" not in match.group(2)
+        for match in re.finditer(r'<button class="button[^"]*" name="tier" value="([^"]*)"([^>]*)>', page)
+    }
+
+
+def test_practice_offers_the_theme_and_tier_pairs_the_pool_holds(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    # the pool: a ladder at Hard, a cycle at Expert; nothing themed under the other presets
+    practise(app, variant(known_puzzle, "5S 5H", "hard", "cl1", themes=("ladder", "extend")))
+    practise(app, variant(known_puzzle, "5S 5D", "expert", "cy1", themes=("cycle", "extend")))
+    page = html.unescape(player.client.get("/practice").get_data(as_text=True))
+    assert '<option value="ladder">Climb the ladder (Hard)</option>' in page
+    assert '<option value="cycle">Go round in a circle (Expert)</option>' in page
+    assert '<option value="extend">Add to a meld (Hard and Expert)</option>' in page
+    assert 'value="bridge"' not in page and 'value="free-joker"' not in page  # none in the pool
+    # without a theme every tier of a preset the clock fills; with one, only where the pool has it
+    assert all(tier_buttons(page).values())
+    themed = tier_buttons(player.client.get("/practice?theme=ladder").get_data(as_text=True))
+    assert themed == {
+        "rating": True,
+        "easy": False,
+        "medium": False,
+        "hard": True,
+        "expert": False,
+        "master": False,
+    }
+    jokers = player.client.get("/practice?rules=jokers").get_data(as_text=True)
+    assert 'value="ladder"' not in jokers and 'value="cycle"' not in jokers
+    # a pair the pool does not hold (asked by hand) says where the theme is, never "topped up"
+    asked = player.client.get("/practice/next?rules=classic&tier=easy&theme=ladder")
+    said = html.unescape(asked.get_data(as_text=True))
+    assert asked.status_code == 404 and "topped up" not in said
+    assert (
+        "No puzzle of this theme you have not played at this tier (Easy, Classic, Climb the ladder)." in said
+    )
+    assert "It has some at: Hard." in said
+    # once played, the ladder is gone from the offer, and asking for it says to try another theme
+    found = player.client.get("/practice/next?rules=classic&tier=hard&theme=ladder")
+    player.post(found.headers["Location"] + "/give-up")
+    assert 'value="ladder"' not in player.client.get("/practice").get_data(as_text=True)
+    again = html.unescape(
+        player.client.get("/practice/next?rules=classic&tier=hard&theme=ladder").get_data(as_text=True)
+    )
+    assert "in these rules (Hard, Classic, Climb the ladder). Try another theme." in again
+    assert "topped up" not in again
+
+
+def test_the_offer_follows_the_clocks_targets_for_tiers_without_a_theme(
+    app: Flask, known_puzzle: generator.Puzzle
+) -> None:
+    practise(app, variant(known_puzzle, "5S 5H", "hard", "ci1"))
+    with app.app_context(), database().reader() as session:
+        offer = practice.offered(session, None, {"classic": 10})
+        assert offer.of("classic") == generator.TIERS  # the clock fills each, the generator makes each
+        assert offer.of("italian") == ()  # no target, nothing in the pool
+        assert offer.of("classic", "ladder") == ()
+        assert practice.offered(session, None, {}).of("classic") == ("hard",)  # what the pool holds

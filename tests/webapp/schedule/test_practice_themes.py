@@ -13,11 +13,17 @@ SWAP = ("extend", "swap")
 LADDER = ("new-meld", "ladder")
 
 
-def test_practice_offers_every_theme(client: FlaskClient) -> None:
+def test_practice_offers_the_themes_the_pool_holds(
+    app: Flask, client: FlaskClient, known_puzzle: generator.Puzzle
+) -> None:
+    empty = client.get("/practice?theme=ladder").get_data(as_text=True)
+    assert not any(f'value="{name}"' in empty for name in generator.THEMES)  # none in the pool yet
+    practise(app, variant(known_puzzle, "2H 3H", "hard", "cp1", LADDER))
     page = client.get("/practice?theme=ladder").get_data(as_text=True)
-    for theme in generator.THEMES.values():
-        assert f'value="{theme.name}"' in page and theme.title in page
+    for name in LADDER:
+        assert f'value="{name}"' in page and generator.THEMES[name].title in page
     assert '<option value="ladder" selected>' in page
+    assert 'value="swap"' not in page
 
 
 def test_a_theme_asked_gives_a_puzzle_of_that_theme(

@@ -172,6 +172,9 @@ def test_solving_ends_with_the_share_text(
     moves = attempts(app)[0][3]
     # the streak of one: #7 is the first daily puzzle this player solved
     assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1"
+    # the share carries the puzzle's own address, absolute, for the share sheet or the copy
+    assert f'data-share="share-text" data-share-url="http://localhost/puzzles/{TODAY}"' in result
+    assert f'id="share-link" href="http://localhost/puzzles/{TODAY}"' in result
     assert 'class="countdown"' in result and "12 h 00 min" in result
     assert attempts(app)[0][2] == "solved"
     # the turn is over: no more moves
@@ -376,3 +379,23 @@ def test_end_turn_short_of_the_maximum_asks_first(player: Player, published: int
     board = player.move(TODAY, card_id(page, "8♣"), "3").get_data(as_text=True)
     assert '<details class="confirm end-short">' in board
     assert "You can still place 4 more cards. End anyway?" in board
+
+
+def test_the_given_up_solution_draws_every_meld_number_it_names(
+    app: Flask, player: Player, published: int
+) -> None:
+    result = player.post(f"/puzzles/{TODAY}/give-up").get_data(as_text=True)
+    solution = result[result.index('class="solution-title"') :]
+    given = solution[solution.index("given-table") : solution.index("Step by step")]
+    final = solution[solution.index("final-table") :]
+    drawn_given = re.findall(r'<span class="meld-number">(\d+)</span>', given)
+    drawn_final = re.findall(r'<span class="meld-number">(\d+)</span>', final)
+    # the table the puzzle gave, numbered 1-4 in its order, its cards drawn beside each number
+    assert drawn_given == ["1", "2", "3", "4"]
+    first = given[: given.index('<span class="meld-number">2</span>')]
+    assert re.findall(r'aria-label="([^"]+)">\s*<span class="corner"', first) == ["10♠", "10♥", "10♦"]
+    steps = solution[solution.index("Step by step") : solution.index("final-table")]
+    named = set(re.findall(r"meld (\d+)", re.sub(r"<[^>]+>|&nbsp;|\u00a0|\u2060", " ", steps)))
+    assert named, "the steps name no meld"
+    # every meld the steps name is drawn under its number: a meld of the table given, or a new one
+    assert named <= set(drawn_given) | set(drawn_final)

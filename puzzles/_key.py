@@ -1,0 +1,120 @@
+"""The key ideas of a puzzle in words: its decisions (RULES.md) said against its solution.
+
+The forcing player's decision line says which cards need a decision, how their copies end (in
+sets, in runs, kept) and of which kind each decision is (`Decision.kind`). These words say it with
+the solution's own melds: a *decline* keeps back, or sends elsewhere, a hand card that fits a table
+meld as it lies ("Keep 9♥ back, though it fits 9♠ 9♦ 9♣"; "10♠ goes to 10♥ 10♦ 10♣ 10♠, not onto
+J♠ Q♠ K♠"); a *fork* gives a card a home that the forced moves cannot tell from another ("10♦ goes
+to the run 10♦ J♦ Q♦, not to a set"). The line is asked to agree with the solution (`shown`); a
+decision that still does not is left out: the words never say what the solution does not do.
+
+They give the solution away: the site shows them only once the puzzle is finished, and its hint
+ladder's first rung names the first key card alone (`KeyIdea.card`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from puzzles._cards import Card
+from puzzles._forcing import Decision, decisions_of
+from puzzles._melds import Meld, MeldKind, meld_problem
+from puzzles._plays import play_of
+from puzzles._position import Position
+from puzzles._words import Words, words
+
+KeyKind = Literal["decline", "fork"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyIdea:
+    """One decision of the forcing player's line, placed on the solution's table."""
+
+    kind: KeyKind
+    card: Card
+    home: tuple[Card, ...] | None
+    """The solution's meld that holds the card, as the decision sends it; None: kept in the hand."""
+    home_kind: MeldKind | None
+    instead: tuple[Card, ...] | None
+    """The table meld the card fits as it lies (the obvious move), where the solution does not
+    put it; None when there is none."""
+
+    def words(self) -> Words:
+        """The idea as one sentence, in the solution's terms."""
+        card = (self.card,)
+        if self.home is None:
+            if self.instead is None:
+                return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
+            return words("Keep %(card)s back, though it fits %(meld)s.", card=card, meld=self.instead)
+        if self.instead is not None:
+            return words(
+                "%(card)s goes to %(home)s, not onto %(meld)s.",
+                card=card,
+                home=self.home,
+                meld=self.instead,
+            )
+        if self.home_kind is MeldKind.SET:
+            return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
+        return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
+
+
+def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[KeyIdea, ...]:
+    """The decisions of the forcing player's line (`decisions_of`, the count the grade reads) that
+    the solution (a maximal play's final table) bears out, forks first, each group in line order.
+    Empty when the line needs none or was not found within the search's limit."""
+    return _key_ideas(position, tuple(tuple(meld) for meld in solution))
+
+
+@functools.lru_cache(maxsize=256)
+def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tuple[KeyIdea, ...]:
+    rules = position.rules
+    table = tuple(Meld.of(meld, rules) for meld in solution)
+    play = play_of(position, table)
+    forcing = decisions_of(position, play.count, shown=table)
+    ideas = [idea for decision in forcing.line if (idea := _placed(position, table, decision)) is not None]
+    return tuple(sorted(ideas, key=lambda idea: idea.kind == "decline"))
+
+
+def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> KeyIdea | None:
+    """The decision on the solution's table, or None when the solution ends its card otherwise."""
+    card = decision.card
+    ends = Counter(meld.kind for meld in table for copy in meld.cards if copy == card)
+    kept = (
+        position.hand.count(card)
+        - sum(ends.values())
+        + sum(meld.cards.count(card) for meld in position.table)
+    )
+    if (ends[MeldKind.SET], ends[MeldKind.RUN], kept) != (decision.sets, decision.runs, decision.kept):
+        return None
+    lying = Counter(meld.kind for meld in position.table for copy in meld.cards if copy == card)
+    # the kind of meld that gains a copy names the home; a card that only stays back has none
+    gained = [kind for kind in (MeldKind.SET, MeldKind.RUN) if ends[kind] > lying[kind]]
+    kind = gained[0] if gained else None
+    home = None if kind is None else next(meld for meld in table if card in meld.cards and meld.kind is kind)
+    instead = _obvious_meld(position, card, home)
+    if home is None and decision.kept == 0:
+        # a table card that stays where the forced moves would leave it: no idea to say
+        return None
+    return KeyIdea(
+        "decline" if decision.kind == "decline" else "fork",
+        card,
+        None if home is None else home.cards,
+        None if home is None else home.kind,
+        None if instead is None else instead.cards,
+    )
+
+
+def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | None:
+    """A table meld that a hand card fits as it lies and that does not end as the card's home."""
+    if card not in position.hand or card.is_joker:
+        return None
+    for meld in position.table:
+        if meld_problem((*meld.cards, card), position.rules) is not None:
+            continue
+        if home is None or Counter(meld.cards) - Counter(home.cards):
+            return meld
+    return None

@@ -1,0 +1,104 @@
+"""A puzzle's key ideas in real headless Chromium on a phone: the first hint marks the key card
+alone, and giving up shows the ideas in words on the result card, in each language, at 360 px
+(English, Italian) and 320 px (German, Polish: the longest words).
+
+Screenshots go to artifacts/ as key-ideas-<language>-<width>-*.png.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+
+import generator
+from puzzles import Position
+from tests.browser.conftest import ARTIFACTS, PHONE, served
+from tests.webapp.conftest import FrozenClock, make_app, store
+from tests.webapp.turn.test_key_ideas import MASTER
+
+SAID = {
+    "en": {
+        "locale": "en-GB",
+        "hint": "10♠ is the key card: think about where it goes.",
+        "title": "The key ideas",
+        "ideas": ["10♠ goes to the set 10♠ 10♥ 10♣, not to a run.", "Keep 2♥ back, though it fits 3♥ 4♥ 5♥."],
+    },
+    "it": {
+        "locale": "it-IT",
+        "hint": "10♠ è la carta chiave: pensa a dove va.",
+        "title": "Le idee chiave",
+        "ideas": [
+            "10♠ va nel tris 10♠ 10♥ 10♣, non in una scala.",
+            "Tieni 2♥ in mano, anche se si attacca a 3♥ 4♥ 5♥.",
+        ],
+    },
+    "de": {
+        "locale": "de-DE",
+        "hint": "10♠ ist die Schlüsselkarte: überlege, wohin sie gehört.",
+        "title": "Die Schlüsselideen",
+        "ideas": [
+            "10♠ gehört in den Satz 10♠ 10♥ 10♣, nicht in eine Reihe.",
+            "Behalte 2♥ auf der Hand, obwohl sie an 3♥ 4♥ 5♥ passt.",
+        ],
+    },
+    "pl": {
+        "locale": "pl-PL",
+        "hint": "10♠ to kluczowa karta: zastanów się, gdzie ją położyć.",
+        "title": "Kluczowe idee",
+        "ideas": [
+            "10♠ trafia do grupy 10♠ 10♥ 10♣, nie do sekwensu.",
+            "Zatrzymaj 2♥ na ręce, choć pasuje do 3♥ 4♥ 5♥.",
+        ],
+    },
+}
+
+
+@pytest.fixture
+def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    """The app with a generated Master (a fork and two declines) as today's puzzle (#7)."""
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(MASTER), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 360), ("it", 360), ("de", 320), ("pl", 320)])
+def test_the_key_card_then_the_key_ideas_on_a_phone(
+    browser: object, site: str, language: str, width: int
+) -> None:
+    said = SAID[language]
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=said["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(site + "/")
+    page.wait_for_load_state("domcontentloaded")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = f"key-ideas-{language}-{width}"
+
+    page.click("#hint-button")
+    page.wait_for_selector("#hint")
+    hint = page.inner_text("#hint")
+    assert said["hint"] in hint.replace("\u00a0", " ")
+    # the hint marks one card, the key card, and no meld: it does not say where the card goes
+    marked = page.eval_on_selector_all(
+        "#board .card.hinted", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(marked) == 1 and marked[0].startswith("10♠")
+    assert page.query_selector("#board .hinted-meld") is None
+    assert page.query_selector("#key-ideas") is None
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-1-hint.png"), full_page=True)
+
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    ideas = page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert said["title"] in ideas
+    for idea in said["ideas"]:
+        assert idea in ideas
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#key-ideas").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
+    context.close()

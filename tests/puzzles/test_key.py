@@ -1,0 +1,134 @@
+"""The key ideas: the forcing player's decisions said with the solution's melds, on generated
+puzzles (classic, from `generator make`), and never against the solution."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from puzzles import Decision, Meld, MeldKind, Position, key_ideas, maximum, meld_problem, parse_cards, play_of
+from puzzles._key import _placed
+
+MASTER = (
+    "classic | 3S 3D 3C / 6H 6D 6C / 9S 9H 9D / QS QH QC / 6S 7S 8S / 3H 4H 5H / 9C 10C JC"
+    " | 10S JS 2H 10H JH QH AD 2D 4D 5D 8C 8C"
+)
+MASTER_SOLUTION = (
+    "3S 3H 3C / 6S 6D 6C / 9H 9D 9C / 10S 10H 10C / JS JH JC / QS QH QC / 7S 8S 9S / 4H 5H 6H"
+    " / AD 2D 3D 4D 5D"
+)
+MEDIUM = "classic | 5S 5D 5C / 5H 5D 5C / 9H 9D 9C / 9S 10S JS QS / AH 2H 3H / 2H 3H 4H | 8S 8H 10H JH"
+MEDIUM_SOLUTION = "5H 5D 5C / 5S 5D 5C / 9S 9D 9C / 10S JS QS / AH 2H 3H / 2H 3H 4H / 8H 9H 10H JH"
+TABLE_FORK = (
+    "classic | 4S 4D 4C / 7S 7H 7D / 10S 10D 10C / KH KD KC / 4H 5H 6H / 10H JH QH / 7C 8C 9C"
+    " | 7S 9H 9H 2D 3D 5D 6D JD QD 6C JC QC KC"
+)
+TABLE_FORK_SOLUTION = (
+    "4S 4H 4C / 7S 7D 7C / 10S 10H 10D / JH JD JC / QH QD QC / KH KD KC / 5H 6H 7H / 2D 3D 4D 5D 6D"
+    " / 8C 9C 10C"
+)
+
+
+def solution_of(text: str) -> list[tuple[object, ...]]:
+    return [parse_cards(meld) for meld in text.split(" / ")]
+
+
+def said(position: str, solution: str) -> list[tuple[str, str]]:
+    return [
+        (idea.kind, str(idea.words())) for idea in key_ideas(Position.parse(position), solution_of(solution))
+    ]
+
+
+def test_a_fork_comes_first_then_the_declines() -> None:
+    assert said(MASTER, MASTER_SOLUTION) == [
+        ("fork", "10♠ goes to the set 10♠ 10♥ 10♣, not to a run."),
+        ("decline", "Keep 2♥ back, though it fits 3♥ 4♥ 5♥."),
+        ("decline", "Keep 8♣ back, though it fits 9♣ 10♣ J♣."),
+    ]
+
+
+def test_a_decline_names_the_meld_the_card_fits_as_it_lies() -> None:
+    assert said(MEDIUM, MEDIUM_SOLUTION) == [("decline", "Keep 8♠ back, though it fits 9♠ 10♠ J♠ Q♠.")]
+
+
+def test_a_table_card_that_changes_kind_is_a_fork() -> None:
+    # J♥ lies in the run 10♥ J♥ Q♥ and ends in the jacks' set
+    first = key_ideas(Position.parse(TABLE_FORK), solution_of(TABLE_FORK_SOLUTION))[0]
+    assert (first.kind, str(first.words())) == ("fork", "J♥ goes to the set J♥ J♦ J♣, not to a run.")
+
+
+def test_a_hand_card_sent_elsewhere_than_its_obvious_meld() -> None:
+    # 6♠ fits 7♠ 8♠ 9♠ as it lies; the decision sends it to the sixes instead (6♠ fits the sixes
+    # too, so the forcing player calls it a fork: the kind is the line's, the words the table's)
+    position = Position.parse("classic | 7S 8S 9S / 6H 6D 6C | 6S")
+    table = [Meld.parse("6S 6H 6D 6C", position.rules), Meld.parse("7S 8S 9S", position.rules)]
+    for kind in ("decline", "fork"):
+        idea = _placed(position, tuple(table), Decision(parse_cards("6S")[0], 1, 0, 0, kind))
+        assert idea is not None and idea.kind == kind
+        assert str(idea.words()) == "6♠ goes to 6♠ 6♥ 6♦ 6♣, not onto 7♠ 8♠ 9♠."
+
+
+def test_a_decision_the_solution_contradicts_is_left_out() -> None:
+    position = Position.parse("classic | 7S 8S 9S / 6H 6D 6C | 6S")
+    table = (Meld.parse("6S 7S 8S 9S", position.rules), Meld.parse("6H 6D 6C", position.rules))
+    # the decision says a set, the solution lays 6♠ on the run: no words for it
+    assert _placed(position, table, Decision(parse_cards("6S")[0], 1, 0, 0)) is None
+    assert _placed(position, table, Decision(parse_cards("6S")[0], 0, 0, 1)) is None
+
+
+def check_agrees(parsed: Position, final: list[tuple[object, ...]]) -> None:
+    """Every idea is true of this solution: its home holds the card, a kept card stays in the hand,
+    a declined card is a hand card that fits the meld named as it lies."""
+    rules = parsed.rules
+    play = play_of(parsed, [Meld.of(meld, rules) for meld in final])
+    left = Counter(play.hand_after(parsed))
+    for idea in key_ideas(parsed, final):
+        said = str(idea.words())
+        if idea.home is None:
+            assert left[idea.card], said
+        else:
+            assert idea.card in idea.home, said
+            assert any(Counter(idea.home) == Counter(Meld.of(meld, rules).cards) for meld in final)
+            assert idea.home_kind is (
+                MeldKind.SET if len({c.rank for c in idea.home if not c.is_joker}) == 1 else MeldKind.RUN
+            )
+        if idea.kind == "decline":
+            assert idea.card in parsed.hand, "only a hand card has an obvious move to decline"
+        if idea.instead is not None:
+            assert idea.card in parsed.hand
+            assert any(idea.instead == meld.cards for meld in parsed.table)
+            assert meld_problem((*idea.instead, idea.card), rules) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        MASTER,
+        MEDIUM,
+        TABLE_FORK,
+        "classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C",
+        "jokers | 3S 4S 5S / 7H 7D 7C | JK 9D",
+        "jokers | 2S 2D 2C / 3S 3D 3C / 6S 6D 6C / 7S 7D 7C / 8H 8D 8C / QS QH QC"
+        " | 5S 6S 9H 10H 3D 5D QD 5C JK",
+        "jokers | JS JH JD / QS QH QD QC / 3H 4H 5H / 7H 8H 9H 10H JH QH KH / 7H JK 9H 10H / 2D 3D 4D"
+        " / 9D 10D JD / AC 2C 3C | AS 2S 4S 5S AH 4H 6D 5C 5C JC",
+    ],
+)
+def test_the_key_ideas_of_the_solvers_own_play_are_true_of_it(text: str) -> None:
+    # the solver's play, not a stored one: the line is asked to agree with whichever play is shown
+    position = Position.parse(text)
+    best = maximum(position, time_limit=20.0)
+    final = [meld.cards for meld in best.play.table]
+    assert key_ideas(position, final), "each of these positions needs a decision"
+    check_agrees(position, final)
+
+
+@pytest.mark.parametrize(
+    ("position", "solution"),
+    [(MASTER, MASTER_SOLUTION), (MEDIUM, MEDIUM_SOLUTION), (TABLE_FORK, TABLE_FORK_SOLUTION)],
+)
+def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> None:
+    parsed = Position.parse(position)
+    assert key_ideas(parsed, solution_of(solution)), "each of these puzzles has a key idea"
+    check_agrees(parsed, solution_of(solution))
