@@ -622,11 +622,5 @@ METHODS |= {
 }
 SEARCHES |= {"6m": "master", "6e": "expert"}
 
-RECIPES |= {
-    "expert": ("6e",),
-    "master": ("6m",),
-    # the chains' traps are declines, so they are Hard now (issue 38); they break sets and runs
-    # alike and are no figure, where q's ladders, staircases and walls are both figures and one kind
-    "hard": ("q", "n", "y", "q", "o", "2a", "q", "n", "2b", "q", "o", "2c"),
-}
+RECIPES |= {"expert": ("6e",), "master": ("6m",)}
 JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}
