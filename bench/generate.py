@@ -15,7 +15,8 @@
    share of best plays that break both a set and a run and of tables that are a figure, the share
    holding a joker and of those whose best play moves one, against their targets.
 
-    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--tiers T,T] [--json FILE]
+    .venv/bin/python bench/generate.py [--count 1000] [--per-tier 100] [--seed 0] [--tiers T,T] [--quick]
+        [--json FILE]
 
 `--count 0` leaves out parts 1 and 2; `--tiers` runs only these tiers in part 3.
 
@@ -37,12 +38,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from generator import TIERS, Puzzle, PuzzleId, motif_of, near_duplicate
+from generator import TIERS, Puzzle, PuzzleId, motif_of, near_duplicate, shared_melds
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
-from generator._shapes import holds_joker, is_figure, mixes, moves_joker
+from generator._shapes import (
+    frees_joker,
+    holds_joker,
+    is_figure,
+    mixes,
+    moves_joker,
+    obvious_laid,
+    template_of,
+)
 from generator._tables import ladder_length
-from puzzles import skill_limited
+from puzzles import Meld, Position, decisions_of, parse_cards, play_of, skill_limited, table_shape
 
 TARGET_HARD_PER_MINUTE = 60.0
 TARGET_MASTER_PER_MINUTE = 10.0
@@ -59,6 +68,19 @@ LIVE_FLOOR = {"easy": 0.3, "medium": 0.3, "hard": 0.7, "expert": 0.7, "master": 
 """Issue 21: the share of each tier's puzzles with a live decoy."""
 TARGET_SPEEDUP = 1.8
 MOTIF_CEILING = 0.4
+TARGET_PER_CPU_MINUTE = {"expert": 30.0, "master": 10.0}
+"""Issue 38: puzzles a CPU minute, each tier asked for on its own."""
+ALL_DECOYS_CEILING, OBVIOUS_PLACED_FLOOR = 0.5, 0.3
+"""Issue 38, at Expert and Master together: at most this share of puzzles whose every obvious card
+(a hand card that fits a table meld as it lies) is a decoy, and at least this share of the obvious
+cards placed by the best play."""
+DISTINCT_FLOOR, NEAR_PAIRS_CEILING, TEMPLATE_CEILING = 0.8, 0.05, 0.2
+"""Issue 38, per tier: distinct tables up to relabelling, pairs sharing 4+ melds after the best
+relabelling, and the largest share of one template (`generator._shapes.template_of`)."""
+HARD_FIGURES_CEILING, HARD_MIXED_FLOOR = 0.5, 0.4
+MEDIUM_END_CARD_CEILING, MEDIUM_LIVE_FLOOR = 0.5, 0.4
+"""Issue 38: Hard's figures and best plays that break a set and a run; Medium's end cards (the
+theme) and live decoys."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +126,9 @@ def run(rules: str, tier: str | None, count: int, seed: int, workers: int) -> Ru
 SKILLS = (1, 2, 3, 4, 5)
 
 
-def describe(tier: str, alone: Run) -> dict[str, object]:
-    """Print and return one tier's figures."""
+def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
+    """Print and return one tier's figures; `quick` leaves out the two costly ones (dead twins and
+    the skill-limited player's runs)."""
     puzzles = alone.puzzles
     count = max(len(puzzles), 1)
 
@@ -122,7 +145,7 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     # a method is a letter or a digit and a letter (4a): the ID's own reading
     methods = Counter(PuzzleId.parse(p.id).method for p in puzzles)
     live = sum(p.live_decoys > 0 for p in puzzles)
-    twins = [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
+    twins = [] if quick else [dead_twins(p.position(), p.laid_cards, DEFAULT_TIME_LIMIT) for p in puzzles]
     twinned = sum(bool(found) for found in twins)
     unproven_twins = sum(found is None for found in twins)
     near = sum(near_duplicate(a.table, b.table) for a, b in combinations(puzzles, 2))
@@ -137,8 +160,9 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     )
     fails = {
         k: sum(skill_limited(p.position(), k, DEFAULT_TIME_LIMIT).placed < p.max_placed for p in puzzles)
-        for k in SKILLS
+        for k in ([] if quick else SKILLS)
     }
+    variety = _variety(puzzles, positions)
     print(
         f"\n  {tier}: {alone.rate()}, acceptance {alone.tally.acceptance:.1%},"
         f" {alone.tally.attempts} attempts, {len(puzzles)} puzzles",
@@ -181,7 +205,9 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     print(
         f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
     )
+    _print_variety(tier, alone, variety)
     return {
+        **variety,
         "per_minute": round(alone.per_minute(), 1),
         "per_cpu_minute": round(alone.per_cpu_minute(), 1),
         "acceptance": round(alone.tally.acceptance, 4),
@@ -208,6 +234,87 @@ def describe(tier: str, alone: Run) -> dict[str, object]:
     }
 
 
+def _variety(puzzles: Sequence[Puzzle], positions: Sequence[Position]) -> dict[str, object]:
+    """Issue 38's figures of one tier's puzzles: forks and declines, obvious cards, tables up to
+    relabelling, templates, end cards and jokers freed into the hand."""
+    count = max(len(puzzles), 1)
+    forks: Counter[str] = Counter()
+    declines: Counter[str] = Counter()
+    obvious = placed = all_decoys = none_obvious = 0
+    for puzzle, position in zip(puzzles, positions, strict=True):
+        forcing = decisions_of(position, puzzle.max_placed)
+        fork_count = getattr(forcing, "forks", None)
+        forks["?" if fork_count is None else str(fork_count)] += 1
+        if fork_count is not None and forcing.decisions is not None:
+            declines[str(forcing.decisions - fork_count)] += 1
+        have, laid = obvious_laid(position, puzzle.laid_cards)
+        obvious += have
+        placed += laid
+        all_decoys += have > 0 and laid == 0
+        none_obvious += have == 0
+    shapes = {table_shape(position) for position in positions}
+    pairs = list(combinations(puzzles, 2))
+    in_common = [shared_melds(a.table, b.table, a.rules) for a, b in pairs]
+    templates = Counter(
+        template_of(position, p.solution) for p, position in zip(puzzles, positions, strict=True)
+    )
+    end_cards = sum("end-card" in p.themes for p in puzzles)
+    freed = sum(
+        bool(play_of(pos, [Meld.of(parse_cards(m), pos.rules) for m in p.solution]).freed)
+        for p, pos in zip(puzzles, positions, strict=True)
+    )
+    frees = sum(frees_joker(pos, p.solution) for p, pos in zip(puzzles, positions, strict=True))
+    return {
+        "frees_joker_share": round(frees / count, 3),
+        "forks": dict(sorted(forks.items())),
+        "declines": dict(sorted(declines.items())),
+        "obvious_cards": obvious,
+        "obvious_placed_share": round(placed / max(obvious, 1), 3),
+        "all_obvious_decoys_share": round(all_decoys / count, 3),
+        "no_obvious_share": round(none_obvious / count, 3),
+        "distinct_tables_share": round(len(shapes) / count, 3),
+        "relabelled_near_pairs": sum(n >= 4 for n in in_common),
+        "relabelled_near_pairs_share": round(sum(n >= 4 for n in in_common) / max(len(pairs), 1), 3),
+        "templates": len(templates),
+        "top_template_share": round(max(templates.values(), default=0) / count, 3),
+        "end_card_share": round(end_cards / count, 3),
+        "frees_joker_to_hand_share": round(freed / count, 3),
+    }
+
+
+def _print_variety(tier: str, alone: Run, v: dict[str, object]) -> None:
+    target = TARGET_PER_CPU_MINUTE.get(tier)
+    if target is not None:
+        print(f"    {tier} a CPU minute: {alone.per_cpu_minute():.1f} (target {target:.0f})")
+    print(f"    forks: {v['forks']}, declines: {v['declines']}")
+    print(
+        f"    obvious cards {v['obvious_cards']}, placed by the best play {v['obvious_placed_share']:.0%}"
+        f" (target at Expert and Master: {OBVIOUS_PLACED_FLOOR:.0%}); every obvious card a decoy"
+        f" {v['all_obvious_decoys_share']:.0%} (at most {ALL_DECOYS_CEILING:.0%}), no obvious card"
+        f" {v['no_obvious_share']:.0%}"
+    )
+    print(
+        f"    distinct tables up to relabelling {v['distinct_tables_share']:.0%} (at least"
+        f" {DISTINCT_FLOOR:.0%}); pairs sharing 4+ melds relabelled {v['relabelled_near_pairs']}"
+        f" ({v['relabelled_near_pairs_share']:.1%}, at most {NEAR_PAIRS_CEILING:.0%}); templates"
+        f" {v['templates']}, the largest {v['top_template_share']:.0%} (at most {TEMPLATE_CEILING:.0%})"
+    )
+    if tier == "hard":
+        print(
+            f"    hard targets: figures at most {HARD_FIGURES_CEILING:.0%},"
+            f" a set and a run broken {HARD_MIXED_FLOOR:.0%}+"
+        )
+    if tier == "medium":
+        print(
+            f"    end card {v['end_card_share']:.0%} (at most {MEDIUM_END_CARD_CEILING:.0%}), live decoys"
+            f" at least {MEDIUM_LIVE_FLOOR:.0%}"
+        )
+    print(
+        f"    best play frees a table joker {v['frees_joker_share']:.0%}, keeps it in the hand"
+        f" {v['frees_joker_to_hand_share']:.0%}"
+    )
+
+
 def cpu(result: Run) -> str:
     return f"(CPU: workers {result.workers_cpu:.1f} s, parent {result.parent_cpu:.1f} s)"
 
@@ -226,6 +333,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=",".join(TIERS),
         help="the tiers to run on their own, comma-separated (default all)",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="leave out the dead twins and the skill-limited player's runs (the costly figures)",
+    )
     args = parser.parse_args(argv)
     print(f"generator bench, {args.rules}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}", flush=True)
     figures: dict[str, object] = {"rules": args.rules, "load_at_start": os.getloadavg()[0]}
@@ -240,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_tier: dict[str, object] = {}
     for tier in tiers:
         alone = run(args.rules, tier, args.per_tier, args.seed, workers=1)
-        per_tier[tier] = describe(tier, alone)
+        per_tier[tier] = describe(tier, alone, args.quick)
     figures["tiers"] = per_tier
     figures["load_at_end"] = os.getloadavg()[0]
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (the machine is shared: figures vary)")

@@ -7,7 +7,7 @@ chain depth, each with a short ID that regenerates it.
     True
 """
 
-from generator._duplicates import SHARED_MELDS, near_duplicate, shared_melds
+from generator._duplicates import SHARED_MELDS, near_duplicate, same_table, shared_melds
 from generator._grading import TIERS, is_publishable, tier_of
 from generator._make import make_puzzle, puzzle_from_id, puzzle_of, recipe_for, verify
 from generator._puzzle import Puzzle, PuzzleError, PuzzleId, canonical_form
@@ -30,6 +30,7 @@ __all__ = [
     "puzzle_from_id",
     "puzzle_of",
     "recipe_for",
+    "same_table",
     "shared_melds",
     "themes_of",
     "tier_of",

@@ -2,31 +2,120 @@
 
 The canonical form only keeps the very same puzzle from being stored twice. Two tables that share
 most of their melds still play alike (issue 21 found Masters that shared the same block of five to
-nine sets), so runs, the pool and the daily schedule keep them apart with this one predicate.
+nine sets), and so do two tables that are one table relabelled (issue 38: Masters whose sets stood
+at r, r+3, r+6, r+9 for every r and every choice of suits). So runs, the pool and the daily schedule
+keep them apart with this one predicate, which judges tables up to relabelling (RULES.md: suits
+permuted, ranks shifted or mirrored; `puzzles.melds_in_common`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
+
+from puzzles import Meld, MeldKind, Position, PositionError, Rules, melds_in_common, table_shape
 
 SHARED_MELDS = 4
-"""Two tables that share this many identical melds (counted as multisets) are near-duplicates."""
+"""Two tables that share this many melds after the best relabelling (counted as multisets) are
+near-duplicates."""
+
+Table = Sequence[Sequence[str]]
+_Blind = tuple[int, int, int, int]
+"""A meld with its suits left out and its ranks relabelled: (0, rank, cards, jokers) for a set,
+(1, first position, length, joker places as bits) for a run."""
 
 
-def shared_melds(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]]) -> int:
-    """How many melds the two tables have in common, each meld as many times as both tables hold it.
+def shared_melds(a: Table, b: Table, rules: str = "classic") -> int:
+    """How many melds the two tables have in common after the relabelling of one onto the other
+    that keeps the most (`puzzles.melds_in_common`), each meld as many times as both tables hold it.
 
-    Melds are compared card by card in the order `Meld.tokens` writes them (stored puzzles are
-    written that way), so a run keeps its joker's place.
+    Melds are read under `rules` (whose ace says which relabellings there are); a run keeps its
+    joker's place.
     """
-    return sum((Counter(map(tuple, a)) & Counter(map(tuple, b))).values())
+    return melds_in_common(_position(rules, _key(a)), _position(rules, _key(b)))
 
 
-def near_duplicate(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]]) -> bool:
-    """Whether two start tables share SHARED_MELDS or more identical melds.
+def near_duplicate(a: Table, b: Table, rules: str = "classic") -> bool:
+    """Whether two start tables share SHARED_MELDS or more melds after the best relabelling, or are
+    one small table relabelled (every meld shared).
 
     Callers choose which puzzles to compare: those of one preset and tier in a run or in the pool,
-    and every two dailies less than 90 days apart.
+    and every two dailies less than 90 days apart. A bound that leaves the suits out rules most
+    pairs out before the relabellings are tried one by one.
     """
-    return shared_melds(a, b) >= SHARED_MELDS
+    same = len(a) if len(a) == len(b) else SHARED_MELDS
+    least = min(SHARED_MELDS, same)
+    try:
+        first, second = _position(rules, _key(a)), _position(rules, _key(b))
+    except PositionError:
+        # a table of another preset (a daily of days when the site played other rules): its melds
+        # as they are written
+        return sum((Counter(_key(a)) & Counter(_key(b))).values()) >= least
+    if not _could_share(first, second, least):
+        return False
+    return melds_in_common(first, second) >= least
+
+
+def same_table(a: Table, b: Table, rules: str = "classic") -> bool:
+    """Whether the two tables are one table relabelled (`puzzles.table_shape`)."""
+    return _shape(rules, _key(a)) == _shape(rules, _key(b))
+
+
+def _key(table: Table) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(meld) for meld in table)
+
+
+@lru_cache(maxsize=4096)
+def _position(rules: str, table: tuple[tuple[str, ...], ...]) -> Position:
+    return Position.build(rules, table, ())
+
+
+@lru_cache(maxsize=4096)
+def _shape(rules: str, table: tuple[tuple[str, ...], ...]) -> object:
+    return table_shape(_position(rules, table))
+
+
+def _could_share(a: Position, b: Position, least: int) -> bool:
+    """Whether some relabelling of the ranks alone (suits left out) maps `least` melds of `a` onto
+    melds of `b`: a bound on `melds_in_common`, which must also map the suits."""
+    theirs = _blinds(b)[0]
+    return any(sum((mine & theirs).values()) >= least for mine in _blinds(a))
+
+
+@lru_cache(maxsize=4096)
+def _blinds(position: Position) -> tuple[Counter[_Blind], ...]:
+    """The table's melds, suits left out, under every relabelling of the ranks (the identity first)."""
+    rules = position.rules
+    top = rules.top_position
+    maps = [(False, 0), *((False, offset) for offset in range(-top, top + 1) if offset)]
+    maps += [(True, offset) for offset in range(2, 2 * top + 1)]
+    return tuple(
+        Counter(
+            blind
+            for meld in position.table
+            if (blind := _blind_meld(meld, mirror, offset, rules)) is not None
+        )
+        for mirror, offset in maps
+    )
+
+
+def _blind_meld(meld: Meld, mirror: bool, offset: int, rules: Rules) -> _Blind | None:
+    def moved(p: int) -> int:
+        return offset - p if mirror else p + offset
+
+    top = rules.top_position
+    if meld.kind is MeldKind.SET:
+        rank = moved(meld.start)
+        if meld.start == 1 and rules.ace_high and not 1 <= rank <= top:
+            rank = moved(14)
+        if not 1 <= rank <= top:
+            return None
+        return 0, 1 if rank == 14 else rank, len(meld.cards), meld.jokers
+    jokers = [card.is_joker for card in meld.cards]
+    ends = sorted((moved(meld.start), moved(meld.end)))
+    if ends[0] < 1 or ends[1] > top:
+        return None
+    if mirror:
+        jokers.reverse()
+    return 1, ends[0], len(jokers), sum(1 << i for i, joker in enumerate(jokers) if joker)

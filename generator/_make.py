@@ -12,6 +12,7 @@ from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
     LEAST_DECISIONS,
+    LEAST_FORKS,
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
@@ -28,10 +29,12 @@ from generator._methods import (
     OLD_METHODS,
     RECIPES,
     RIVALLING,
+    SEARCHES,
     TRAPPING,
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
+from generator._search import Found, honest, search
 from puzzles import (
     JOKER,
     SUITS,
@@ -57,6 +60,9 @@ DEFAULT_TIME_LIMIT = 5.0
 machine rejects (and so generates differently) as rarely as it can."""
 REPLAY_TIME_LIMIT = 60.0
 """`show ID` replays an attempt with room to spare, so a slower machine proves the same answers."""
+SEARCH_TIME = 8
+"""How many times `time_limit` an attempt of a searching method (`SEARCHES`) may take: a limit on
+the wall clock, which only a loaded machine reaches (the steps take a tenth of a second each)."""
 REPAIRS = 2
 """How many times an attempt drops a hand card that made the maximal play ambiguous."""
 SEED_STRIDE = 1 << 20
@@ -69,7 +75,7 @@ MAX_ATTEMPTS = 2000
 ACCEPTED = "accepted"
 OUTCOMES = (
     ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "chain 0", "small hand",
-    "too easy",
+    "too easy", "obvious decoys",
 )  # fmt: skip
 """Why an attempt ended, for statistics; all but the first are rejections."""
 
@@ -94,7 +100,8 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
     Anything the solver did not prove within `time_limit` (for the whole attempt) is rejected.
     """
     started = time.perf_counter()
-    deadline = started + time_limit
+    # a search proves a position at each of its steps: its attempt gets the time of that many
+    deadline = started + time_limit * (SEARCH_TIME if puzzle_id.method in SEARCHES else 1)
     method = METHODS.get(puzzle_id.method)
     if method is None:
         raise PuzzleError(f"puzzle ID {puzzle_id}: unknown method {puzzle_id.method!r}")
@@ -148,12 +155,30 @@ def _grade(
     done: Callable[..., Attempt],
     tempt: bool = True,
 ) -> Attempt:
-    """Accept a proved unique puzzle at the tier of its chain length and decisions, or say why not."""
+    """Accept a proved unique puzzle at the tier of its chain length and decisions, or say why not.
+
+    A searching method's position first goes through the search (`generator._search`), which may
+    start from a chain length of 0."""
     chain = analysis.chain.length
     highest = tier_of(chain or 0)
-    if highest is None:
+    if highest is None and not (tempt and puzzle_id.method in SEARCHES):
         return done("chain 0", analysis.position)
-    if tempt:
+    if tempt and puzzle_id.method in SEARCHES:
+        found = search(
+            str(puzzle_id),
+            Found(analysis, count_decisions(analysis.position, analysis.best.value)),
+            SEARCHES[puzzle_id.method],
+            deadline,
+        )
+        if found is None:
+            return done("unproven", analysis.position)
+        analysis = found.analysis
+        chain = analysis.chain.length
+        highest = tier_of(chain or 0)
+        if highest is None:
+            return done("chain 0", analysis.position)
+    assert highest is not None
+    if tempt and puzzle_id.method not in SEARCHES:
         tempted = _tempted(puzzle_id, analysis, highest, deadline)
         if tempted is None:
             return done("unproven", analysis.position)
@@ -181,6 +206,14 @@ def _grade(
         position = analysis.position
     tier = graded_tier(chain or 0, forcing)
     assert tier is not None
+    if (
+        tempt
+        and puzzle_id.method in SEARCHES
+        and tier in LEAST_FORKS
+        and not honest(position, analysis.best.play.laid)
+    ):
+        # a searched Expert or Master must not yield to "never play the obvious card" (issue 38)
+        return done("obvious decoys", position)
     defeated = _skill_check(analysis, tier, deadline)
     if not is_publishable(analysis, defeated, forcing):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)

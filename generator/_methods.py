@@ -581,3 +581,46 @@ JOKER_RECIPES: dict[str | None, tuple[str, ...]] = {
 """Under rules with jokers, these tiers' recipes give turns to the letter that frees jokers and to
 the cycles closed by a joker (4a, 5a: many times faster than the others, and their best play
 always lays the joker). Other chains make no puzzle there (y and z would be i and g)."""
+
+# Expert and Master found, not only built (issue 38): a recipe's position, a figure or a mid-game
+# table is the start of a local search (`generator._search`) that keeps a change while the exact
+# analysis says the puzzle forks no less and its obvious cards are no less honest. The recipes
+# alone plant traps that one rule declines; the search changes their tables and hands until the
+# forcing player needs forks and an obvious card belongs to the best play.
+SEARCHES: dict[str, str] = {}
+"""The searching methods and the tier each one searches for."""
+SEARCH_MASTER_BASES: tuple[str | Method, ...] = (
+    _without_jokers(family((CHAINS["long-cycle"],)), "g"),
+    _without_jokers(family((CHAINS["master-swap"],)), "g"),
+    _without_jokers(family((CHAINS["long-four"],)), "g"),
+    "u",
+    "c",
+    "f",
+    LONG_JUNCTION,
+    "v",
+    "k",
+    "s",
+)
+SEARCH_EXPERT_BASES: tuple[str | Method, ...] = (
+    *(
+        _without_jokers(family((CHAINS[kind],)), "i")
+        for kind in ("swap", "cycle", "split", "end", "bridge", "four")
+    ),
+    "t",
+    "a",
+    "e",
+    JUNCTION,
+    "n",
+    "o",
+    "k",
+)
+METHODS |= {
+    # a master recipe, a long figure or a wide mid-game table, searched for a master that forks
+    "6m": family(SEARCH_MASTER_BASES, joker=FAMILY_JOKER),
+    # an expert recipe, a figure or a mid-game table, searched for an expert that forks
+    "6e": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
+}
+SEARCHES |= {"6m": "master", "6e": "expert"}
+
+RECIPES |= {"expert": ("6e",), "master": ("6m",)}
+JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}

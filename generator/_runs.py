@@ -215,7 +215,7 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
     if canonical in seen:
         tally.duplicates += 1
         return None
-    if any(near_duplicate(puzzle.table, table) for table in kept.tables.get(puzzle.tier, [])):
+    if any(near_duplicate(puzzle.table, table, puzzle.rules) for table in kept.tables.get(puzzle.tier, [])):
         tally.near_duplicates += 1
         return None
     if puzzle.tier in VARIED and _too_common(

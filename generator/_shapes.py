@@ -9,10 +9,23 @@ is laid or a table joker goes to another place.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
-from puzzles import JOKER, Meld, MeldKind, Play, Position, StepKind, parse_cards, plan_steps, play_of
+from puzzles import (
+    JOKER,
+    SUITS,
+    Card,
+    Meld,
+    MeldKind,
+    Play,
+    Position,
+    StepKind,
+    parse_cards,
+    plan_steps,
+    play_of,
+)
 
 FIGURE_SIZE = 3
 """Sets on consecutive ranks, or parallel runs, that make a figure; and the common ranks of the runs."""
@@ -55,7 +68,12 @@ def _one_each(groups: list[list[set[int]]]) -> list[list[set[int]]]:
 
 
 def broken_kinds(position: Position, solution: Sequence[Sequence[str]]) -> set[MeldKind]:
-    """The kinds of the original melds that this final table breaks: a meld is broken when its cards
+    """The kinds of the original melds that this final table breaks (`broken_melds`)."""
+    return {position.table[i].kind for i in broken_melds(position, solution)}
+
+
+def broken_melds(position: Position, solution: Sequence[Sequence[str]]) -> list[int]:
+    """The original melds (indices) that this final table breaks: a meld is broken when its cards
     do not all end in one final meld (as `plan_steps` moves them, each card once, keeping whole as
     many melds as it can), so a run that gives up its end card is broken too."""
     play = _play(position, solution)
@@ -69,7 +87,7 @@ def broken_kinds(position: Position, solution: Sequence[Sequence[str]]) -> set[M
     for i, meld in enumerate(position.table):
         if moved[i] < len(meld.cards):
             targets[i].add(i)
-    return {meld.kind for meld, ends in zip(position.table, targets, strict=True) if len(ends) >= 2}
+    return [i for i, ends in enumerate(targets) if len(ends) >= 2]
 
 
 def mixes(position: Position, solution: Sequence[Sequence[str]]) -> bool:
@@ -90,3 +108,60 @@ def moves_joker(position: Position, solution: Sequence[Sequence[str]]) -> bool:
 
 def _play(position: Position, solution: Sequence[Sequence[str]]) -> Play:
     return play_of(position, [Meld.of(parse_cards(meld), position.rules) for meld in solution])
+
+
+def obvious_cards(position: Position) -> list[Card]:
+    """The hand cards (each copy) that fit some meld of the table as it lies: the missing suit of a
+    set of three, the next card at an end of a run (RULES.md's *obvious card*). A joker fits nearly
+    every meld and is never one."""
+    fits = {card for meld in position.table for card in extensions(meld, position.rules.top_position)}
+    return [card for card in position.hand if card in fits]
+
+
+def obvious_laid(position: Position, laid: Sequence[Card]) -> tuple[int, int]:
+    """How many hand cards are obvious (`obvious_cards`, each copy), and how many of them the best
+    play, which lays `laid`, places: a player who declines every obvious card loses these."""
+    obvious = Counter(obvious_cards(position))
+    placed = Counter(laid)
+    return sum(obvious.values()), sum(min(n, placed[card]) for card, n in obvious.items())
+
+
+def extensions(meld: Meld, top: int) -> list[Card]:
+    """The cards that lengthen a meld by one as it lies: a set of three's missing suits, a run's
+    neighbours (the high ace after a king where `top` is 14)."""
+    if meld.kind is MeldKind.SET:
+        present = {card.suit for card in meld.cards}
+        if len(meld.cards) >= 4:
+            return []
+        return [Card(meld.start, suit) for suit in SUITS if suit not in present]
+    suit = meld.suit
+    assert suit is not None
+    return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
+
+
+Template = tuple[tuple[tuple[str, int], ...], tuple[int, ...]]
+
+
+def template_of(position: Position, solution: Sequence[Sequence[str]]) -> Template:
+    """What a puzzle is made of, as a recipe would make it: the melds the shown play breaks, as
+    (kind, length), and the gaps between the ranks of the sets among them, both sorted. The same
+    for every relabelling; two chains of four sets three ranks apart with runs of three between
+    are one template wherever they lie."""
+    broken = [position.table[i] for i in broken_melds(position, solution)]
+    melds = tuple(sorted((meld.kind.value, len(meld.cards)) for meld in broken))
+    ranks = sorted({meld.start for meld in broken if meld.kind is MeldKind.SET})
+    return melds, tuple(sorted(b - a for a, b in pairwise(ranks)))
+
+
+def frees_joker(position: Position, solution: Sequence[Sequence[str]]) -> bool:
+    """Whether the final table moves a joker that lay on the table out of its meld (its real card
+    from the hand takes its place, or the meld lets it go): under `german-jokers` the player takes
+    it back into the hand to lay it again, or keeps it there."""
+    play = _play(position, solution)
+    if play.freed:
+        return True
+    return any(
+        JOKER in step.cards and step.source is not None and step.source < len(position.table)
+        for step in plan_steps(position, play)
+        if step.kind is not StepKind.BREAK
+    )

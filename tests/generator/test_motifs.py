@@ -9,7 +9,7 @@ import pytest
 
 from generator import motif_of, puzzle_of
 from generator._make import _obvious
-from generator._methods import CHAINS, METHODS, RECIPES, TRAPPING
+from generator._methods import CHAINS, METHODS, RECIPES, SEARCH_EXPERT_BASES, SEARCH_MASTER_BASES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
 from generator._shapes import is_figure, mixes
 from generator._tables import rank_of, suit_of, supply, to_meld
@@ -122,14 +122,13 @@ def test_sample_chain_lays_sets_and_runs_with_the_hand_around_a_set_card(kind: s
         )
 
 
-def test_the_chain_letters_serve_expert_and_master() -> None:
+def test_the_chain_letters_start_the_searches() -> None:
     assert set(CHAINS) >= {"swap", "cycle", "split", "end", "bridge", "four", "master-swap", "long-four"}
     assert {"y", "z", "2a", "2b", "2c"} <= set(METHODS) and {"y", "z", "2a", "2b", "2c"} <= TRAPPING
-    assert {"y", "2c"} <= set(RECIPES["expert"]) and {"z", "2a", "2b"} <= set(RECIPES["master"])
-    # no one method takes more than half of a tier's turns, so no one chain's ending fills a tier
-    for tier in ("expert", "master"):
-        turns = RECIPES[tier]
-        assert max(turns.count(method) for method in turns) <= len(turns) / 2
+    # their traps are declines, so Expert and Master search from them (generator._search)
+    assert RECIPES["expert"] == ("6e",) and RECIPES["master"] == ("6m",)
+    assert len(SEARCH_EXPERT_BASES) == len(set(SEARCH_EXPERT_BASES)) >= 6
+    assert len(SEARCH_MASTER_BASES) == len(set(SEARCH_MASTER_BASES)) >= 3
 
 
 def test_the_master_set_of_four_gives_the_chains_last_card_and_keeps_three() -> None:

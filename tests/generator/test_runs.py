@@ -84,10 +84,17 @@ def test_a_motif_is_left_out_once_it_would_hold_more_than_its_share() -> None:
     assert MOTIF_SHARE == 0.4
 
 
-def run_of(number: int) -> tuple[str, ...]:
-    """A run of three, another one for each number up to 26 (none in diamonds)."""
-    suit, start = "SHC"[number % 3], 2 + number // 3
-    return tuple(f"{rank}{suit}" for rank in range(start, start + 3))
+LENGTHS = [(a, b) for a in range(3, 10) for b in range(a + 1, 10)]
+
+
+def runs_of(number: int) -> tuple[tuple[str, ...], ...]:
+    """Two runs from the two, of other lengths for each number up to 20: tables that no relabelling
+    turns into each other (none in diamonds)."""
+    spades, hearts = LENGTHS[number]
+    return (
+        tuple(f"{rank}S" for rank in range(2, 2 + spades)),
+        tuple(f"{rank}H" for rank in range(2, 2 + hearts)),
+    )
 
 
 @pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
@@ -99,7 +106,7 @@ def test_expert_and_master_keep_their_motifs_under_their_share(master: Puzzle, t
             master,
             tier=tier,
             themes=("end-card",),
-            table=(run_of(number),),
+            table=runs_of(number),
             hand=("KD",),
         )
         found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from generator import puzzle_of
-from generator._shapes import holds_joker, is_figure, mixes, moves_joker
+from generator._shapes import frees_joker, holds_joker, is_figure, mixes, moves_joker, template_of
 from generator._tables import rank_of, sample_junction, suit_of, supply
 from puzzles import Position, Rules, analyse
 
@@ -82,3 +82,28 @@ def test_sample_junction_lays_one_hand_card_of_a_wall_in_a_set_of_four() -> None
         assert len(fours) == 1 and len({suit_of(i) for i in fours[0]}) == 4
         # the rest is a wall of runs of three, and the hand keeps at least one card
         assert all(len(meld) == 3 for meld in figure.melds if meld is not fours[0]) and figure.extras
+
+
+def _solution(position: Position) -> tuple[tuple[str, ...], ...]:
+    play = analyse(position, time_limit=30).chain.play
+    assert play is not None
+    return tuple(tuple(meld.tokens()) for meld in play.table)
+
+
+def test_a_joker_freed_from_its_meld_is_counted_and_a_hand_joker_laid_is_not() -> None:
+    # RULES.md: 7♥ takes the joker's place, and the joker goes on to 9♣ 10♣
+    freed = Position.parse("jokers | 5H 6H JK / 9S 9H 9D | 7H 9C 9C 10C")
+    assert frees_joker(freed, _solution(freed))
+    laid = Position.parse("jokers | 3S 4S 5S | JK 7H 7D")
+    assert moves_joker(laid, _solution(laid)) and not frees_joker(laid, _solution(laid))
+
+
+def test_a_template_is_the_same_wherever_the_chain_lies() -> None:
+    # RULES.md's cycle, and the same table with suits ♠♥♦♣ to ♥♦♣♠ and ranks up two
+    a = Position.parse("classic | 4H 4D 4C / 7S 7D 7C / 4S 5S 6S / 5H 6H 7H | 8S")
+    b = Position.parse("classic | 6D 6C 6S / 9H 9C 9S / 6H 7H 8H / 7D 8D 9D | 10H")
+    template = template_of(a, _solution(a))
+    assert template == ((("run", 3), ("run", 3), ("set", 3), ("set", 3)), (3,))
+    assert template_of(b, _solution(b)) == template
+    other = Position.parse("classic | 4H 4D 4C / 8S 8D 8C / 4S 5S 6S 7S / 5H 6H 7H 8H | 9S")
+    assert template_of(other, _solution(other)) != template

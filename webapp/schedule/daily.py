@@ -11,8 +11,8 @@ picks one of the pool's oldest unused puzzles of the day's tier, or gives the ge
 the pool has none. Whoever holds the code and the pool still cannot tell a future day's puzzle.
 
 No motif (`generator.motif_of`) is that of two days less than 7 days apart, and no two days less
-than 90 days apart share 4 or more melds (`generator.near_duplicate`), as long as the pool and the
-generator's tries allow it; rather than no puzzle, a day repeats one.
+than 90 days apart share 4 or more melds up to relabelling (`generator.near_duplicate`), as long as
+the pool and the generator's tries allow it; rather than no puzzle, a day repeats one.
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def _pooled(session: Session, number: int, made: generator.Puzzle) -> models.Poo
     scheduled = session.scalar(select(models.Daily.number).where(models.Daily.puzzle_id == stored.id))
     if scheduled is not None or generator.motif_of(stored.themes) in recent_motifs(session, number):
         return None
-    if pool.repeats(stored.table, nearby_tables(session, number)):
+    if pool.repeats(stored.table, nearby_tables(session, number), stored.rules):
         return None
     return stored
 

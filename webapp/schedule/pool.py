@@ -115,7 +115,7 @@ def import_puzzles(
     the same preset and tier; returns (added, already there, near-duplicates left out)."""
     added = skipped = near = 0
     for puzzle in puzzles:
-        if stored(session, puzzle) is None and repeats(puzzle.table, _tables(session, puzzle)):
+        if stored(session, puzzle) is None and repeats(puzzle.table, _tables(session, puzzle), puzzle.rules):
             near += 1
             continue
         _, new = add(session, puzzle, now)
@@ -149,10 +149,10 @@ def tier_preference(tier: str) -> list[str]:
 Table = Sequence[Sequence[str]]
 
 
-def repeats(table: Table, tables: Iterable[Table]) -> bool:
-    """Whether a table nearly repeats one of these (`generator.near_duplicate`): the schedule's one
-    test for it."""
-    return any(generator.near_duplicate(table, other) for other in tables)
+def repeats(table: Table, tables: Iterable[Table], rules: str) -> bool:
+    """Whether a table nearly repeats one of these, up to relabelling, its melds read under these
+    rules (`generator.near_duplicate`): the schedule's one test for it."""
+    return any(generator.near_duplicate(table, other, rules) for other in tables)
 
 
 UNUSED_CANDIDATES = 64
@@ -190,7 +190,7 @@ def unused(
         candidates = [
             row
             for row in rows
-            if generator.motif_of(row.themes) not in avoid and not repeats(row.table, unlike)
+            if generator.motif_of(row.themes) not in avoid and not repeats(row.table, unlike, rules)
         ]
         if candidates:
             return candidates[choice % len(candidates)]

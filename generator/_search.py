@@ -1,0 +1,334 @@
+"""Local search for Expert and Master puzzles that fork (issue 38), as hard Sudoku grids are found.
+
+A figure or a chain is a recipe: the forcing player walks its traps with one rule, "never play the
+obvious card", and a recipe repeats itself. So these methods start from a recipe's position or a
+mid-game table and change it a little at a time (a hand card added, dropped or changed, a meld
+added or dropped, a run lengthened, a card moved from one meld to another where it fits), and keep
+a change when the exact analysis says the puzzle is no worse: still unique, and its grade (the tier
+that its chain length, decisions and forks earn), its forks, how honest its obvious cards are and
+its chain length, in that order, did not fall. The search stops as soon as the position meets its
+goal tier with an honest obvious card (see `honest`).
+
+Every step depends on proved answers alone (the solver's and the forcing player's, which counts to
+a limit of decisions tried, not the clock), so an ID replays the same search on any machine; a step
+the solver could not prove ends the attempt.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from generator._grading import (
+    LEAST_DECISIONS,
+    LEAST_FORKS,
+    LOWEST_CHAIN,
+    TIERS,
+    graded_decisions,
+    graded_forks,
+    graded_tier,
+    skill_below,
+)
+from generator._methods import free_a_joker
+from generator._shapes import extensions, obvious_laid
+from puzzles import (
+    JOKER,
+    SUITS,
+    Analysis,
+    Card,
+    Forcing,
+    Meld,
+    MeldKind,
+    Position,
+    analyse,
+    decisions_of,
+    skill_limited,
+)
+
+STEPS = {"expert": 40, "master": 60}
+"""Changes tried per attempt, by goal."""
+HOPELESS = 15
+"""After this many changes, a search whose chain is still shorter than its goal's gives up."""
+TABLE_MELDS = (4, 16)
+"""The fewest and most melds a searched table keeps."""
+HAND_CARDS = (4, 10)
+"""The fewest and most cards a searched hand keeps."""
+
+
+def honest(position: Position, laid: tuple[Card, ...]) -> bool:
+    """Whether declining every obvious card loses one: some obvious card belongs to the best play,
+    and at least three in ten of them do."""
+    obvious, placed = obvious_laid(position, laid)
+    return placed >= 1 and 10 * placed >= 3 * obvious
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A position the search reached: its analysis and the forcing player's count."""
+
+    analysis: Analysis
+    forcing: Forcing
+    beaten: bool = False
+    """Whether the skill-limited player below the goal tier reaches the maximum (it is asked only
+    once the grade reaches the goal): the position is then no puzzle of that tier."""
+
+
+def _score(found: Found, goal: str) -> tuple[int, ...]:
+    analysis, forcing = found.analysis, found.forcing
+    tier = graded_tier(analysis.chain.length or 0, forcing)
+    reached = min(TIERS.index(tier), TIERS.index(goal)) if tier is not None else -1
+    if found.beaten:
+        reached = min(reached, TIERS.index(goal) - 1)
+    forks = graded_forks(forcing) or 0
+    decisions = graded_decisions(forcing) or 0
+    position = analysis.position
+    chain = analysis.chain.length or 0
+    return (
+        # a long chain is the rarest part of a master: once there, no change may lose it
+        min(chain, LOWEST_CHAIN[goal]),
+        reached,
+        min(forks, LEAST_FORKS[goal] + 1),
+        int(honest(position, analysis.best.play.laid)),
+        min(decisions, LEAST_DECISIONS[goal] + 2),
+        min(chain, 9),
+    )
+
+
+def met(found: Found, goal: str) -> bool:
+    """Whether the position is a puzzle of the goal tier whose obvious cards are honest."""
+    return (
+        not found.beaten
+        and graded_tier(found.analysis.chain.length or 0, found.forcing) == goal
+        and honest(found.analysis.position, found.analysis.best.play.laid)
+    )
+
+
+def _checked(found: Found, goal: str, deadline: float) -> Found | None:
+    """The position with `beaten` asked of the skill-limited player once its grade reaches the
+    goal; None when the solver could not prove the player's run in time."""
+    if graded_tier(found.analysis.chain.length or 0, found.forcing) != goal:
+        return found
+    skill = skill_below(goal)
+    assert skill is not None, "the goals are Expert and Master"
+    analysis = found.analysis
+    run = skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.value)
+    if not run.proven:
+        return None
+    return replace(found, beaten=run.placed >= analysis.best.value)
+
+
+def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
+    """The best position the search reaches from `start` towards a puzzle of the `goal` tier (see
+    the module's docstring); None when the solver could not prove a step in time."""
+    rng = random.Random(f"{seed}/search")
+    checked = _checked(start, goal, deadline)
+    if checked is None:
+        return None
+    current, score = checked, _score(checked, goal)
+    for step in range(STEPS[goal]):
+        if met(current, goal):
+            break
+        if step == HOPELESS and score[0] < LOWEST_CHAIN[goal]:
+            break  # the chain is still too short: another start is likelier to get there
+        changed = _change(current.analysis.position, rng)
+        if changed is None:
+            continue
+        analysis = analyse(changed, time_limit=_left(deadline))
+        if not analysis.proven:
+            return None
+        if analysis.best.value < 1 or analysis.uniqueness.unique is not True or not analysis.chain.length:
+            continue
+        if min(analysis.chain.length, LOWEST_CHAIN[goal]) < score[0]:
+            continue  # the score's first figure fell: no need to count the decisions
+        found = _checked(Found(analysis, decisions_of(changed, analysis.best.value)), goal, deadline)
+        if found is None:
+            return None
+        if (new := _score(found, goal)) >= score:
+            current, score = found, new
+    return current
+
+
+def _change(position: Position, rng: random.Random) -> Position | None:
+    """One random change of the position, or None when the change drawn does not apply."""
+    changes = CHANGES + JOKER_CHANGES if position.rules.jokers else CHANGES
+    change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
+    try:
+        return change(position, rng)
+    except ValueError:  # a meld or position the change made is not valid
+        return None
+
+
+def _left_over(position: Position) -> Counter[Card]:
+    rules = position.rules
+    used = position.table_counts() + position.hand_counts()
+    every = Counter(
+        {Card(rank, suit): rules.copies(Card(rank, suit)) for suit in SUITS for rank in range(1, 14)}
+    )
+    return every - used
+
+
+def _near_cards(position: Position) -> list[Card]:
+    """Cards a hand might hold beside this table: those that lengthen a meld as it lies, and those
+    of a table card's rank or of its suit two ranks away at most."""
+    top = position.rules.top_position
+    near = {card for meld in position.table for card in extensions(meld, top)}
+    for meld in position.table:
+        for card in meld.cards:
+            if card.suit is None:
+                continue
+            near |= {Card(card.rank, suit) for suit in SUITS}
+            near |= {Card(rank, card.suit) for rank in range(card.rank - 2, card.rank + 3) if 1 <= rank <= 13}
+    left = _left_over(position)
+    return sorted((card for card in near if left[card] > 0), key=Card.sort_key)
+
+
+def _add_hand_card(position: Position, rng: random.Random) -> Position | None:
+    if len(position.hand) >= HAND_CARDS[1]:
+        return None
+    near = _near_cards(position)
+    if not near:
+        return None
+    return Position(position.rules, position.table, (*position.hand, rng.choice(near)))
+
+
+def _drop_hand_card(position: Position, rng: random.Random) -> Position | None:
+    if len(position.hand) <= HAND_CARDS[0]:
+        return None
+    hand = list(position.hand)
+    del hand[rng.randrange(len(hand))]
+    return Position(position.rules, position.table, tuple(hand))
+
+
+def _change_hand_card(position: Position, rng: random.Random) -> Position | None:
+    near = _near_cards(position)
+    if not near or not position.hand:
+        return None
+    hand = list(position.hand)
+    place = rng.randrange(len(hand))
+    others = [card for card in near if card != hand[place]]
+    if not others:
+        return None
+    hand[place] = rng.choice(others)
+    return Position(position.rules, position.table, tuple(hand))
+
+
+def _add_meld(position: Position, rng: random.Random) -> Position | None:
+    """A set of three or a run of three beside a card of the table, from the cards left over."""
+    if len(position.table) >= TABLE_MELDS[1]:
+        return None
+    left = _left_over(position)
+    cards = [card for meld in position.table for card in meld.cards if card.suit is not None]
+    anchor = rng.choice(cards)
+    options: list[tuple[Card, ...]] = []
+    suits = [suit for suit in SUITS if left[Card(anchor.rank, suit)] > 0]
+    if len(suits) >= 3:
+        options.append(tuple(Card(anchor.rank, suit) for suit in rng.sample(suits, 3)))
+    for start in range(anchor.rank - 3, anchor.rank + 2):
+        run = tuple(Card(rank, anchor.suit) for rank in range(start, start + 3) if 1 <= rank <= 13)
+        if len(run) == 3 and all(left[card] > 0 for card in run):
+            options.append(run)
+    if not options:
+        return None
+    meld = Meld.of(rng.choice(options), position.rules)
+    return Position(position.rules, (*position.table, meld), position.hand)
+
+
+def _drop_meld(position: Position, rng: random.Random) -> Position | None:
+    if len(position.table) <= TABLE_MELDS[0]:
+        return None
+    table = list(position.table)
+    del table[rng.randrange(len(table))]
+    return Position(position.rules, tuple(table), position.hand)
+
+
+def _lengthen_run(position: Position, rng: random.Random) -> Position | None:
+    """A run of the table one card longer at one end, from the cards left over."""
+    runs = [i for i, meld in enumerate(position.table) if meld.kind is MeldKind.RUN and not meld.jokers]
+    if not runs:
+        return None
+    i = rng.choice(runs)
+    meld = position.table[i]
+    left = _left_over(position)
+    ends = [card for card in extensions(meld, position.rules.top_position) if left[card] > 0]
+    if not ends:
+        return None
+    end = rng.choice(ends)
+    cards = (end, *meld.cards) if end.rank == meld.start - 1 else (*meld.cards, end)
+    table = list(position.table)
+    table[i] = Meld.of(cards, position.rules)
+    return Position(position.rules, tuple(table), position.hand)
+
+
+def _move_card(position: Position, rng: random.Random) -> Position | None:
+    """A card that a meld can spare (a run's end card, a set of four's card) moved to another meld
+    it lengthens as it lies."""
+    top = position.rules.top_position
+    table = list(position.table)
+    spare = []
+    for i, meld in enumerate(table):
+        if len(meld.cards) < 4 or meld.jokers:
+            continue
+        if meld.kind is MeldKind.SET:
+            spare += [(i, j) for j in range(len(meld.cards))]
+        else:
+            spare += [(i, 0), (i, len(meld.cards) - 1)]
+    rng.shuffle(spare)
+    for i, j in spare:
+        card = table[i].cards[j]
+        homes = [k for k, meld in enumerate(table) if k != i and card in extensions(meld, top)]
+        if not homes:
+            continue
+        k = rng.choice(homes)
+        rest = tuple(c for n, c in enumerate(table[i].cards) if n != j)
+        target = table[k]
+        if target.kind is MeldKind.RUN and card.rank == target.start - 1:
+            grown = (card, *target.cards)
+        else:
+            grown = (*target.cards, card)
+        table[i] = Meld.of(rest, position.rules)
+        table[k] = Meld.of(grown, position.rules)
+        return Position(position.rules, tuple(table), position.hand)
+    return None
+
+
+CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
+    _add_hand_card,
+    _drop_hand_card,
+    _change_hand_card,
+    _change_hand_card,
+    _add_meld,
+    _add_meld,
+    _drop_meld,
+    _lengthen_run,
+    _move_card,
+)
+"""The changes a step draws from, a hand card changed and a meld added twice as often as the others."""
+
+
+def _joker_to_hand(position: Position, rng: random.Random) -> Position | None:
+    """A joker into the hand, where the rules have one left."""
+    del rng
+    held = position.hand_counts()[JOKER] + position.table_counts()[JOKER]
+    if held >= position.rules.jokers or len(position.hand) >= HAND_CARDS[1]:
+        return None
+    return Position(position.rules, position.table, (*position.hand, JOKER))
+
+
+def _free_joker(position: Position, rng: random.Random) -> Position | None:
+    """The hand's joker and a table card change places (`free_a_joker`): a best play that needs
+    the joker must free it with its real card."""
+    return free_a_joker(position, rng)
+
+
+JOKER_CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
+    _joker_to_hand,
+    _free_joker,
+)
+"""The changes added under rules with jokers."""
+
+
+def _left(deadline: float) -> float:
+    return max(deadline - time.perf_counter(), 0.001)
