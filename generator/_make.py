@@ -166,7 +166,7 @@ def _grade(
     if tempt and puzzle_id.method in SEARCHES:
         found = search(
             str(puzzle_id),
-            Found(analysis, count_decisions(analysis.position, analysis.best.value)),
+            Found(analysis, count_decisions(analysis.position, analysis.best.placed)),
             SEARCHES[puzzle_id.method],
             deadline,
         )

@@ -114,10 +114,10 @@ def _checked(found: Found, goal: str, deadline: float) -> Found | None:
     skill = skill_below(goal)
     assert skill is not None, "the goals are Expert and Master"
     analysis = found.analysis
-    run = skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.value)
+    run = skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.placed)
     if not run.proven:
         return None
-    return replace(found, beaten=run.placed >= analysis.best.value)
+    return replace(found, beaten=run.placed >= analysis.best.placed)
 
 
 def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
@@ -139,11 +139,11 @@ def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
         analysis = analyse(changed, time_limit=_left(deadline))
         if not analysis.proven:
             return None
-        if analysis.best.value < 1 or analysis.uniqueness.unique is not True or not analysis.chain.length:
+        if analysis.best.placed < 1 or analysis.uniqueness.unique is not True or not analysis.chain.length:
             continue
         if min(analysis.chain.length, LOWEST_CHAIN[goal]) < score[0]:
             continue  # the score's first figure fell: no need to count the decisions
-        found = _checked(Found(analysis, decisions_of(changed, analysis.best.value)), goal, deadline)
+        found = _checked(Found(analysis, decisions_of(changed, analysis.best.placed)), goal, deadline)
         if found is None:
             return None
         if (new := _score(found, goal)) >= score:
