@@ -29,7 +29,7 @@ Object.defineProperty(navigator, 'clipboard', {
   value: { writeText: function (text) { window.__copied.push(text); return Promise.resolve(); } },
 });
 """
-TEXT = re.compile(r"^Tavolo #7 ⛓3 🧭0 🏳️ 0/5 · 0 moves · 💡0$")
+TEXT = re.compile(r"^Tavolo #7 ⛓3 🏳️ 0/5 · 0 moves · 💡0$")
 
 
 def give_up(page: object) -> None:

@@ -249,9 +249,9 @@ SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳
 
 
 def decided(decisions: int | None) -> str:
-    """The decisions a puzzle needs as the share text and chips write them (` 🧭2`), or nothing when
-    they were not counted."""
-    return "" if decisions is None else f" 🧭{decisions}"
+    """The decisions a puzzle needs as the share text writes them (` 🧭2`), or nothing when they were
+    not counted or there are none: a bare "🧭0" reads as a level, so the chip leaves it out too."""
+    return f" 🧭{decisions}" if decisions else ""
 
 
 def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> tuple[str | Words, ...]:

@@ -108,7 +108,7 @@ def test_practice_attempts_are_rated_and_never_count_for_the_streak(
     result = html.unescape(player.post(f"/practice/{puzzle.id}/end").get_data(as_text=True))
     # the share text names the tier, not the code; the challenge link carries that
     tier = puzzle.tier.capitalize()
-    grade = "⛓3" if puzzle.decisions is None else f"⛓3 🧭{puzzle.decisions}"
+    grade = f"⛓3 🧭{puzzle.decisions}" if puzzle.decisions else "⛓3"
     assert share_text(result) == f"Tavolo practice ({tier}) {grade} ✅ 5/5 · {moves} moves · 💡0"
     # the next practice puzzle is one tap away; the daily's countdown is not practice's business
     assert 'href="/practice/next?rules=classic&tier=rating">Next practice puzzle' in result

@@ -80,6 +80,6 @@ def test_solving_with_a_hint_shows_it_in_the_result_and_share_text(
     player.post(f"/puzzles/{TODAY}/hint")
     moves = solve(player, TODAY, known_puzzle)
     result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
-    assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡1 · 🔥1"
+    assert share_text(result) == f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡1 · 🔥1"
     assert "<span>1 hint</span>" in result and '<ol class="hints-used"' in result
     assert "a clean solve" not in result

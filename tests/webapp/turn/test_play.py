@@ -175,7 +175,7 @@ def test_solving_ends_with_the_share_text(
     assert "Themes:" in result and staircase in result
     moves = attempts(app)[0][3]
     # the streak of one: #7 is the first daily puzzle this player solved
-    assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1"
+    assert share_text(result) == f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1"
     # the share carries the puzzle's own address, absolute, for the share sheet or the copy
     assert f'data-share="share-text" data-share-url="http://localhost/puzzles/{TODAY}"' in result
     assert f'id="share-link" href="http://localhost/puzzles/{TODAY}"' in result

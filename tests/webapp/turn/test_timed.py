@@ -121,7 +121,7 @@ def test_a_timed_solve_shares_its_time(
     moves = solve(player, TODAY, known_puzzle)
     result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
     assert "Solved!" in result
-    assert share_text(result) == f"Tavolo #7 ⛓3 🧭0 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
+    assert share_text(result) == f"Tavolo #7 ⛓3 ✅ 5/5 · {moves} moves · 💡0 · 🔥1 · ⏱1:37"
 
 
 def test_a_turn_ended_in_the_grace_shares_the_whole_time_and_no_more(
