@@ -14,16 +14,13 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from puzzles import Meld, MeldKind, Position, PositionError, Rules, melds_in_common, table_shape
+from puzzles import Position, PositionError, melds_in_common, shares_melds, table_shape
 
 SHARED_MELDS = 4
 """Two tables that share this many melds after the best relabelling (counted as multisets) are
 near-duplicates."""
 
 Table = Sequence[Sequence[str]]
-_Blind = tuple[int, int, int, int]
-"""A meld with its suits left out and its ranks relabelled: (0, rank, cards, jokers) for a set,
-(1, first position, length, joker places as bits) for a run."""
 
 
 def shared_melds(a: Table, b: Table, rules: str = "classic") -> int:
@@ -41,8 +38,7 @@ def near_duplicate(a: Table, b: Table, rules: str = "classic") -> bool:
     one small table relabelled (every meld shared).
 
     Callers choose which puzzles to compare: those of one preset and tier in a run or in the pool,
-    and every two dailies less than 90 days apart. A bound that leaves the suits out rules most
-    pairs out before the relabellings are tried one by one.
+    and every two dailies less than 90 days apart.
     """
     same = len(a) if len(a) == len(b) else SHARED_MELDS
     least = min(SHARED_MELDS, same)
@@ -52,9 +48,7 @@ def near_duplicate(a: Table, b: Table, rules: str = "classic") -> bool:
         # a table of another preset (a daily of days when the site played other rules): its melds
         # as they are written
         return sum((Counter(_key(a)) & Counter(_key(b))).values()) >= least
-    if not _could_share(first, second, least):
-        return False
-    return melds_in_common(first, second) >= least
+    return shares_melds(first, second, least)
 
 
 def same_table(a: Table, b: Table, rules: str = "classic") -> bool:
@@ -74,48 +68,3 @@ def _position(rules: str, table: tuple[tuple[str, ...], ...]) -> Position:
 @lru_cache(maxsize=4096)
 def _shape(rules: str, table: tuple[tuple[str, ...], ...]) -> object:
     return table_shape(_position(rules, table))
-
-
-def _could_share(a: Position, b: Position, least: int) -> bool:
-    """Whether some relabelling of the ranks alone (suits left out) maps `least` melds of `a` onto
-    melds of `b`: a bound on `melds_in_common`, which must also map the suits."""
-    theirs = _blinds(b)[0]
-    return any(sum((mine & theirs).values()) >= least for mine in _blinds(a))
-
-
-@lru_cache(maxsize=4096)
-def _blinds(position: Position) -> tuple[Counter[_Blind], ...]:
-    """The table's melds, suits left out, under every relabelling of the ranks (the identity first)."""
-    rules = position.rules
-    top = rules.top_position
-    maps = [(False, 0), *((False, offset) for offset in range(-top, top + 1) if offset)]
-    maps += [(True, offset) for offset in range(2, 2 * top + 1)]
-    return tuple(
-        Counter(
-            blind
-            for meld in position.table
-            if (blind := _blind_meld(meld, mirror, offset, rules)) is not None
-        )
-        for mirror, offset in maps
-    )
-
-
-def _blind_meld(meld: Meld, mirror: bool, offset: int, rules: Rules) -> _Blind | None:
-    def moved(p: int) -> int:
-        return offset - p if mirror else p + offset
-
-    top = rules.top_position
-    if meld.kind is MeldKind.SET:
-        rank = moved(meld.start)
-        if meld.start == 1 and rules.ace_high and not 1 <= rank <= top:
-            rank = moved(14)
-        if not 1 <= rank <= top:
-            return None
-        return 0, 1 if rank == 14 else rank, len(meld.cards), meld.jokers
-    jokers = [card.is_joker for card in meld.cards]
-    ends = sorted((moved(meld.start), moved(meld.end)))
-    if ends[0] < 1 or ends[1] > top:
-        return None
-    if mirror:
-        jokers.reverse()
-    return 1, ends[0], len(jokers), sum(1 << i for i, joker in enumerate(jokers) if joker)

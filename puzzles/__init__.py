@@ -46,6 +46,7 @@ from puzzles._relabel import (
     relabel_cards,
     relabellings,
     shape,
+    shares_melds,
     table_shape,
 )
 from puzzles._rules import (
@@ -172,6 +173,7 @@ __all__ = [
     "relabellings",
     "settle",
     "shape",
+    "shares_melds",
     "skill_limited",
     "sorted_cards",
     "step_check",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from puzzles._cards import SUITS, Card
@@ -122,6 +123,47 @@ def melds_in_common(a: Position, b: Position) -> int:
         )
 
     return max(most(a, b), most(b, a))
+
+
+def shares_melds(a: Position, b: Position, least: int) -> bool:
+    """Whether some relabelling of one table onto the other leaves `least` melds in common
+    (`melds_in_common(a, b) >= least`), the near-duplicate test. A bound that leaves the suits out,
+    one map of the ranks at a time, rules most pairs out before the suits' 24 orders are tried."""
+    if not any(
+        sum((mine & theirs).values()) >= least
+        for one, other in ((a, b), (b, a))
+        for theirs in _suitless(other)[:1]
+        for mine in _suitless(one)
+    ):
+        return False
+    return melds_in_common(a, b) >= least
+
+
+@lru_cache(maxsize=4096)
+def _suitless(position: Position) -> tuple[Counter[tuple[int, ...]], ...]:
+    """The table's melds without their suits under each map of the ranks (`rank_maps`, the identity
+    first); a meld the map moves off the ranks is left out, which keeps the count a bound."""
+    rules = position.rules
+    maps = [Relabelling(IDENTITY.suits, mirror, offset) for mirror, offset in rank_maps(rules)]
+    return tuple(
+        Counter(
+            numbers
+            for meld in position.table
+            if (numbers := _suitless_meld(meld, relabelling, rules)) is not None
+        )
+        for relabelling in maps
+    )
+
+
+def _suitless_meld(meld: Meld, relabelling: Relabelling, rules: Rules) -> tuple[int, ...] | None:
+    if meld.kind is MeldKind.SET:
+        rank = _rank_or_none(meld.start, relabelling, rules)
+        return None if rank is None else (0, rank, len(meld.cards), meld.jokers)
+    ends = relabelling.position(meld.start), relabelling.position(meld.end)
+    if min(ends) < 1 or max(ends) > rules.top_position:
+        return None
+    _, _, start, length, places = _meld_numbers(meld, relabelling, rules)
+    return 1, start, length, places
 
 
 def _numbers(position: Position, relabelling: Relabelling, rules: Rules) -> Shape:

@@ -19,6 +19,7 @@ from puzzles import (
     relabel,
     relabellings,
     shape,
+    shares_melds,
     table_shape,
 )
 from tests.puzzles.strategies import positions
@@ -88,3 +89,17 @@ def test_a_symmetry_of_the_rules_keeps_the_maximum(data: st.DataObject) -> None:
     before, after = maximum(position, time_limit=10), maximum(moved, time_limit=10)
     assert before.proven and after.proven
     assert before.objective_value == after.objective_value
+
+
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(data=st.data())
+def test_the_bound_without_suits_never_rules_out_a_pair_that_shares(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from(sorted(PRESETS.values(), key=lambda rules: rules.name)), label="rules")
+    a = data.draw(positions(rules, max_table_cards=15), label="a")
+    b = relabel(a, data.draw(st.sampled_from(list(relabellings(a))), label="relabelling"))
+    if data.draw(st.booleans(), label="another table"):
+        b = data.draw(positions(rules, max_table_cards=15), label="b")
+    for least in range(1, 5):
+        assert shares_melds(a, b, least) == (melds_in_common(a, b) >= least)
