@@ -35,14 +35,13 @@ from generator._methods import (
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
 from generator._search import Found, honest, search
+from generator._shapes import extensions
 from puzzles import (
     JOKER,
     SUITS,
     Analysis,
     Card,
     Forcing,
-    Meld,
-    MeldKind,
     Position,
     Rules,
     RulesError,
@@ -261,7 +260,7 @@ def _trapped(
             {
                 card
                 for meld in position.table
-                for card in _extensions(meld, rules.top_position)
+                for card in extensions(meld, rules.top_position)
                 if held[card] < rules.copies(card) and _obvious(card, position)
             },
             key=Card.sort_key,
@@ -324,9 +323,9 @@ def _tempted(puzzle_id: PuzzleId, analysis: Analysis, tier: str, deadline: float
     }
     candidates: list[Card] = []
     for group in (
-        {card for meld in broken for card in _extensions(meld, rules.top_position)},
+        {card for meld in broken for card in extensions(meld, rules.top_position)},
         near,
-        {card for meld in kept for card in _extensions(meld, rules.top_position)},
+        {card for meld in kept for card in extensions(meld, rules.top_position)},
     ):
         ordered = sorted(
             (card for card in group if held[card] < rules.copies(card) and card not in candidates),
@@ -364,19 +363,7 @@ def _obvious(card: Card, position: Position) -> bool:
     """Whether the card lengthens melds of the table as it lies of one kind only (sets or runs):
     the forcing player's obvious move (RULES.md)."""
     top = position.rules.top_position
-    return len({meld.kind for meld in position.table if card in _extensions(meld, top)}) == 1
-
-
-def _extensions(meld: Meld, top: int) -> list[Card]:
-    """The cards that lengthen a meld by one: a run's neighbours, a set's missing suits."""
-    if meld.kind is MeldKind.SET:
-        present = {card.suit for card in meld.cards}
-        return (
-            [Card(meld.start, suit) for suit in SUITS if suit not in present] if len(meld.cards) < 4 else []
-        )
-    suit = meld.suit
-    assert suit is not None
-    return [Card(1 if p == 14 else p, suit) for p in (meld.start - 1, meld.end + 1) if 1 <= p <= top]
+    return len({meld.kind for meld in position.table if card in extensions(meld, top)}) == 1
 
 
 def _skill_check(analysis: Analysis, tier: str, deadline: float) -> SkillRun | None:
