@@ -33,7 +33,7 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import met, search
+from generator._search import graded, met, search
 from generator._shapes import extensions
 from puzzles import (
     JOKER,
@@ -218,6 +218,16 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         return done("small hand", position)
     if not is_publishable(analysis, found.skill, found.forcing):
         return done("too easy", position)
+    # a live decoy, where one tempts and the puzzle still meets its goal with it (issue 21)
+    tempted = _tempted(puzzle_id, analysis, goal, deadline)
+    if tempted is None:
+        return done("unproven", position)
+    if tempted is not analysis:
+        regraded = graded(tempted, goal, deadline)
+        if regraded is None:
+            return done("unproven", position)
+        if met(regraded, goal):
+            found, analysis, position = regraded, tempted, tempted.position
     live = live_decoys(position, analysis.best.play.laid, _left(deadline))
     if live is None:
         return done("unproven", position)

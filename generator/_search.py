@@ -128,7 +128,7 @@ def met(found: Found, goal: str) -> bool:
     )
 
 
-def _graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
+def graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
     """The position as the search compares it: the forcing player's count once the chain reaches
     the goal's, and the skill-limited player below the goal once the grade reaches the goal; None
     when the solver could not prove the player's run in time."""
@@ -160,7 +160,7 @@ def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | No
             return None
         start = narrow
     if _a_puzzle(start):
-        found = _graded(start, goal, deadline)
+        found = graded(start, goal, deadline)
         if found is None:
             return None
         current, score = found, _score(found, goal)
@@ -186,7 +186,7 @@ def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | No
             continue
         if min(analysis.chain.length or 0, LOWEST_CHAIN[goal]) < score[0]:
             continue  # the score's first figure fell: no need to count the decisions
-        found = _graded(analysis, goal, deadline)
+        found = graded(analysis, goal, deadline)
         if found is None:
             return None
         if (new := _score(found, goal)) >= score:

@@ -14,7 +14,7 @@ from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
 from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
 from generator._methods import METHODS, SEARCHES
 from generator._runs import Plan, Tally, generate
-from generator._search import CHANGES, TABLE_MELDS, _change, _graded, _score, honest, met
+from generator._search import CHANGES, TABLE_MELDS, _change, graded, _score, honest, met
 from generator._shapes import obvious_laid
 from puzzles import Position, Rules, analyse, parse_cards, skill_limited
 
@@ -95,7 +95,7 @@ def test_a_search_counts_decisions_from_its_goals_chain_and_never_keeps_a_tier_a
     assert analysis.chain.length == 7
     deadline = time.perf_counter() + REPLAY_TIME_LIMIT
     # declines only: Hard, which neither goal meets
-    hard = _graded(analysis, "master", deadline)
+    hard = graded(analysis, "master", deadline)
     assert hard is not None and hard.forcing is not None and hard.forcing.forks == 0
     assert hard.skill is None and not met(hard, "master")
     # the same chain counted as if it forked twice would be a Master: above an Expert's goal, so
@@ -104,7 +104,7 @@ def test_a_search_counts_decisions_from_its_goals_chain_and_never_keeps_a_tier_a
     assert _score(forking, "expert")[1] < _score(forking, "master")[1] == 4
     assert _score(forking, "expert")[1] == 2 and not met(forking, "expert")
     # a chain shorter than the goal's is climbed on the chain alone: no count yet
-    short = _graded(replace(analysis, chain=replace(analysis.chain, length=3)), "expert", deadline)
+    short = graded(replace(analysis, chain=replace(analysis.chain, length=3)), "expert", deadline)
     assert short is not None and short.forcing is None and not met(short, "expert")
 
 
