@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--app-root", type=Path, help="another checkout to compare with")
     parser.add_argument("--json", type=Path, help="write the figures here too")
     parser.add_argument("--record", action="store_true", help="write bench/engine_calls.jsonl again")
-    parser.add_argument("--attempts", type=int, default=40, help="with --record: attempts per preset and tier")
+    parser.add_argument("--attempts", type=int, default=40, help="--record: attempts a preset and tier")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker is not None:
@@ -253,7 +253,8 @@ def record(attempts: int) -> int:
     for kind in KINDS:
         unique = list({json.dumps(call, sort_keys=True): call for call in made[kind]}.values())
         step = max(len(unique) / KEEP[kind], 1.0)
-        lines += [json.dumps(unique[int(i * step)], sort_keys=True) for i in range(min(KEEP[kind], len(unique)))]
+        kept = range(min(KEEP[kind], len(unique)))
+        lines += [json.dumps(unique[int(i * step)], sort_keys=True) for i in kept]
     CALLS.write_text("\n".join(lines) + "\n")
     print(f"{len(lines)} calls written to {CALLS}")
     return 0
