@@ -133,9 +133,17 @@ class _Board:
         self._read_runs(windows)
         self._checked: dict[_Question, _Answer] = {}
         """`_check`'s answers: a search asks the same few questions again and again."""
+        self._decided: dict[tuple[State, int, Value], State | None] = {}
+        self._begun: dict[tuple[frozenset[int], tuple[tuple[int, Value], ...]], State | None] = {}
+        self._solved: dict[State, bool] = {}
+        """What `decide`, `begin` and `solved` found: the searches of one count (the decisions, then
+        the forks, then a line that agrees) walk the same nodes again, four in ten of them with a
+        joker (docs/EXPERIMENTS.md)."""
         self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
         """Each distinct list of values' most copies in sets and in runs."""
         self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
+        self._lows: dict[tuple[Value, ...], tuple[int, int]] = {}
+        """Each distinct list of values' fewest copies in sets and in runs."""
         self._peer_maxes = tuple(_picker(peers) for peers in self.peers)
         self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
         """What `_check` reads of the others for each card, as a tuple: its answers' key."""
@@ -251,6 +259,21 @@ class _Board:
 
     def begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
         """The state after the obvious moves (but the `declined` ones) and the decisions of `line`."""
+        key = (declined, tuple(line))
+        if key in self._begun:
+            return self._begun[key]
+        found = self._begun[key] = self._begin(declined, line)
+        return found
+
+    def decide(self, state: State, i: int, value: Value) -> State | None:
+        """The state after giving card `i` this one value, and the forced moves that follow."""
+        key = (state, i, value)
+        if key in self._decided:
+            return self._decided[key]
+        found = self._decided[key] = self.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+        return found
+
+    def _begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
         state = list(self.everything)
         for i, kind in enumerate(self.obvious):
             if kind is not None and i not in declined:
@@ -377,11 +400,12 @@ class _Board:
         """Check each card of the queue until it is empty, cutting what the checks rule out; False
         when some card has no value left."""
         peer_maxes, partner_maxes, checked = self._peer_maxes, self._partner_maxes, self._checked
+        lows, joker = self._lows, self.joker
         while queue:
             i = queue.pop()
             values = domains[i]
             found: _Answer | None
-            if i == self.joker:
+            if i == joker:
                 # the joker's check reads every card: not worth a key
                 found = (self._check_joker(values, max_set, max_run), [])
             else:
@@ -396,7 +420,13 @@ class _Board:
             if len(keep) < len(values):
                 cut(i, keep)
             for j, in_sets, in_runs in needs:
-                keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
+                others = domains[j]
+                low = lows.get(others)
+                if low is None:
+                    low = lows[others] = (min(v[0] for v in others), min(v[1] for v in others))
+                if low[0] >= in_sets and low[1] >= in_runs:
+                    continue  # every value meets the need: most needs, most of the time
+                keep = tuple(v for v in others if v[0] >= in_sets and v[1] >= in_runs)
                 if not keep:
                     return False
                 if len(keep) < len(domains[j]):
@@ -512,8 +542,11 @@ class _Board:
         return tuple(values)
 
     def solved(self, state: State) -> bool:
-        values = self.finish(state)
-        return values is not None and self.is_maximal_play(values)
+        found = self._solved.get(state)
+        if found is None:
+            values = self.finish(state)
+            found = self._solved[state] = values is not None and self.is_maximal_play(values)
+        return found
 
     def is_maximal_play(self, values: Sequence[Value]) -> bool:
         """Whether these values lay out as valid melds and place exactly the maximum."""
@@ -932,7 +965,7 @@ def _decided(
     else:
         assert state is not None
         declined_now = declined
-        decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+        decided = board.decide(state, i, value)
         if decided is None:
             return None
     return (decided, declined_now, frozenset(longer) if decided is None else frozenset())
