@@ -17,6 +17,9 @@ package, in a process of its own), the two sides taking turns round by round, an
 sides' figures, the ratio, and how many answers differ. Each call's time is its least over the
 rounds: the calls are deterministic, so the rounds differ only by what else the machine did.
 
+The corpus holds each call once: the engine's memos of counts and proved runs (the generator asks
+again for what its search asked) save nothing here.
+
 The figures are printed, never asserted: the machine may be shared and loaded.
 """
 
@@ -87,16 +90,6 @@ def _caller(kind: str, args: dict[str, Any]) -> Callable[[], Any]:
     return lambda: puzzles.skill_limited(position, args["skill"], TIME_LIMIT, goal=args["goal"])
 
 
-def _clear_caches() -> None:
-    """Forget whatever the engine memoises by position, so that no call is answered from an
-    earlier one of this run (the corpus holds each call once, but the search's calls repeat)."""
-    import puzzles
-
-    clear = getattr(puzzles, "clear_caches", None)
-    if clear is not None:
-        clear()
-
-
 def work(calls: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
     """Each call's CPU seconds and its answer's digest."""
     import puzzles
@@ -104,7 +97,6 @@ def work(calls: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
     puzzles.analyse(puzzles.Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD"))  # warm up
     found = []
     for call in calls:
-        _clear_caches()
         run = _caller(call["call"], call)
         started = time.process_time()
         result = run()

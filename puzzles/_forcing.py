@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import cast
@@ -28,6 +28,8 @@ from puzzles._rules import FreedJoker
 
 DEFAULT_NODE_LIMIT = 20_000
 """Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
+COUNTS_KEPT = 256
+"""The counts `decisions_of` keeps, the latest used."""
 JOKER_NODE_LIMIT = 2_000
 """The limit on a position with a joker, wherever a count is given (`decisions_of`: the generator's
 lines, `show`, `check`, and the solve answer alike). A joker stands in for so many cards that its
@@ -980,6 +982,13 @@ def decisions_of(position: Position, maximum: int, shown: Sequence[Meld] | None 
     limit = DEFAULT_NODE_LIMIT
     if JOKER in position.hand or any(meld.jokers for meld in position.table):
         limit = JOKER_NODE_LIMIT
+    return _counted(position, maximum, limit, None if shown is None else tuple(shown))
+
+
+@lru_cache(maxsize=COUNTS_KEPT)
+def _counted(position: Position, maximum: int, limit: int, shown: tuple[Meld, ...] | None) -> Forcing:
+    """`decisions_of`, kept: a count depends on its arguments alone (a limit of decisions tried, not
+    the clock), and the generator counts a position its search counted already."""
     return forcing_player(position, maximum, node_limit=limit, shown=shown)
 
 

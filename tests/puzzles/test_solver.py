@@ -234,3 +234,28 @@ def test_the_shown_play_leaves_the_fewest_points_among_those_that_break_the_fewe
     assert analysis.best.objective_value == 1 and analysis.uniqueness.unique is False
     assert analysis.shown.laid == (JOKER,)
     assert answer_json(analysis)["points_left"] == 7
+
+
+def test_a_best_play_that_leaves_only_dead_cards_is_unique_without_a_solve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The two K♦ fit no meld of these cards: every best play places the 6♠ alone. Of two 7♠ beside
+    the sevens, each fits the set of four: only a solve says that no play places both."""
+    solves = []
+    solve = Model.solve
+
+    def counted(model: Model, *args: object, **options: object) -> object:
+        solves.append(model)
+        return solve(model, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Model, "solve", counted)
+    dead = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S KD KD")
+    best = maximum(dead, time_limit=TIME_LIMIT)
+    assert best.placed == 1 and len(solves) == 1
+    assert uniqueness(dead, best, time_limit=TIME_LIMIT).unique is True
+    assert len(solves) == 1
+    live = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 7S 7S")
+    best = maximum(live, time_limit=TIME_LIMIT)
+    assert best.placed == 1
+    assert uniqueness(live, best, time_limit=TIME_LIMIT).unique is True
+    assert len(solves) == 3
