@@ -41,8 +41,9 @@ Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
 _Uses = tuple[tuple[int, int], ...]
 """How many copies of each other card (card, copies) some runs of three take."""
-_Question = tuple[int, tuple[Value, ...], tuple[int, ...], tuple[int, ...]]
-"""A card, its values, and the most copies its set partners and its run partners can give."""
+_Question = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+"""A card, the number of its values (`_Board._tops`), and the most copies its set partners and its
+run partners can give."""
 _Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
 """The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
 State = tuple[tuple[Value, ...], ...]
@@ -141,8 +142,9 @@ class _Board:
         """What `decide`, `begin` and `solved` found: the searches of one count (the decisions, then
         the forks, then a line that agrees) walk the same nodes again, four in ten of them with a
         joker (docs/EXPERIMENTS.md)."""
-        self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
-        """Each distinct list of values' most copies in sets and in runs."""
+        self._tops: dict[tuple[Value, ...], tuple[int, int, int]] = {}
+        """Each distinct list of values' most copies in sets and in runs, and its number: `_check`'s
+        answers are keyed on the number, not the list (hashing the list was a fifth of a count)."""
         self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
         self._lows: dict[tuple[Value, ...], tuple[int, int]] = {}
         """Each distinct list of values' fewest copies in sets and in runs."""
@@ -369,31 +371,33 @@ class _Board:
         domains = list(state)
         tops = self._tops
         # each card's most copies in sets and in runs, read off its values once per distinct values
-        for d in domains:
-            if d not in tops:
-                tops[d] = (max(v[0] for v in d), max(v[1] for v in d))
-        max_set = [tops[d][0] for d in domains]
-        max_run = [tops[d][1] for d in domains]
+        read = [tops.get(d) or self._top(d) for d in domains]
+        max_set = [top[0] for top in read]
+        max_run = [top[1] for top in read]
+        numbers = [top[2] for top in read]
         queue = set(range(len(domains)) if changed is None else self._around(changed))
+        neighbours = self.neighbours
 
         def cut(j: int, keep: tuple[Value, ...]) -> None:
             domains[j] = keep
-            top = tops.get(keep)
-            if top is None:
-                top = tops[keep] = (max(v[0] for v in keep), max(v[1] for v in keep))
-            max_set[j], max_run[j] = top
-            queue.update(self.neighbours[j])
+            max_set[j], max_run[j], numbers[j] = tops.get(keep) or self._top(keep)
+            queue.update(neighbours[j])
 
         while queue:
-            if not self._checks(domains, max_set, max_run, queue, cut):
+            if not self._checks(domains, numbers, max_set, max_run, queue, cut):
                 return None
             if not self._goal(domains, cut):
                 return None
         return tuple(domains)
 
+    def _top(self, values: tuple[Value, ...]) -> tuple[int, int, int]:
+        top = self._tops[values] = (max(v[0] for v in values), max(v[1] for v in values), len(self._tops))
+        return top
+
     def _checks(
         self,
         domains: list[tuple[Value, ...]],
+        numbers: list[int],
         max_set: list[int],
         max_run: list[int],
         queue: set[int],
@@ -411,7 +415,7 @@ class _Board:
                 # the joker's check reads every card: not worth a key
                 found = (self._check_joker(values, max_set, max_run), [])
             else:
-                key = (i, values, peer_maxes[i](max_set), partner_maxes[i](max_run))
+                key = (i, numbers[i], peer_maxes[i](max_set), partner_maxes[i](max_run))
                 found = checked.get(key)
                 if found is None:
                     found = checked[key] = self._check(i, values, max_set, max_run)
