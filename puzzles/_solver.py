@@ -513,9 +513,40 @@ def _send(
     return hand_to, freed_from, finest
 
 
+SMALLER_KEPT = 256
+"""The proved answers of `_smaller` kept, the latest used."""
+_smaller_found: OrderedDict[tuple[Position, Objective, int, int | None, int], Solution] = OrderedDict()
+_smaller_lock = threading.Lock()
+
+
 def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:
     """A best play whose rearrangements each break at most `largest` melds, and of those one whose
-    largest rearrangement breaks the fewest (optimal only when proved)."""
+    largest rearrangement breaks the fewest (optimal only when proved).
+
+    Proved answers are kept (SMALLER_KEPT): where every best play lays the same cards, the model
+    holds only those (`_laid_alone`), and the generator's search tries position after position
+    that differs from the last by a card no best play lays (a quarter of its searches below the
+    bound were asked before: docs/EXPERIMENTS.md). A proved answer is the same whatever the time
+    limit; one not proved is never kept."""
+    key = (position, best.objective, best.objective_value, depth.depth if depth.proven else None, largest)
+    with _smaller_lock:
+        kept = _smaller_found.get(key)
+        if kept is not None:
+            _smaller_found.move_to_end(key)
+            return kept
+    found = _smaller_solved(position, best, depth, largest, time_limit)
+    if found.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        with _smaller_lock:
+            _smaller_found[key] = found
+            while len(_smaller_found) > SMALLER_KEPT:
+                _smaller_found.popitem(last=False)
+    return found
+
+
+def _smaller_solved(
+    position: Position, best: Best, depth: Depth, largest: int, time_limit: float
+) -> Solution:
+    """`_smaller` itself, never kept."""
     model = Model(position, best.objective, largest=largest)
     model.add(model.objective == best.objective_value)
     if depth.proven and depth.depth is not None:
