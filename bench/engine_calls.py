@@ -3,11 +3,13 @@ Expert- and Master-like positions, and print what each answered.
 
 The search (`generator._search`) proves every position it tries: `analyse` (maximum, uniqueness,
 chain depth and length), `decisions_of` (the forcing player) and, once a position's grade reaches
-its goal, `skill_limited`. The calls it made, with their arguments, are kept in
-bench/engine_calls.jsonl (`--record` writes them again from the generator's Expert and Master
-attempts: classic, and a few under the joker presets). Each call is timed by the CPU time of this
-process around it, a fresh engine process per side; the answers (every figure and play) are
-digested, so that two engines can be checked to answer alike.
+its goal, `skill_limited`; then the attempt grades the position it ends on. The calls of the first
+attempts of seed 0, whole and in the order they were made, are kept with their arguments in
+bench/engine_calls.jsonl (`--record` writes them again: classic Expert and Master, `jokers` Expert,
+`german-jokers` Master). Each call is timed by the CPU time of this process around it, in that
+order, a fresh engine process per side, so that what the engine keeps from one call for the next
+(counts, proved runs, the chain length's proofs) counts as it does in the generator; the answers
+(every figure and play) are digested, so that two engines can be checked to answer alike.
 
     .venv/bin/python bench/engine_calls.py [--rounds 3] [--only analyse,decisions_of]
         [--app-root ../other-checkout] [--json FILE] [--record [--attempts 40]]
@@ -16,9 +18,6 @@ digested, so that two engines can be checked to answer alike.
 package, in a process of its own), the two sides taking turns round by round, and prints both
 sides' figures, the ratio, and how many answers differ. Each call's time is its least over the
 rounds: the calls are deterministic, so the rounds differ only by what else the machine did.
-
-The corpus holds each call once: the engine's memos of counts and proved runs (the generator asks
-again for what its search asked) save nothing here.
 
 The figures are printed, never asserted: the machine may be shared and loaded.
 """
@@ -43,10 +42,10 @@ CALLS = HERE / "engine_calls.jsonl"
 KINDS = ("analyse", "decisions_of", "skill_limited")
 TIME_LIMIT = 60.0
 """Far above any call's time: every answer the corpus holds is proved well within it."""
-RECORDED = (("classic", "expert"), ("classic", "master"), ("jokers", "expert"), ("german-jokers", "master"))
-"""The presets and tiers whose attempts `--record` runs."""
-KEEP = {"analyse": 160, "decisions_of": 120, "skill_limited": 40}
-"""How many calls of each kind the corpus keeps, spread evenly over those recorded."""
+RECORDED = {("classic", "expert"): 150, ("classic", "master"): 150, ("jokers", "expert"): 60}
+RECORDED |= {("german-jokers", "master"): 60}
+"""The presets and tiers whose attempts `--record` runs, and the calls kept of each: those of its
+first attempts, whole, in order (the generator's targets are classic's)."""
 
 
 # -- the worker: runs in the engine's own process (sys.path[0] is the checkout under test)
@@ -214,39 +213,42 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def record(attempts: int) -> int:
-    """Run the generator's Expert and Master attempts and keep the calls its search made."""
+    """Run the generator's Expert and Master attempts and keep the engine calls they made, in
+    order: whole attempts, up to RECORDED's number of calls a preset and tier (an attempt that
+    would run over is left out, and the next tried)."""
     import generator._make as make
     import generator._search as search
     from generator._make import attempt, attempt_id, recipe_for
 
-    made: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
-    original = {kind: getattr(search, kind) for kind in KINDS}
+    made: list[dict[str, Any]] = []
+    kept = {module: {kind: getattr(module, kind) for kind in KINDS} for module in (search, make)}
 
-    def analyse(position: Any, *rest: Any, **options: Any) -> Any:
-        made["analyse"].append({"call": "analyse", "position": str(position)})
-        return original["analyse"](position, *rest, **options)
+    def recording(module: Any, kind: str) -> Callable[..., Any]:
+        def call(position: Any, *rest: Any, **options: Any) -> Any:
+            found: dict[str, Any] = {"call": kind, "position": str(position)}
+            if kind == "decisions_of":
+                found["maximum"] = rest[0]
+            elif kind == "skill_limited":
+                found["skill"], found["goal"] = rest[0], options.get("goal")
+            made.append(found)
+            return kept[module][kind](position, *rest, **options)
 
-    def decisions_of(position: Any, maximum: int, *rest: Any) -> Any:
-        made["decisions_of"].append({"call": "decisions_of", "position": str(position), "maximum": maximum})
-        return original["decisions_of"](position, maximum, *rest)
+        return call
 
-    def skill_limited(position: Any, skill: int, time_limit: float, goal: int | None = None) -> Any:
-        call = {"call": "skill_limited", "position": str(position), "skill": skill, "goal": goal}
-        made["skill_limited"].append(call)
-        return original["skill_limited"](position, skill, time_limit, goal=goal)
-
-    search.analyse, search.decisions_of, search.skill_limited = analyse, decisions_of, skill_limited  # type: ignore[assignment]
-    make.decisions_of = decisions_of  # type: ignore[assignment]
-    for rules, tier in RECORDED:
+    for module in kept:
+        for kind in KINDS:
+            setattr(module, kind, recording(module, kind))
+    lines: list[str] = []
+    for (rules, tier), most in RECORDED.items():
         recipe = recipe_for(tier, rules)
+        run: list[dict[str, Any]] = []
         for number in range(attempts):
+            made.clear()
             attempt(attempt_id(rules, recipe, 0, number))
-    lines = []
-    for kind in KINDS:
-        unique = list({json.dumps(call, sort_keys=True): call for call in made[kind]}.values())
-        step = max(len(unique) / KEEP[kind], 1.0)
-        kept = range(min(KEEP[kind], len(unique)))
-        lines += [json.dumps(unique[int(i * step)], sort_keys=True) for i in kept]
+            if len(run) + len(made) <= most or not run:
+                run += made  # whole attempts only: one that would run over is left out
+        print(f"{rules} {tier}: {len(run)} calls")
+        lines += [json.dumps(call, sort_keys=True) for call in run]
     CALLS.write_text("\n".join(lines) + "\n")
     print(f"{len(lines)} calls written to {CALLS}")
     return 0
