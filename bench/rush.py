@@ -618,6 +618,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "postgresql_cpu_ms_a_request": round(
                     (after["postgresql"] - before["postgresql"]) * 1000 / requests, 2
                 ),
+                "redis_cpu_ms_a_request": round((after["redis"] - before["redis"]) * 1000 / requests, 3),
                 "by_host": by_host(folder / HOSTS_LOG, logged, names),
                 "nginx_said": nginx_said(folder / "error.log", complained),
                 **attempts_kept(database, since, len(moves)),
