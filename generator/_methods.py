@@ -633,8 +633,6 @@ JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}
 SHORT_CHAINS = {
     # set, run, set of four: the set of four gives the card the run needs
     "short-four": _chain("four", (3, 3)),
-    # set, run, set that takes the suit it lacks from the hand
-    "short-swap": _chain("swap", (4, 4)),
     # set, run, set that gives its card and turns into runs
     "short-cycle": _chain("cycle", (3, 3)),
     # set, run, set, then a run joined to another by a hand card, so both give an end card
@@ -645,8 +643,6 @@ SHORT_CHAINS = {
     "short-split": _chain("split", (4, 4)),
     # set, run, set, run, set of four
     "short-long-four": _chain("four", (5, 5)),
-    # set, run, set, run of seven that gives its middle card
-    "short-middle-four": _chain("middle", (4, 4)),
     # a set and a run of seven that gives its middle card: Medium
     "short-middle": _chain("middle", (2, 2)),
 }
@@ -659,23 +655,28 @@ HARD_BASES: tuple[Method, ...] = (
     *(SHORT_CHAINS["short-cycle"],) * 3,
     SHORT_CHAINS["short-bridge"],
     SHORT_CHAINS["short-end"],
-    *(SHORT_CHAINS["short-split"],) * 2,
-    SHORT_CHAINS["short-middle-four"],
+    *(SHORT_CHAINS["short-split"],) * 4,
     SHORT_CHAINS["short-long-four"],
     *(SHORT_JUNCTION,) * 2,
 )
-"""The twists of Hard. A cycle of three, whose best play most often asks for a fork, reaches Hard
-in one attempt in six and gets three draws; a split run, which often forks too, two; a junction,
-which seldom reaches Hard, two. A swap of three melds is left out: it breaks the melds a cycle of
-three breaks (one template), and its one decision is a decline."""
+"""The twists of Hard, drawn for forks: a chain whose first run of six is cut in two reaches Hard
+in one attempt in two and asks for a fork in half of those, so it gets four draws; a cycle of three
+(one in eight, half of them a fork) three; a junction (one in twelve) two. The others' decisions are
+declines: one draw each. A swap of three melds is left out (it breaks what a cycle of three breaks,
+one template, and never forks), and so is a chain of four ending at a middle card, which never
+forked in 75 Hards."""
 MEDIUM_BASES: tuple[Method, ...] = (
     SHORT_CHAINS["short-middle"],
     # two runs of three that turn into sets with the hand's cards
     backwards(replace(FIGURE, figure="wall", size=(2, 2))),
     # two sets whose suits differ that turn into runs
     backwards(replace(FIGURE, figure="staircase", size=(2, 2))),
+    # a run of three that turns into sets, one of which takes its card from a set of four (it
+    # reaches Medium in one attempt in ten: two draws)
+    *(backwards(replace(FIGURE, figure="junction", size=(1, 1))),) * 2,
 )
-"""The twists of Medium: a split run, runs into sets, sets into runs; none takes an end card."""
+"""The twists of Medium: a split run, runs into sets, sets into runs, a set of four giving a card;
+none takes an end card."""
 METHODS |= {
     # a short chain or a junction beside a mid-game table, never a figure: hard (under joker
     # rules, where a hand joker fills a chain's gap, as q)
