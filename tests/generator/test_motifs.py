@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from generator import motif_of, puzzle_of
+from generator import motif_of, puzzle_from_id, puzzle_of
 from generator._make import _obvious
 from generator._methods import CHAINS, METHODS, RECIPES, SEARCH_EXPERT_BASES, SEARCH_MASTER_BASES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
@@ -157,15 +157,15 @@ def test_a_set_of_four_ends_a_chain_that_needs_no_hand_card_to_end() -> None:
         assert len(figure.melds) % 2 == 1
 
 
-# issue 38: Hard and Medium from short chains beside a mid-game table (methods 8h and 8m), as they
-# made them; docs/RULES.md ("Short chains for Hard and Medium") walks through each
+# issue 38: Hard and Medium from short chains beside a mid-game table (methods 8h and 8m), as these
+# IDs make them; docs/RULES.md ("Short chains for Hard and Medium") walks through each
 HARD_SPLIT = (
     "classic | 5S 5H 5C / 8S 8H 8D / KS KH KD / 2D 3D 4D 5D 6D 7D 8D / 6C 7C 8C 9C 10C JC | "
     "6S 7S 9S 10S KS 7C KC"
 )
 HARD_FOUR = "classic | 4S 4H 4C / 7S 7D 7C / 10S 10H 10D 10C / 7H 8H 9H / 4D 5D 6D | 6H 3D 3D 2C 3C 5C 6C"
 MEDIUM_MIDDLE = (
-    "classic | 5S 5H 5C / QS QH QC / QS QH QC / KS KH KC / 2D 3D 4D 5D 6D 7D 8D | 3H 4H 6H 7H 6D QD KD"
+    "classic | 4S 4D 4C / 10S 10H 10D / 10H 10D 10C / AH 2H 3H 4H 5H 6H 7H / JD QD KD | 2S 3S 5S 6S 10S 3H 9H"
 )
 
 
@@ -174,7 +174,7 @@ MEDIUM_MIDDLE = (
     [
         ("c8h1vf9h", HARD_SPLIT, "hard", 4, 1, 1, "split-run", "6S 7S 9S 10S KC"),
         ("c8h1vfae", HARD_FOUR, "hard", 5, 2, 0, "set-of-four", "2C 3C 5C 6C"),
-        ("c8m1vf9m", MEDIUM_MIDDLE, "medium", 2, 1, 1, "split-run", "3H 4H 6H 7H QD KD"),
+        ("c8m1vf9r", MEDIUM_MIDDLE, "medium", 2, 1, 1, "split-run", "2S 3S 5S 6S 10S"),
     ],
 )
 def test_the_short_chains_of_hard_and_medium_mix_sets_and_runs_as_the_docs_say(
@@ -182,6 +182,8 @@ def test_the_short_chains_of_hard_and_medium_mix_sets_and_runs_as_the_docs_say(
 ) -> None:
     puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
     assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == (tier, chain, decisions, forks)
+    # the ID replays the position: the methods' draws stand once published
+    assert str(puzzle_from_id(name).position()) == text
     assert motif_of(puzzle.themes) == motif and "end-card" not in puzzle.themes
     assert puzzle.laid == tuple(laid.split())
     assert puzzle.live_decoys >= 1
@@ -190,14 +192,16 @@ def test_the_short_chains_of_hard_and_medium_mix_sets_and_runs_as_the_docs_say(
 
 
 def test_the_medium_split_run_frees_the_middle_card_and_the_decoy_competes_for_it() -> None:
-    puzzle = puzzle_of("c8m1vf9m", Position.parse(MEDIUM_MIDDLE), time_limit=60)
+    puzzle = puzzle_of("c8m1vf9r", Position.parse(MEDIUM_MIDDLE), time_limit=60)
     solution = {tuple(meld) for meld in puzzle.solution}
-    # 5♦ leaves the middle of 2♦ … 8♦ for the fives, which give 5♥ to 3♥ 4♥ 6♥ 7♥
-    split = {("2D", "3D", "4D"), ("6D", "7D", "8D")}
-    assert split | {("5S", "5D", "5C"), ("3H", "4H", "5H", "6H", "7H")} <= solution
-    # the second 6♦ fits 2♦ … 6♦ / 6♦ 7♦ 8♦, which keeps 5♦ in a run: a play placing it places fewer
-    check = step_check(puzzle.position(), parse_cards("6D"), time_limit=60)
+    # 4♥ leaves the middle of A♥ … 7♥ for the fours, which give 4♠ to 2♠ 3♠ 5♠ 6♠
+    split = {("AH", "2H", "3H"), ("5H", "6H", "7H")}
+    assert split | {("4H", "4D", "4C"), ("2S", "3S", "4S", "5S", "6S")} <= solution
+    # the second 3♥ fits A♥ 2♥ 3♥ / 3♥ … 7♥, which keeps 4♥ in a run: a play placing it places fewer
+    check = step_check(puzzle.position(), parse_cards("3H"), time_limit=60)
     assert check.reachable is not None and check.reachable < puzzle.max_placed
+    # 9♥ fits nowhere
+    assert step_check(puzzle.position(), parse_cards("9H"), time_limit=60).reachable is None
 
 
 def test_a_middle_chain_of_two_lays_a_set_and_a_run_of_seven_that_gives_it_the_suit_it_lacks() -> None:
