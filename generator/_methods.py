@@ -518,9 +518,9 @@ need decisions as well as a long chain: their letters add traps (`TRAPPING`). Ch
 them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns.
 Rivals and blockers (0a, 0b) find Easy and Medium puzzles many times as fast as random tables,
 nearly all with a live decoy, where random tables have one in about a tenth (at Medium fewer). One
-turn in seven (Easy) or fifteen (Medium) makes about two in five of Easy's puzzles and a third of
-Medium's, so that a third or more of each tier tempt; more turns would tip Medium over the bench's
-ceiling on motifs, as every 0b puzzle's motif is a swap."""
+turn in seven (Easy) or fifteen (Medium; now 25, see below) makes about two in five of Easy's
+puzzles and a third of Medium's, so that a third or more of each tier tempt; more turns would tip
+Medium over the bench's ceiling on motifs, as every 0b puzzle's motif is a swap."""
 
 
 # Cycles with a joker (issue 21): under rules with jokers, one of the four hand cards that close a
@@ -659,12 +659,10 @@ HARD_BASES: tuple[Method, ...] = (
     SHORT_CHAINS["short-long-four"],
     *(SHORT_JUNCTION,) * 2,
 )
-"""The twists of Hard, drawn for forks: a chain whose first run of six is cut in two reaches Hard
-in one attempt in two and asks for a fork in half of those, so it gets four draws; a cycle of three
-(one in eight, half of them a fork) three; a junction (one in twelve) two. The others' decisions are
-declines: one draw each. A swap of three melds is left out (it breaks what a cycle of three breaks,
-one template, and never forks), and so is a chain of four ending at a middle card, which never
-forked in 75 Hards."""
+"""The twists of Hard, drawn for decisions. A split run and a cycle of three ask for a fork most
+often, so they get the most draws; a junction seldom reaches Hard, so it gets two; the others ask
+for declines only. A swap of three melds is left out (it breaks what a cycle of three breaks, one
+template, and never forks), and so is a chain of four ending at a middle card (it never forks)."""
 MEDIUM_BASES: tuple[Method, ...] = (
     SHORT_CHAINS["short-middle"],
     # two runs of three that turn into sets with the hand's cards
@@ -681,7 +679,8 @@ METHODS |= {
     # a short chain or a junction beside a mid-game table, never a figure: hard (under joker
     # rules, where a hand joker fills a chain's gap, as q)
     "8h": _without_jokers(family(HARD_BASES, plain=1.0), "q"),
-    # a set and a run of seven, two runs or two sets laid the other way: medium (as n under joker rules)
+    # a set and a run of seven, two runs or two sets laid the other way, a run into sets with a set
+    # of four: medium (as n under joker rules)
     "8m": _without_jokers(family(MEDIUM_BASES), "n"),
 }
 RECIPES |= {
