@@ -1,5 +1,5 @@
 """The searching methods (6e, 6m): Expert and Master that fork, with honest obvious cards, found by
-local search from recipes, figures and mid-game tables (issue 38)."""
+local search from mid-game tables (Expert) and recipes, figures and wide tables (Master) (issue 38)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
 from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
 from generator._methods import METHODS, SEARCHES
 from generator._runs import Plan, Tally, generate
-from generator._search import CHANGES, TABLE_MELDS, _change, graded, _score, honest, met
+from generator._search import CHANGES, TABLE_MELDS, _change, _score, graded, honest, met
 from generator._shapes import obvious_laid
 from puzzles import Position, Rules, analyse, parse_cards, skill_limited
 
