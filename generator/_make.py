@@ -48,6 +48,8 @@ from puzzles import (
     SkillRun,
     analyse,
     decisions_of,
+    key_ideas,
+    parse_cards,
     play_of,
     skill_limited,
     sorted_cards,
@@ -522,6 +524,11 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     if puzzle.forks is not None and forcing.forks != puzzle.forks:
         problems.append(f"forks is {puzzle.forks}, but the forcing player needs {forcing.forks}")
+    if puzzle.key_ideas is not None:
+        ideas = key_ideas(puzzle.position(), [parse_cards(meld) for meld in puzzle.solution])
+        if ideas != puzzle.key_ideas:
+            said = "; ".join(str(idea.words()) for idea in ideas) or "none"
+            problems.append(f"key_ideas do not say the forcing player's decisions on the solution ({said})")
     return problems
 
 

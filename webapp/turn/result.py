@@ -13,7 +13,7 @@ from typing import Any
 from flask import url_for
 from sqlalchemy import select
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
+from puzzles import Card, Hint, KeyIdea, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
 from webapp.models import PlayerAttempt, Status
 from webapp.players import records
@@ -23,7 +23,7 @@ from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn import attempts, store
-from webapp.turn.actions import Turn
+from webapp.turn.actions import Turn, ideas_of
 from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.turn_view import NumberedMeld, numbered
 from webapp.wording import say
@@ -171,7 +171,7 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
         provisional=records.current_rating(db.session(), attempt.player_id).provisional,
-        **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
+        **_solution(page.puzzle.position(), page.puzzle.solution_cards(), ideas_of(page.puzzle)),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
         challenge=_challenge(page, attempt) if page.mode in (Mode.ARCHIVE, Mode.PRACTICE) else None,
@@ -200,15 +200,15 @@ def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_n
     return finished is None
 
 
-def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
+def _solution(position: Position, solution: list[list[Card]], ideas: tuple[KeyIdea, ...]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas
+    (stored with the puzzle: `actions.ideas_of`) in words."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
     return {
         "steps": steps,
         "final": numbered(position, steps),
         "given": tuple(meld.cards for meld in position.table),
-        "key_ideas": ideas,
+        "key_ideas": tuple(idea.words() for idea in ideas),
     }
 
 

@@ -36,3 +36,22 @@ def test_a_puzzle_without_counted_decisions_says_nothing_of_them(
     page = player.client.get("/").get_data(as_text=True)
     assert 'class="decisions"' not in page and "It needs" not in page
     assert player.client.get(f"/api/puzzles/{TODAY}").get_json()["decisions"] is None
+
+
+def test_a_lower_bound_is_said_as_at_least_everywhere(
+    app: Flask, player: Player, known_puzzle: generator.Puzzle
+) -> None:
+    # a joker puzzle's count is mostly a lower bound the forcing player proved: the tier read it
+    bounded = replace(known_puzzle, decisions=None, decisions_at_least=3, forks=None, forks_at_least=2)
+    store(app, bounded, TODAY)
+    page = html.unescape(player.client.get("/").get_data(as_text=True))
+    chip = '<span class="chip-fact decisions"><span aria-hidden="true">🧭</span>at least 3 decisions</span>'
+    assert chip in page
+    assert "It needs at least 3 decisions" in page
+    assert chip in html.unescape(player.client.get("/archive").get_data(as_text=True))
+    answer = player.client.get(f"/api/puzzles/{TODAY}").get_json()
+    assert (answer["decisions"], answer["decisions_at_least"]) == (None, 3)
+    assert (answer["forks"], answer["forks_at_least"]) == (None, 2)
+    solve(player, TODAY, known_puzzle)
+    result = player.post(f"/puzzles/{TODAY}/end").get_data(as_text=True)
+    assert "Tavolo #7 ⛓3 🧭3+ ✅ 5/5" in result
