@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from generator._freeing import freeing
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -24,6 +25,7 @@ from generator._grading import (
 )
 from generator._methods import (
     BEFORE_TWINS,
+    FREEING,
     JOKER_RECIPES,
     METHODS,
     OLD_METHODS,
@@ -174,6 +176,11 @@ def _grade(
         if found is None:
             return done("unproven", analysis.position)
         analysis = found.analysis
+        if puzzle_id.method in FREEING:
+            freed = freeing(str(puzzle_id), analysis, deadline)
+            if freed is None:
+                return done("unproven", analysis.position)
+            analysis = freed
         chain = analysis.chain.length
         highest = tier_of(chain or 0)
         if highest is None:
