@@ -21,7 +21,7 @@ def test_the_decisions_show_on_the_chip_archive_share_text_and_api(
     page = html.unescape(player.client.get("/").get_data(as_text=True))
     decisions = '<span class="chip-fact decisions"><span aria-hidden="true">🧭</span>2 decisions</span>'
     assert decisions in page
-    assert "It needs 2 decisions" in page
+    assert "at once. It needs 2 decisions: moves no loose card forces. Tiers follow" in page
     assert decisions in html.unescape(player.client.get("/archive").get_data(as_text=True))
     assert player.client.get(f"/api/puzzles/{TODAY}").get_json()["decisions"] == 2
     solve(player, TODAY, known_puzzle)
@@ -47,7 +47,8 @@ def test_a_lower_bound_is_said_as_at_least_everywhere(
     page = html.unescape(player.client.get("/").get_data(as_text=True))
     chip = '<span class="chip-fact decisions"><span aria-hidden="true">🧭</span>at least 3 decisions</span>'
     assert chip in page
-    assert "It needs at least 3 decisions" in page
+    # the sentences of the explanation keep their spaces between them
+    assert "at once. It needs at least 3 decisions" in page and "proved further). Tiers follow" in page
     assert chip in html.unescape(player.client.get("/archive").get_data(as_text=True))
     answer = player.client.get(f"/api/puzzles/{TODAY}").get_json()
     assert (answer["decisions"], answer["decisions_at_least"]) == (None, 3)
