@@ -7,7 +7,8 @@ letters of `FREEING` take the searched position's hand joker, which the best pla
 it for a card of a table meld (`free_a_joker`, but trying each place in turn instead of one drawn
 at random): the joker stands in that meld for the card, and the card waits in the hand. Where the
 solver proves that the position is still a puzzle that places as many cards, and that its best play
-puts the card back in the joker's place and the joker elsewhere (`frees_joker`), the attempt goes on
+puts the card back in the joker's place and the joker elsewhere (`frees_joker`), with its obvious
+cards still honest where they were (`generator._search.honest`), the attempt goes on
 from there; it is graded again from scratch, as the change may add a decision or join two
 rearrangements.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import random
 import time
 
+from generator._search import honest
 from generator._shapes import frees_joker
 from puzzles import JOKER, Analysis, Card, Meld, MeldError, Position, analyse
 
@@ -37,6 +39,9 @@ def freeing(seed: str, analysis: Analysis, deadline: float) -> Analysis | None:
     if JOKER not in position.hand or JOKER not in analysis.best.play.laid:
         return analysis
     rng = random.Random(f"{seed}/free")
+    # a found Expert or Master whose obvious cards are honest must stay so (`generator._make`
+    # rejects it otherwise): the card the joker stood for may be one more obvious card
+    was_honest = honest(position, analysis.best.play.laid)
     places = _places(position)
     rng.shuffle(places)
     for i, j in places[:FREEING_TRIES]:
@@ -47,6 +52,8 @@ def freeing(seed: str, analysis: Analysis, deadline: float) -> Analysis | None:
         if not tried.proven:
             return None
         if tried.best.placed != analysis.best.placed or tried.uniqueness.unique is not True:
+            continue
+        if was_honest and not honest(changed, tried.best.play.laid):
             continue
         graded = tried.chain.play
         if graded is not None and frees_joker(changed, [meld.tokens() for meld in graded.table]):
