@@ -179,7 +179,11 @@ def _refused_until_reset(description: str) -> None:
     except Exception:  # the storage failed since it refused: the next request asks it again
         return
     g.retry_after = max(int(until - time.time()), 0)  # as Flask-Limiter words it
-    refused_early.remember(current_app._get_current_object(), until, description)  # type: ignore[attr-defined]
+    view = current_app.view_functions.get(request.endpoint or "")
+    costly = request.method in ("GET", "HEAD") and getattr(view, refused_early.COSTLY_VIEW, False)
+    player = str(breached.request_args[0]).startswith(refused_early.PLAYER_KEY)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    refused_early.remember(app, until, description, costly=costly, player=player)
 
 
 def _first_form() -> bool:

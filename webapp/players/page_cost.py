@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 import limits
 from flask import current_app
 
+from webapp import refused_early
 from webapp.errors import Wait
 from webapp.players.identity import current_player_id
+from webapp.refused_early import COSTLY_VIEW, PLAYER_KEY
 from webapp.security import client_key, counting, limiter, milliseconds, wait_when_spent
 from webapp.wording import gettext, rate_limit_words
 
@@ -46,7 +49,7 @@ def player_key() -> str:
     """The cookie's player, or the client's address for a browser without one (a counter apart from
     the address's own, which counts every request once too)."""
     player = current_player_id()
-    return f"player {player}" if player is not None else f"visitor {client_key()}"
+    return f"{PLAYER_KEY}{player}" if player is not None else f"visitor {client_key()}"
 
 
 def _budget() -> limits.RateLimitItem | None:
@@ -66,6 +69,12 @@ def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
     if wait is None:
         return
     spent = limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
+    # refused again in front of Flask until then, at this path (a GET: `costly` views are pages)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    description = f"{spent.amount} seconds per {spent.GRANULARITY.name}"
+    refused_early.remember(
+        app, int(time.time()) + wait, description, costly=True, player=key.startswith(PLAYER_KEY)
+    )
     raise Wait(
         gettext(
             "Too many costly pages: at most %(limit)s of the server's time. Try again in %(seconds)s s.",
@@ -101,4 +110,6 @@ def costly(view: Callable[P, T]) -> Callable[P, T]:
             _charge(budget, keys, max(math.ceil((meter() - started) * 1000), 1))
 
     limited = limiter.limit(page_rate_limit, key_func=player_key)(charged)
-    return limiter.limit(page_rate_limit)(limited)
+    limited = limiter.limit(page_rate_limit)(limited)
+    setattr(limited, COSTLY_VIEW, True)
+    return limited
