@@ -103,9 +103,7 @@ class RefusedEarly:
         where = _where(environ)
         moment = time.time()
         noted = _live(self.refused.get(where), moment)
-        if noted is None and (
-            not self.any_player or self.session_cookie not in environ.get("HTTP_COOKIE", "")
-        ):
+        if noted is None and not self._may_be_a_refused_players(environ):
             return self._answer(environ, start_response)
         cookies = parse_cookie(environ)
         session = cookies.get(self.session_cookie)
