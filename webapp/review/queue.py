@@ -137,6 +137,7 @@ def review(session: Session, player: str | None, moment: datetime, zone: ZoneInf
                 PlayerAttempt.puzzle_id.in_([puzzle for puzzle in ids if puzzle not in dailies]),
             )
         )
+        if finished is not None
     }
     today = moment.astimezone(zone).date()
 
@@ -164,6 +165,7 @@ def _soonest(
             .limit(most)
         )
         for puzzle_id, review_round, finished in rows:
+            assert finished is not None, "an ended turn has ended"
             at = finished + interval(review_round + 1)
             yield Waiting(puzzle_id, review_round + 1, at.astimezone(zone).date(), at)
 
