@@ -17,8 +17,9 @@ A request carrying the session cookie goes to Flask as before, but on a costly p
 with the cookie of the record it scrapes: there every limit counts the address or the player only,
 so a refused address is refused whatever the cookie, and a refused player (their own counter, over
 many addresses) is noted under the session cookie's exact value, which only that player's browser
-holds. Such a refusal's bytes carry the session's CSRF token, so they are kept under that value too,
-without the `Set-Cookie` that refreshed the session (the browser's cookie stays as good).
+holds. Such a refusal is drawn without a CSRF token for anyone (`errors._refusal_page`: the page's
+script asks `/token` before a POST), so its bytes are one for every cookie, even made-up ones, and
+are kept without the `Set-Cookie` that refreshed a session (the browser's cookie stays as good).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class RefusedEarly:
             if noted is None:
                 return self._answer(environ, start_response)
         assert noted is not None
-        kept = self.pages.get(_variant(environ, cookies, noted.description, session))
+        kept = self.pages.get(_variant(environ, cookies, noted.description))
         if kept is None:
             return self._answer(environ, start_response)
         left = max(noted.until - int(moment), 0)
@@ -128,7 +129,7 @@ class RefusedEarly:
 
     def _answer(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Through Flask, keeping a rate limit's refusal as bytes when it holds nothing of the
-        visitor's (no cookie set, and so no token), or, on a costly page, of one session's only."""
+        visitor's (no cookie set, and so no token; on a costly page, no token for anyone)."""
         answer, said = through(self.inner, environ, start_response)
         noted = environ.get(NOTED)
         if not isinstance(noted, Note) or not said or not said[0].startswith("429 "):
@@ -137,16 +138,14 @@ class RefusedEarly:
         session = cookies.get(self.session_cookie)
         if session is not None and not noted.costly:
             return answer
-        headers = [
-            (name, value) for name, value in said[1] if session is None or name.lower() != "set-cookie"
-        ]
+        # a session's refusal is kept without the Set-Cookie that refreshed it: the cookie sent stays good
+        refresh = "" if session is None else "set-cookie"
+        headers = [(name, value) for name, value in said[1] if name.lower() != refresh]
         if any(name.lower() in ("set-cookie", "content-encoding") for name, _ in headers):
             return answer
         body = whole(answer)
         others = tuple((name, value) for name, value in headers if name.lower() not in FRESH)
-        self.pages.put(
-            _variant(environ, cookies, noted.description, session), CachedRefusal(said[0], others, body)
-        )
+        self.pages.put(_variant(environ, cookies, noted.description), CachedRefusal(said[0], others, body))
         return [body]
 
     def _may_be_a_refused_players(self, environ: WSGIEnvironment) -> bool:
@@ -182,13 +181,10 @@ def _where(environ: WSGIEnvironment) -> tuple[str, str, str, str]:
     )
 
 
-def _variant(
-    environ: WSGIEnvironment, cookies: Any, description: str, session: str | None = None
-) -> tuple[str, ...]:
+def _variant(environ: WSGIEnvironment, cookies: Any, description: str) -> tuple[str, ...]:
     """What a refusal's bytes depend on: the path, its kind (htmx's notice, a page; the API by its
-    path), the language and deck, the limit it names, and the session (its token) if any."""
+    path), the language and deck, and the limit it names."""
     return (
-        session or "",
         environ.get("REQUEST_METHOD", ""),
         environ.get("SCRIPT_NAME", ""),
         environ.get("PATH_INFO", ""),
