@@ -11,6 +11,11 @@ addresses escapes:
    spent is a 429 with `Retry-After` until the window frees some. It is kept in Flask-Limiter's
    storage, as the solver gate's budget is (Redis, shared by every worker, when `REDIS_URL` is set).
 
+Once either refuses a client at a page, its further requests there are refused in front of Flask
+until the window frees some (`webapp.refused_early`: by the address whatever the cookie, or by the
+session cookie's value for a player's own counter). Each page's own cost is bounded whatever the
+record: the stats counted in the database, the export in parts, the review's first 50 of each list.
+
 Both are off with the rate limits (`RATELIMIT_ENABLED`), for load tests.
 """
 
@@ -61,7 +66,7 @@ def _budget() -> limits.RateLimitItem | None:
 
 def _keys() -> tuple[str, ...]:
     player = current_player_id()
-    return (client_key(),) if player is None else (client_key(), f"player {player}")
+    return (client_key(),) if player is None else (client_key(), f"{PLAYER_KEY}{player}")
 
 
 def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
