@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import event, insert, select
 
 import generator
 from tests.webapp import conftest
@@ -167,3 +167,46 @@ def test_a_part_past_the_last_or_not_a_number_is_refused(
     answer = player.client.get("/me/export.json", query_string={"part": part})
     text = answer.get_data(as_text=True)
     assert answer.status_code == status and ("whole number" in text or "has 1 part:" in text), text
+
+
+def test_each_part_and_the_stats_cost_the_same_statements_for_thousands_of_attempts(
+    app: Flask, player: Player, published: int
+) -> None:
+    assert player.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    with app.app_context(), database().reader() as session:
+        first = session.scalars(select(models.PlayerAttempt)).one()
+        owner, puzzle = first.player_id, first.puzzle_id
+
+    def rounds(numbers: range) -> None:
+        with app.app_context(), database().write() as session:
+            session.execute(
+                insert(models.PlayerAttempt),
+                [
+                    dict(player_id=owner, puzzle_id=puzzle, review=n, melds=[], history=[], hint_log=[],
+                         moves=n, status=models.Status.GAVE_UP, started=NOON + timedelta(minutes=n),
+                         finished=NOON + timedelta(minutes=n))
+                    for n in numbers
+                ],
+            )  # fmt: skip
+
+    def sent(path: str) -> tuple[int, Any]:
+        statements: list[str] = []
+        with app.app_context():
+            engine = database().engine
+        listen = lambda *args: statements.append(str(args[2]))  # noqa: E731
+        event.listen(engine, "before_cursor_execute", listen)
+        try:
+            answer = player.client.get(path)
+        finally:
+            event.remove(engine, "before_cursor_execute", listen)
+        assert answer.status_code == 200, path
+        return len(statements), answer
+
+    rounds(range(1, 30))
+    few = {path: sent(path)[0] for path in ("/me/export.json", "/stats")}
+    rounds(range(30, 3000))
+    for path in ("/me/export.json", "/me/export.json?part=3", "/stats"):
+        count, answer = sent(path)
+        assert count <= few[path.split("?")[0]], path  # a later part leaves out the streak, codes, tables
+        if "export" in path:
+            assert len(answer.get_json()["attempts"]) == 1000 and answer.get_json()["part"]["of"] == 3
