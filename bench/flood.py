@@ -24,10 +24,11 @@ what the flood got (by status), the CPU seconds each server process group used m
 gunicorn; nginx, PostgreSQL and Redis in production; `machine`, every process's, the flooders' and other
 people's too), the CPU a costly page took in one process for the seeded player (the mean of 20, limits
 off), what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
-200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking again).
-Then (direct only) a new visitor's `GET /` (wrk, 32 connections, `--rate-seconds`) beside nginx serving
-the same page as a file in the same run, and our share of nginx's rate. Figures are printed, never
-asserted. `--app-root DIR` serves another checkout (before/after a change) with this .venv.
+200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking again;
+a player past the stats page's, with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32
+connections, `--rate-seconds`) beside nginx serving the same page as a file in the same run, and our
+share of nginx's rate. Figures are printed, never asserted. `--app-root DIR` serves another checkout
+(before/after a change) with this .venv.
 """
 
 from __future__ import annotations
@@ -219,10 +220,16 @@ costs = {{
 # then a refusal: an address past the analyser's limit asks again (limits on, one an hour; an app of
 # its own, made after the other's timing, as the limiter is one for the process)
 limited = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": True,
-                      "ANALYSE_RATE_LIMIT": "1 per hour", "LAUNCH_DATE": datetime.now(UTC).date()}})
+                      "ANALYSE_RATE_LIMIT": "1 per hour", "PAGE_RATE_LIMIT": "1 per hour",
+                      "LAUNCH_DATE": datetime.now(UTC).date()}})
 flood = limited.test_client()
 flood.get({ANALYSE!r})
 costs["analyse_refused"] = timed(lambda: flood.get({ANALYSE!r}))
+# and a costly page's refusal for a player with a cookie (of their own, a give-up of today's puzzle)
+token = flood.get("/token").get_json()["token"]
+flood.post("/puzzles/1/give-up", headers={{"X-CSRFToken": token, "HX-Request": "true"}})
+flood.get("/stats")
+costs["stats_refused_with_cookie"] = timed(lambda: flood.get("/stats"))
 print(json.dumps(costs))
 """
     done = subprocess.run(
