@@ -421,6 +421,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         gunicorn += ["--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads)]
         # an access log, as `make run` keeps one (there on stdout)
         gunicorn += ["--log-level", "error", "--access-logfile", str(folder / "access.log")]
+        if production:  # idle connections kept longer than nginx keeps them, as the service has it
+            gunicorn += nginx_conf.keep_alive()
         app = subprocess.Popen([*gunicorn, "webapp:create_app()"], env=env, cwd=app_root)
         processes.append(app)
         GROUPS["app"] = app.pid
