@@ -232,9 +232,11 @@ def new_visitor_rate(port: int, folder: Path, seconds: float) -> dict[str, Any]:
 
 KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
 """The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
-TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 4H 5H 6H 7H | 9D QC QD 8H KS 2C"
-"""The known puzzle in other suits, for tomorrow: by late morning UTC it is open in the easternmost
-zones, and the site publishes a week ahead; left unpublished, every analysis would look for it."""
+TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 3H 4H 5H 6H 7H | 9D QC QD 8H KS 2C"
+"""The known puzzle in other suits with a longer run, for tomorrow (three melds in common: the pool
+leaves out a near-duplicate, the known puzzle merely relabelled): by late morning UTC it is open in
+the easternmost zones, and the site publishes a week ahead; left unpublished, every analysis would
+look for it."""
 
 
 PUBLISH = """
