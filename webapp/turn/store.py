@@ -10,7 +10,8 @@ and the attempt has writers outside the ORM's unit of work: the rating's guarded
 remember the version, and one that forgot would let a move overwrite it unseen. This guard compares
 every column the move read, so any change by any writer fails the swap; it needs no column of its
 own, and the read is one SELECT of the attempt's columns, with no session, identity map or joined
-puzzle row. Its one cost is building the UPDATE each time (`_swap`), which SQLAlchemy compiles once.
+puzzle row. The write is one UPDATE for every move (`GUARDED_UPDATE`: every column set, every column
+compared), built and compiled once.
 """
 
 from __future__ import annotations
