@@ -11,6 +11,7 @@ with the step check's verdict, for the page to draw.
 from __future__ import annotations
 
 from flask import current_app, g
+from sqlalchemy import select
 
 from puzzles import HINT_RUNGS, Board, Card, Hint, Progress, hint, key_ideas, progress, words
 from webapp import db, solver_gate
@@ -177,7 +178,9 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
             # the result card says the puzzle's rating as the game found it (`rating_before_game`)
-            g.turn_puzzle_rating = (attempt.puzzle_id, session.get_one(PoolPuzzle, attempt.puzzle_id).rating)
+            before = session.scalar(select(PoolPuzzle.rating).where(PoolPuzzle.id == attempt.puzzle_id))
+            if before is not None:
+                g.turn_puzzle_rating = (attempt.puzzle_id, before)
             rating = records.rate(session, attempt.id)
         if rating is not None:
             attempt.rating_after = rating
