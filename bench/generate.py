@@ -205,7 +205,8 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
     print(
         f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
     )
-    _print_variety(tier, alone, variety)
+    shares = {"mixed_share": share(mixed), "figure_share": share(figures), "live_decoy_share": share(live)}
+    _print_variety(tier, alone, {**variety, **shares})
     return {
         **variety,
         "per_minute": round(alone.per_minute(), 1),
@@ -301,13 +302,13 @@ def _print_variety(tier: str, alone: Run, v: dict[str, object]) -> None:
     )
     if tier == "hard":
         print(
-            f"    hard targets: figures at most {HARD_FIGURES_CEILING:.0%},"
-            f" a set and a run broken {HARD_MIXED_FLOOR:.0%}+"
+            f"    figures {v['figure_share']:.0%} (at most {HARD_FIGURES_CEILING:.0%}), a set and a run"
+            f" broken {v['mixed_share']:.0%} (at least {HARD_MIXED_FLOOR:.0%})"
         )
     if tier == "medium":
         print(
             f"    end card {v['end_card_share']:.0%} (at most {MEDIUM_END_CARD_CEILING:.0%}), live decoys"
-            f" at least {MEDIUM_LIVE_FLOOR:.0%}"
+            f" {v['live_decoy_share']:.0%} (at least {MEDIUM_LIVE_FLOOR:.0%})"
         )
     print(
         f"    best play frees a table joker {v['frees_joker_share']:.0%}, keeps it in the hand"

@@ -11,8 +11,10 @@ from __future__ import annotations
 import grp
 import os
 import pwd
+import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +44,33 @@ http {{
 """The main nginx.conf around a site file (`tavolo.conf`), for an nginx that owns its folder."""
 
 
-def deploy_site(app_port: int, port: int, cache: Path) -> str:
-    """deploy/nginx.conf in front of gunicorn on `app_port`, listening on loopback at `port`, serving
-    this checkout's static files and keeping pages in `cache`."""
+UPSTREAM = "    server 127.0.0.1:8000 "
+"""deploy/nginx.conf's one app host, the line `deploy_site` writes once per host."""
+
+
+def keep_alive() -> list[str]:
+    """gunicorn's `--keep-alive` as deploy/tavolo-web.service has it, for a gunicorn behind this
+    nginx: it must keep idle connections longer than nginx's `keepalive_timeout` does."""
+    service = (ROOT / "deploy/tavolo-web.service").read_text()
+    found = re.search(r"--keep-alive (\d+)", service)
+    if found is None:
+        raise ValueError("deploy/tavolo-web.service gives gunicorn no --keep-alive")
+    return ["--keep-alive", found.group(1)]
+
+
+def deploy_site(app_ports: int | Sequence[int], port: int, cache: Path) -> str:
+    """deploy/nginx.conf in front of gunicorn on `app_ports` (one app host each, as its `upstream`
+    lists them), listening on loopback at `port`, serving this checkout's static files and keeping
+    pages in `cache`."""
     site = (ROOT / "deploy/nginx.conf").read_text()
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace("/srv/tavolo", str(ROOT))
+    ports = [app_ports] if isinstance(app_ports, int) else list(app_ports)
+    head, line, tail = site.partition(UPSTREAM)
+    if not line or not ports:
+        raise ValueError(f"deploy/nginx.conf has no line {UPSTREAM.strip()!r} for the app hosts")
+    rest, _, tail = tail.partition("\n")
+    hosts = "".join(f"{UPSTREAM.replace('8000', str(app))}{rest}\n" for app in ports)
+    site = head + hosts + tail
+    site = site.replace("/srv/tavolo", str(ROOT))
     site = site.replace("/var/cache/tavolo-nginx", str(cache))
     return site.replace("listen 80", f"listen 127.0.0.1:{port}")
 

@@ -3,6 +3,7 @@
     scripts/with-postgres.sh .venv/bin/python bench/rush.py [--players 500 2000] [--seconds 60]
         [--every-card] [--client asyncio|threads] [--workers 2] [--threads 4]
         [--worker-class gthread|sync] [--no-upstream-keepalive] [--no-front-door] [--app-root DIR]
+        [--hosts 2] [--kill-host-at SECONDS]
 
 deploy/nginx.conf (its host, checkout and port changed, as test_front_door does) in front of
 gunicorn (as the Procfile: 3 gthread workers of 3 threads, `TAVOLO_PROXIES=1`), the PostgreSQL of
@@ -24,6 +25,17 @@ beside nginx serving the same page as a file: wrk has one address, so that measu
 the per-address `limit_req` lines taken out of the site file. Figures are printed, never asserted.
 `--app-root DIR` serves another checkout (before/after a change) with this .venv, as bench/flood.py
 does.
+
+`--hosts N`: N app hosts, each a gunicorn as above on a port of its own (as on a machine of its
+own), in deploy/nginx.conf's one `upstream`, on the one PostgreSQL and the one Redis. Printed too,
+per host from nginx's log (`by_host`): the requests each answered, and the tries nginx gave up on
+there and sent to another host or answered 502 itself. `--kill-host-at S`: S seconds into the
+rush, the last host dies (SIGKILL to its master and workers at once, as a machine that fails); the
+errors then are what that host had in flight (`in_flight`), each a POST it had been sent, which
+nginx never sends again (deploy/nginx.conf, `proxy_next_upstream`); `errors_from_kill_s` says when
+the first and last came. After each rush the database is asked for the rush's attempts
+(`attempts_finished_with_every_move`: finished, with as many moves as each player made), beside the
+players whose end of turn was answered (`players_finished`): nothing finished is lost.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import http.client
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -39,6 +51,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,164 +59,22 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import flood  # bench/flood.py: the pool's one puzzle
+import morning  # bench/morning.py: a player's moves and requests
 import nginx_conf  # bench/nginx_conf.py: nginx in front, as deploy/nginx.conf has it
+import redis
 import web  # bench/web.py: free ports, wrk
+from sqlalchemy import create_engine, text
 
-from puzzles import Card, Rules, StepKind, steps_between
+from webapp.db import engine_url
 
 ROOT = Path(__file__).resolve().parent.parent
-HOST = "tavolo.example"
-CARD = re.compile(r'data-card="(\w+)" data-from="(\w+)" draggable="true"\s+aria-label="([^"(]+)')
-PLACE = re.compile(r'data-card="(\w+)" data-from="(\w+)"')
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 THREADS_PER_PROCESS = 96
-
-
-def address(number: int) -> str:
-    return f"127.{10 + number // 60000}.{number // 250 % 240 + 1}.{number % 250 + 1}"
-
-
-Move = tuple[str, str | None]
-"""One step POST: the card's id, and a card already in the meld it joins (None: a new meld)."""
-
-
-def label_of(token: str) -> str:
-    """A solution card (`10H`) as the page's aria-label names it (`10♥`)."""
-    return token[:-1] + SUITS[token[-1]]
-
-
-def steps_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
-    """The moves of a player who plays the solution as the engine's plan does (`puzzles.steps_between`,
-    what the hints and the solution's replay show): hand cards onto melds, and the table cards of
-    the melds the solution breaks; a meld it keeps stays where it is."""
-    table: dict[str, list[str]] = {}
-    hand: dict[str, list[str]] = {}
-    label_of_id: dict[str, str] = {}
-    for card, where, label in CARD.findall(page):
-        label_of_id[card] = label.strip()
-        if where == "hand":
-            hand.setdefault(label.strip(), []).append(card)
-        else:
-            table.setdefault(where, []).append(card)
-    token_of = {label_of(token): token for meld in solution for token in meld}
-    # the plan's melds as card ids: the table's first, in the page's order; new melds after them
-    ids = [table[where] for where in sorted(table, key=int)]
-    start = [[Card.parse(token_of[label_of_id[i]]) for i in meld] for meld in ids]
-    moves: list[Move] = []
-    for step in steps_between(start, [[Card.parse(token) for token in meld] for meld in solution], rules):
-        if step.kind is StepKind.BREAK:
-            continue
-        if step.kind is StepKind.TAKE or step.target is None:
-            raise web.BenchError(f"the solution's plan takes cards back into the hand: {step}")
-        if step.new:
-            ids.append([])
-        target = ids[step.target]
-        for card in step.cards:
-            label = label_of(str(card))
-            if step.source is None:
-                chosen = hand[label].pop(0)
-            else:
-                chosen = next(i for i in ids[step.source] if label_of_id[i] == label)
-                ids[step.source].remove(chosen)
-            moves.append((chosen, target[0] if target else None))
-            target.append(chosen)
-    return moves
-
-
-def every_card_plan(page: str, solution: list[list[str]], rules: Rules) -> list[Move]:
-    """The moves of a player who builds every meld of the solution card by card on a new place, the
-    melds the solution keeps too (`--every-card`, the rush's first player model); the rules are
-    `steps_plan`'s, unread."""
-    del rules
-    ids: dict[str, list[str]] = {}
-    for card, _, label in CARD.findall(page):
-        ids.setdefault(label.strip(), []).append(card)
-    moves: list[Move] = []
-    for meld in solution:
-        first = None
-        for token in meld:
-            choices = sorted(ids.get(label_of(token), []), key=lambda i: (i[0] != "t", i))
-            if not choices:
-                raise web.BenchError(f"the page shows no {label_of(token)} left for the solution")
-            chosen = choices[0]
-            ids[label_of(token)].remove(chosen)
-            moves.append((chosen, first))
-            first = first or chosen
-    return moves
-
-
-Request = tuple[str, str, str | None]
-
-
-class Player:
-    """One player's morning, written once for both clients: the page, the plan's moves (each a step
-    POST with its step check), the end of the turn. `script()` yields each request and is sent the
-    answer's text (None for an error, which ends the morning); `headers` are the ones to send."""
-
-    def __init__(self, moves: list[Move]) -> None:
-        self.moves = moves
-        self.headers = {"Host": HOST}
-
-    def took(self, cookies: list[str]) -> None:
-        for value in cookies:
-            self.headers["Cookie"] = value.split(";", 1)[0]
-
-    def script(self) -> Generator[Request, str | None, None]:
-        page = yield ("GET", "/puzzles/1", None)
-        if page is None:
-            return
-        token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
-        self.headers |= {"X-CSRFToken": token.group(1) if token else "", "HX-Request": "true"}
-        self.headers["Content-Type"] = "application/x-www-form-urlencoded"
-        for card, beside in self.moves:
-            target = "new"
-            if beside is not None:
-                found = re.search(f'data-card="{beside}" data-from="(\\w+)"', page)
-                target = found.group(1) if found else "new"
-            answer = yield ("POST", "/puzzles/1/move", f"card={card}&to={target}")
-            if answer is None:
-                return
-            page = answer
-        yield ("POST", "/puzzles/1/end", None)
-
-
-def play_threaded(port: int, number: int, moves: list[Move]) -> tuple[list[float], list[str]]:
-    """A player on http.client (`--client threads`, the rush's first client): the time of each
-    request (ms) and the errors (what each was)."""
-    times: list[float] = []
-    errors: list[str] = []
-    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(address(number), 0))
-    player = Player(moves)
-    script = player.script()
-    answer: str | None = None
-    try:
-        method, path, body = next(script)
-        while True:
-            started = time.perf_counter()
-            try:
-                link.request(method, path, body, player.headers)
-                response = link.getresponse()
-                text = response.read().decode()
-            except OSError as error:
-                errors.append(f"no answer ({type(error).__name__})")
-                break
-            times.append((time.perf_counter() - started) * 1000)
-            player.took(response.headers.get_all("Set-Cookie") or [])
-            answer = text if 200 <= response.status < 300 else None
-            if answer is None:
-                errors.append(f"{method} {path.rsplit('/', 1)[1]} {response.status}")
-            method, path, body = script.send(answer)
-    except StopIteration:
-        pass
-    link.close()
-    return times, errors
 
 
 def threads_process(port: int, players: list[int], starts: list[float], moves: Any, out: Any) -> None:
@@ -213,9 +84,9 @@ def threads_process(port: int, players: list[int], starts: list[float], moves: A
     def one(number: int, start: float) -> None:
         late = max(time.time() - start, 0)
         time.sleep(max(start - time.time(), 0))
-        found, failed = play_threaded(port, number, moves)
+        played = morning.play_threaded(port, number, moves)
         with lock:
-            tally.add(found, failed, late)
+            tally.add(played, late)
 
     with ThreadPoolExecutor(THREADS_PER_PROCESS) as pool:
         for number, start in zip(players, starts, strict=True):
@@ -224,29 +95,33 @@ def threads_process(port: int, players: list[int], starts: list[float], moves: A
 
 
 class Tally:
-    """A client process's figures: each request's time, the errors, each player's late start."""
+    """A client process's figures: each request's time, the errors, each player's late start, the
+    players who ended their turn."""
 
     def __init__(self) -> None:
         self.times: list[float] = []
-        self.errors: list[str] = []
+        self.errors: list[tuple[str, float]] = []
         self.lates: list[float] = []
+        self.finished = 0
 
-    def add(self, times: list[float], errors: list[str], late: float) -> None:
+    def add(self, played: morning.Played, late: float) -> None:
+        times, errors, finished = played
         self.times += times
         self.errors += errors
         self.lates.append(late)
+        self.finished += finished
 
-    def finish(self) -> tuple[list[float], list[str], list[float], float]:
+    def finish(self) -> tuple[list[float], list[tuple[str, float]], list[float], int, float]:
         """The figures, and the CPU seconds this process used (user and system)."""
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        return self.times, self.errors, self.lates, usage.ru_utime + usage.ru_stime
+        return self.times, self.errors, self.lates, self.finished, usage.ru_utime + usage.ru_stime
 
 
-async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[float], list[str]]:
+async def play_async(port: int, number: int, moves: list[morning.Move]) -> morning.Played:
     """A player on one asyncio stream: the same requests, bytes for bytes, as http.client sends."""
     times: list[float] = []
-    errors: list[str] = []
-    player = Player(moves)
+    errors: list[tuple[str, float]] = []
+    player = morning.Player(moves)
     script = player.script()
     writer = None
     try:
@@ -258,25 +133,25 @@ async def play_async(port: int, number: int, moves: list[Move]) -> tuple[list[fl
                 async with asyncio.timeout(60):
                     if reader is None or writer is None:
                         reader, writer = await asyncio.open_connection(
-                            "127.0.0.1", port, local_addr=(address(number), 0)
+                            "127.0.0.1", port, local_addr=(morning.address(number), 0)
                         )
                     writer.write(request_bytes(method, path, body, player.headers))
                     status, cookies, text = await read_answer(reader)
             except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
-                errors.append(f"no answer ({type(error).__name__})")
+                errors.append((f"no answer ({type(error).__name__})", time.time()))
                 break
             times.append((time.perf_counter() - started) * 1000)
             player.took(cookies)
             answer = text if 200 <= status < 300 else None
             if answer is None:
-                errors.append(f"{method} {path.rsplit('/', 1)[1]} {status}")
+                errors.append((f"{method} {path.rsplit('/', 1)[1]} {status}", time.time()))
             method, path, body = script.send(answer)
     except StopIteration:
         pass
     finally:
         if writer is not None:
             writer.close()
-    return times, errors
+    return times, errors, player.finished
 
 
 def request_bytes(method: str, path: str, body: str | None, headers: dict[str, str]) -> bytes:
@@ -323,8 +198,7 @@ def async_process(port: int, players: list[int], starts: list[float], moves: Any
             await asyncio.sleep(max(start - time.time(), 0))
             async with gate:
                 late = max(time.time() - start, 0)
-                found, failed = await play_async(port, number, moves)
-                tally.add(found, failed, late)
+                tally.add(await play_async(port, number, moves), late)
 
         await asyncio.gather(*(one(n, s) for n, s in zip(players, starts, strict=True)))
 
@@ -332,10 +206,38 @@ def async_process(port: int, players: list[int], starts: list[float], moves: Any
     out.put(tally.finish())
 
 
+class Kill:
+    """One app host killed at once (SIGKILL to its gunicorn's session: master and workers, as a
+    machine that dies) `at` seconds into a rush; `cpu` keeps its CPU seconds from just before."""
+
+    def __init__(self, at: float, host: str, process: subprocess.Popen[bytes], groups: dict[str, int | None]):
+        self.at = at
+        self.host = host
+        self.process = process
+        self.groups = groups
+        self.cpu: dict[str, float] = {}
+        self.when = 0.0
+
+    def __call__(self) -> None:
+        self.cpu = cpu_seconds(self.groups)
+        self.when = time.time()
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+
 def rush(
-    port: int, players: int, seconds: float, moves: list[Move], offset: int, client: str
+    port: int,
+    players: int,
+    seconds: float,
+    moves: list[morning.Move],
+    offset: int,
+    client: str,
+    kill: Kill | None = None,
 ) -> dict[str, Any]:
     begin = time.time() + 2
+    timer = threading.Timer(begin + kill.at - time.time(), kill) if kill is not None else None
+    if timer is not None:
+        timer.start()
     starts = [begin + seconds * n / players for n in range(players)]
     numbers = list(range(offset, offset + players))
     out: Any = multiprocessing.Queue()
@@ -352,18 +254,31 @@ def rush(
         process.start()
     times: list[float] = []
     lates: list[float] = []
-    errors: list[str] = []
+    errors: list[tuple[str, float]] = []
+    finished = 0
     client_cpu = 0.0
     for _ in processes:
-        found, failed, late, cpu = out.get(timeout=3600)
+        found, failed, late, ended, cpu = out.get(timeout=3600)
         times += found
         errors += failed
         lates += late
+        finished += ended
         client_cpu += cpu
     for process in processes:
         process.join()
+    if timer is not None:
+        timer.join()
     times.sort()
     lates.sort()
+    killed = {}
+    if kill is not None:
+        # when each error came, from the kill: only requests in flight at that moment should fail
+        after = sorted(at - kill.when for _, at in errors)
+        killed = {
+            "killed_host": kill.host,
+            "killed_at_s": round(kill.when - begin, 1),
+            "errors_from_kill_s": [round(after[0], 2), round(after[-1], 2)] if after else None,
+        }
     return {
         "players": players,
         "within_s": seconds,
@@ -374,8 +289,10 @@ def rush(
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1) if times else None,
         "max_ms": round(times[-1], 1) if times else None,
         "errors": len(errors),
-        "error_kinds": dict(collections.Counter(errors)),
+        "error_kinds": dict(collections.Counter(kind for kind, _ in errors)),
+        **killed,
         "players_done": len(lates),
+        "players_finished": finished,
         # how long players waited for the client (its threads, or its gate of as many) past their
         # moment of arrival: time no request time holds
         "late_start_p50_s": round(statistics.median(lates), 1) if lates else None,
@@ -384,11 +301,24 @@ def rush(
     }
 
 
+HOSTS_LOG = "hosts.log"
+"""nginx's line for each request in the rush's folder: which app hosts it went to and what each said."""
+HOSTS_FORMAT = '$msec $request_method $status "$upstream_addr" "$upstream_status" "$upstream_connect_time"'
+
+
 def start_nginx(
-    folder: Path, app_port: int, limits: bool, keepalive: bool = True
+    folder: Path, app_ports: list[int], limits: bool, keepalive: bool = True
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = web.free_port()
-    site = nginx_conf.deploy_site(app_port, port, folder / "cache")
+    site = nginx_conf.deploy_site(app_ports, port, folder / "cache")
+    site = site.replace(
+        "upstream tavolo {", f"log_format tavolo_hosts '{HOSTS_FORMAT}';\nupstream tavolo {{", 1
+    )
+    site = site.replace(
+        "    server_tokens off;\n",
+        f"    server_tokens off;\n    access_log {folder / HOSTS_LOG} tavolo_hosts;\n",
+        1,
+    )
     if not limits:
         site = "\n".join(
             line for line in site.splitlines() if "limit_req " not in line and "limit_conn " not in line
@@ -452,9 +382,87 @@ def cpu_seconds(groups: dict[str, int | None]) -> dict[str, float]:
     return seconds
 
 
+LOGGED = re.compile(r'([\d.]+) (\w+) (\d+) "([^"]*)" "([^"]*)" "([^"]*)"')
+
+
+def by_host(log: Path, offset: int, names: dict[str, str]) -> dict[str, Any]:
+    """What nginx's log says from `offset` on, per app host (`names`: its address to its name): the
+    requests it answered, and the tries nginx gave up on there (the host dropped or refused the
+    request) and sent to another host, or answered 502 itself: a POST it had sent is never sent
+    again. `in_flight` are the tries the host had taken (a connection made); `refused` the ones it
+    never saw."""
+    hosts = {name: collections.Counter[str]() for name in names.values()}
+    with log.open() as lines:
+        lines.seek(offset)
+        for line in lines:
+            found = LOGGED.match(line)
+            if found is None or found.group(4) in ("", "-"):
+                continue  # nginx's own answer (a 429 of its limits, a static file)
+            _, method, status, tried, said, connect = found.groups()
+            tries = list(zip(tried.split(", "), said.split(", "), connect.split(", "), strict=False))
+            for number, (address, answer, connected) in enumerate(tries):
+                if address not in names:
+                    continue
+                host = hosts[names[address]]
+                if number < len(tries) - 1:
+                    host["in_flight" if connected != "-" else "refused"] += 1
+                    host[f"{method} sent again"] += 1
+                elif not status.startswith("2"):
+                    host[f"{method} {status}"] += 1
+                    host["in_flight" if connected != "-" else "refused"] += answer.startswith("502")
+                else:
+                    host["answered"] += 1
+    return {name: dict(counts) for name, counts in hosts.items()}
+
+
+NGINX_SAID = re.compile(r"\[(\w+)\] [\d#]+: \*\d+ ([^,]*?)(?: while [^,]*)?, client")
+
+
+def nginx_said(log: Path, offset: int) -> dict[str, Any]:
+    """nginx's error log from `offset` on: its messages counted (a dropped or refused connection to
+    a host, in its words, without the times, clients and requests), and the first few whole."""
+    if not log.exists():
+        return {}
+    with log.open() as lines:
+        lines.seek(offset)
+        said = lines.read().splitlines()
+    found = (NGINX_SAID.search(line) for line in said)
+    counted = collections.Counter(" ".join(match.groups()) for match in found if match)
+    return {"counted": dict(counted), "first": said[:3]}
+
+
+def resident_mb(groups: dict[str, int | None]) -> dict[str, float]:
+    """The memory each process group holds now (resident, MB: a process and all its descendants;
+    pages shared between them, as gunicorn's workers share their master's, counted in each)."""
+    tree = process_tree()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in tree.items():
+        children.setdefault(parent, []).append(pid)
+    page = os.sysconf("SC_PAGE_SIZE")
+    held = {}
+    for name, root in groups.items():
+        total, todo = 0, [root] if root in tree else []
+        while todo:
+            pid = todo.pop()
+            with contextlib.suppress(OSError):  # gone meanwhile
+                total += int((Path("/proc") / str(pid) / "statm").read_text().split()[1]) * page
+            todo += children.get(pid, [])
+        held[name] = round(total / 2**20, 1)
+    return held
+
+
+def redis_memory(port: int) -> dict[str, float]:
+    """Redis's keys and the memory it uses for them (MB): the rate limits' windows, the kept answers."""
+    client = redis.Redis(port=port)
+    try:
+        return {"keys": client.dbsize(), "used_mb": round(client.info("memory")["used_memory"] / 2**20, 1)}
+    finally:
+        client.close()
+
+
 def wrk_rate(url: str, seconds: int) -> dict[str, float]:
     done = subprocess.run(
-        ["wrk", "-t2", "-c32", f"-d{seconds}s", "-H", f"Host: {HOST}", "--latency", url],
+        ["wrk", "-t2", "-c32", f"-d{seconds}s", "-H", f"Host: {morning.HOST}", "--latency", url],
         capture_output=True,
         text=True,
         check=True,
@@ -467,6 +475,42 @@ def wrk_rate(url: str, seconds: int) -> dict[str, float]:
     }
 
 
+def start_host(
+    args: argparse.Namespace, env: dict[str, str], app_root: Path
+) -> tuple[subprocess.Popen[bytes], int]:
+    """One app host: gunicorn on a port of its own, in a session of its own (so that a kill takes
+    its master and workers at once)."""
+    app_port = web.free_port()
+    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
+    gunicorn += ["--worker-class", args.worker_class, "--workers", str(args.workers)]
+    gunicorn += ["--threads", str(args.threads), *nginx_conf.keep_alive()]
+    gunicorn += ["--log-level", "error", "webapp:create_app()"]
+    return subprocess.Popen(gunicorn, env=env, cwd=app_root, start_new_session=True), app_port
+
+
+def attempts_kept(database: str, since: datetime, moves: int) -> dict[str, int]:
+    """The rush's attempts as the database holds them (begun from `since`): how many, how many
+    finished, and how many of those with every move the players made."""
+    engine = create_engine(engine_url(database))
+    query = text(
+        "SELECT count(*), count(*) FILTER (WHERE status <> 'playing'), "
+        "count(*) FILTER (WHERE status <> 'playing' AND moves = :moves) "
+        "FROM attempt WHERE number = 1 AND started >= :since"
+    )
+    size = text("SELECT pg_total_relation_size('attempt') / greatest(count(*), 1) FROM attempt")
+    with engine.connect() as connection:
+        row = connection.execute(query, {"since": since, "moves": moves}).one()
+        bytes_an_attempt = connection.execute(size).scalar_one()
+    engine.dispose()
+    return {
+        "attempts_begun": row[0],
+        "attempts_finished": row[1],
+        "attempts_finished_with_every_move": row[2],
+        # the table and its indexes over its rows: the disk a player's day takes
+        "attempt_bytes_a_row": int(bytes_an_attempt),
+    }
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     database = os.environ.get("DATABASE_URL", "")
     if not database.startswith("postgres"):
@@ -474,7 +518,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="tavolo-rush-"))
     app_root = args.app_root.resolve()
     redis_port = web.free_port()
-    redis = subprocess.Popen(
+    redis_server = subprocess.Popen(
         [
             "redis-server",
             "--port",
@@ -498,59 +542,102 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "PYTHONPATH": str(app_root),
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
-    flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
-    # the pool's one puzzle is today's: its solution is the moves every player makes
-    pooled = flood.seed_pool(flask, env, app_root, folder)
-    solution, rules = [list(meld) for meld in pooled.solution], pooled.position().rules
-    app_port = web.free_port()
-    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
-    gunicorn += ["--worker-class", args.worker_class, "--workers", str(args.workers)]
-    gunicorn += ["--threads", str(args.threads), "--log-level", "error", "webapp:create_app()"]
-    app = subprocess.Popen(gunicorn, env=env, cwd=app_root)
-    nginx, port = start_nginx(folder, app_port, limits=True, keepalive=args.upstream_keepalive)
-    results: dict[str, Any] = {
-        "app_root": str(app_root),
-        "cores": os.cpu_count(),
-        "gunicorn": f"{args.workers} {args.worker_class} workers x {args.threads} threads",
-        "upstream_keepalive": args.upstream_keepalive,
-        "players_play": "every card" if args.every_card else "the solution's steps",
-        "client": args.client,
-        "load_average_at_start": round(os.getloadavg()[0], 2),
-    }
+    started = [redis_server]  # stopped at the end, whatever happens
     try:
-        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
+        flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
+        # the pool's one puzzle is today's: its solution is the moves every player makes
+        pooled = flood.seed_pool(flask, env, app_root, folder)
+        solution, rules = [list(meld) for meld in pooled.solution], pooled.position().rules
+        # the app hosts, each a gunicorn of its own (as on machines of their own), on the one PostgreSQL
+        # and the one Redis
+        hosts = [start_host(args, env, app_root) for _ in range(args.hosts)]
+        names = {f"127.0.0.1:{port}": f"host_{number}" for number, (_, port) in enumerate(hosts, 1)}
+        apps = [app for app, _ in hosts]
+        started += apps
+        nginx, port = start_nginx(
+            folder, [port for _, port in hosts], limits=True, keepalive=args.upstream_keepalive
+        )
+        started.append(nginx)
+        results: dict[str, Any] = {
+            "app_root": str(app_root),
+            "cores": os.cpu_count(),
+            "hosts": args.hosts,
+            "gunicorn": f"{args.workers} {args.worker_class} workers x {args.threads} threads a host",
+            "upstream_keepalive": args.upstream_keepalive,
+            "players_play": "every card" if args.every_card else "the solution's steps",
+            "client": args.client,
+            "load_average_at_start": round(os.getloadavg()[0], 2),
+        }
+        for app, app_port in hosts:
+            web.wait_for(f"http://127.0.0.1:{app_port}/help", {"Host": morning.HOST}, app)
+        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": morning.HOST})
         # the moves, from the page a player is first shown (the same for every player)
         start_page = (
             urllib.request.urlopen(
-                urllib.request.Request(f"http://127.0.0.1:{port}/puzzles/1", headers={"Host": HOST})
+                urllib.request.Request(f"http://127.0.0.1:{port}/puzzles/1", headers={"Host": morning.HOST})
             )
             .read()
             .decode()
         )
-        moves = (every_card_plan if args.every_card else steps_plan)(start_page, solution, rules)
+        plan = morning.every_card_plan if args.every_card else morning.steps_plan
+        try:
+            moves = plan(start_page, solution, rules)
+        except ValueError as error:
+            raise web.BenchError(str(error)) from None
         results["moves_a_player"] = len(moves)
-        groups = {"app": app.pid, "postgresql": postmaster(database.rsplit(":", 1)[1].split("/")[0])}
-        groups |= {"redis": redis.pid, "nginx": nginx.pid}
+        groups: dict[str, int | None] = {names[f"127.0.0.1:{p}"]: app.pid for app, p in hosts}
+        groups |= {"postgresql": postmaster(database.rsplit(":", 1)[1].split("/")[0])}
+        groups |= {"redis": redis_server.pid, "nginx": nginx.pid}
+        kill = None
+        if args.kill_host_at is not None:
+            # the last host dies; the others carry on
+            kill = Kill(args.kill_host_at, f"host_{args.hosts}", apps[-1], groups)
         results["rushes"] = []
         offset = 0
         for players in args.players:
             before = cpu_seconds(groups)
-            results["rushes"].append(rush(port, players, args.seconds, moves, offset, args.client))
+            logged = (folder / HOSTS_LOG).stat().st_size
+            complained = (folder / "error.log").stat().st_size if (folder / "error.log").exists() else 0
+            since = datetime.now(UTC)
+            results["rushes"].append(rush(port, players, args.seconds, moves, offset, args.client, kill))
             after = cpu_seconds(groups)
+            if kill is not None:
+                # a killed host's processes are gone: its CPU as it was just before the kill
+                after[kill.host] = kill.cpu[kill.host]
+                del groups[kill.host]
+                kill = None
             # CPU seconds by process group: unlike the times, other work on the machine hardly
             # moves them; "machine" is every process's, other people's too
             cpu = {f"{name}_cpu_s": round(after[name] - before[name], 1) for name in before}
-            results["rushes"][-1] |= cpu | {"load_average_now": round(os.getloadavg()[0], 2)}
-            print(json.dumps(results["rushes"][-1]), file=sys.stderr, flush=True)  # each as it ends
+            app_cpu = sum(after[name] - before[name] for name in names.values())
+            figures = results["rushes"][-1]
+            requests = max(figures["requests"], 1)
+            figures |= cpu | {
+                "app_cpu_s": round(app_cpu, 1),
+                "app_cpu_ms_a_request": round(app_cpu * 1000 / requests, 2),
+                "postgresql_cpu_ms_a_request": round(
+                    (after["postgresql"] - before["postgresql"]) * 1000 / requests, 2
+                ),
+                "redis_cpu_ms_a_request": round((after["redis"] - before["redis"]) * 1000 / requests, 3),
+                "by_host": by_host(folder / HOSTS_LOG, logged, names),
+                "nginx_said": nginx_said(folder / "error.log", complained),
+                **attempts_kept(database, since, len(moves)),
+                "resident_mb": resident_mb(groups),
+                "redis": redis_memory(redis_port),
+                "load_average_now": round(os.getloadavg()[0], 2),
+            }
+            print(json.dumps(figures), file=sys.stderr, flush=True)  # each as it ends
             offset += players
         if not args.front_door:
             return results
         nginx.terminate()
         nginx.wait(timeout=30)
-        nginx, port = start_nginx(folder, app_port, limits=False)
-        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
+        alive = [app_port for app, app_port in hosts if app.poll() is None]
+        nginx, port = start_nginx(folder, alive, limits=False)
+        started.append(nginx)
+        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": morning.HOST})
         page = urllib.request.urlopen(
-            urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": HOST})
+            urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": morning.HOST})
         )
         (folder / "page.html").write_bytes(page.read())
         ours = wrk_rate(f"http://127.0.0.1:{port}/", 10)
@@ -560,7 +647,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results["ours_share_of_static"] = round(ours["requests_per_s"] / max(static["requests_per_s"], 1), 4)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
-        web.stop(nginx, app, redis)
+        web.stop(*(process for process in started if process.poll() is None))
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -581,7 +668,16 @@ def main() -> int:
         default="asyncio",
         help="one asyncio process (default) or the first client's 2 processes x 96 threads",
     )
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3, as the Procfile)")
+    parser.add_argument(
+        "--hosts", type=int, default=1, help="app hosts: gunicorns on ports of their own behind nginx (1)"
+    )
+    parser.add_argument(
+        "--kill-host-at",
+        type=float,
+        metavar="SECONDS",
+        help="kill the last host (SIGKILL, master and workers) this many seconds into the rush",
+    )
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers a host (3, as the Procfile)")
     parser.add_argument("--threads", type=int, default=3, help="threads a worker (3, as the Procfile)")
     parser.add_argument("--worker-class", choices=("gthread", "sync"), default="gthread")
     parser.add_argument(
@@ -598,6 +694,12 @@ def main() -> int:
         parser.error("--seconds must be positive and --players 1 to 100000")
     if not 1 <= args.workers <= 64 or not 1 <= args.threads <= 256:
         parser.error("--workers must be 1 to 64 and --threads 1 to 256")
+    if not 1 <= args.hosts <= 8:
+        parser.error("--hosts must be 1 to 8")
+    if args.kill_host_at is not None and (
+        args.hosts < 2 or len(args.players) != 1 or not 0 <= args.kill_host_at < args.seconds
+    ):
+        parser.error("--kill-host-at takes --hosts 2 or more, one --players and a moment within --seconds")
     if args.worker_class == "sync" and args.threads != 1:
         # gunicorn would quietly run gthread workers instead
         parser.error("--worker-class sync takes --threads 1")

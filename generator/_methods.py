@@ -518,9 +518,9 @@ need decisions as well as a long chain: their letters add traps (`TRAPPING`). Ch
 them fastest and break sets and runs alike (issue 21), so they take most of those tiers' turns.
 Rivals and blockers (0a, 0b) find Easy and Medium puzzles many times as fast as random tables,
 nearly all with a live decoy, where random tables have one in about a tenth (at Medium fewer). One
-turn in seven (Easy) or fifteen (Medium) makes about two in five of Easy's puzzles and a third of
-Medium's, so that a third or more of each tier tempt; more turns would tip Medium over the bench's
-ceiling on motifs, as every 0b puzzle's motif is a swap."""
+turn in seven (Easy) or fifteen (Medium; now 25, see below) makes about two in five of Easy's
+puzzles and a third of Medium's, so that a third or more of each tier tempt; more turns would tip
+Medium over the bench's ceiling on motifs, as every 0b puzzle's motif is a swap."""
 
 
 # Cycles with a joker (issue 21): under rules with jokers, one of the four hand cards that close a
@@ -624,3 +624,70 @@ SEARCHES |= {"6m": "master", "6e": "expert"}
 
 RECIPES |= {"expert": ("6e",), "master": ("6m",)}
 JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}
+
+# Hard and Medium that mix sets and runs (issue 38): Hard was a figure swept through (most tables a
+# figure, most best plays breaking only sets or only runs) and Medium mostly an end card, with few
+# live decoys. These families lay a short twist beside a small mid-game table, each drawn at random
+# so that one letter brings several templates: a card that must leave a run for a set, and the set's
+# card that must go on to a run.
+SHORT_CHAINS = {
+    # set, run, set of four: the set of four gives the card the run needs
+    "short-four": _chain("four", (3, 3)),
+    # set, run, set that gives its card and turns into runs
+    "short-cycle": _chain("cycle", (3, 3)),
+    # set, run, set, then a run joined to another by a hand card, so both give an end card
+    "short-bridge": _chain("bridge", (4, 4)),
+    # set, run, set, run of four or five that gives its end card
+    "short-end": _chain("end", (4, 4)),
+    # set, run of six cut in two, set, run of seven (or of four or five) that gives a card
+    "short-split": _chain("split", (4, 4)),
+    # set, run, set, run, set of four
+    "short-long-four": _chain("four", (5, 5)),
+    # a set and a run of seven that gives its middle card: Medium
+    "short-middle": _chain("middle", (2, 2)),
+}
+"""Chains of two to five melds: at Hard and Medium sizes few are one table relabelled, since a
+random mid-game table lies beside each."""
+SHORT_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(2, 2)))
+"""Two runs of three that turn into sets, one of which takes its card from a set of four."""
+HARD_BASES: tuple[Method, ...] = (
+    SHORT_CHAINS["short-four"],
+    *(SHORT_CHAINS["short-cycle"],) * 3,
+    SHORT_CHAINS["short-bridge"],
+    SHORT_CHAINS["short-end"],
+    *(SHORT_CHAINS["short-split"],) * 4,
+    SHORT_CHAINS["short-long-four"],
+    *(SHORT_JUNCTION,) * 2,
+)
+"""The twists of Hard, drawn for decisions. A split run and a cycle of three ask for a fork most
+often, so they get the most draws; a junction seldom reaches Hard, so it gets two; the others ask
+for declines only. A swap of three melds is left out (it breaks what a cycle of three breaks, one
+template, and never forks), and so is a chain of four ending at a middle card (it never forks)."""
+MEDIUM_BASES: tuple[Method, ...] = (
+    SHORT_CHAINS["short-middle"],
+    # two runs of three that turn into sets with the hand's cards
+    backwards(replace(FIGURE, figure="wall", size=(2, 2))),
+    # two sets whose suits differ that turn into runs
+    backwards(replace(FIGURE, figure="staircase", size=(2, 2))),
+    # a run of three that turns into sets, one of which takes its card from a set of four (it
+    # reaches Medium in one attempt in ten: two draws)
+    *(backwards(replace(FIGURE, figure="junction", size=(1, 1))),) * 2,
+)
+"""The twists of Medium: a split run, runs into sets, sets into runs, a set of four giving a card;
+none takes an end card."""
+METHODS |= {
+    # a short chain or a junction beside a mid-game table, never a figure: hard (under joker
+    # rules, where a hand joker fills a chain's gap, as q)
+    "8h": _without_jokers(family(HARD_BASES, plain=1.0), "q"),
+    # a set and a run of seven, two runs or two sets laid the other way, a run into sets with a set
+    # of four: medium (as n under joker rules)
+    "8m": _without_jokers(family(MEDIUM_BASES), "n"),
+}
+RECIPES |= {
+    "medium": (*("n", "o", "8m") * 8, "0b"),
+    "hard": ("8h", "q", "8h", "n", "8h", "o", "8h", "q", "8h", "o"),
+}
+"""Issue 38: at most half of Hard's tables a figure and two in five of its best plays breaking a set
+and a run; at most half of Medium's puzzles taking an end card and two in five with a live decoy.
+The twists (8h, 8m) make most of both tiers' puzzles; figures (q), random tables (n, o) and rivals
+(0b, every one an end card) keep the tricks they bring."""

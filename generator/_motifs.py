@@ -16,7 +16,9 @@ block of sets or parallel runs shows on the table. How the chain ends names its 
 - **end card**: the chain ends with a run of four or five that gives its end card and stays a run;
 - **bridge**: the chain ends at a run of three that a hand card joins to a second run of its suit,
   so that both can give their far end card: one to the chain, one to a set the hand holds two of;
-- **four**: the chain ends at a set of four that gives the card a run needs and stays a set.
+- **four**: the chain ends at a set of four that gives the card a run needs and stays a set;
+- **middle**: the chain ends with a run of seven that gives its middle card and splits in two (as
+  a split run's chain may; with two links, a set and that run, it is a Medium).
 
 A *trap* is a hand card that lengthens a run of the chain at the end it must give: it is the
 obvious move (RULES.md), and once laid the run cannot give its card, which loses the chain. The
@@ -36,7 +38,7 @@ from generator._tables import Figure, _drawn, card_at
 
 TOP = 13
 """Chains keep to the ace (low) and the king, so that they read the same under every preset."""
-MOTIF_KINDS: tuple[str, ...] = ("swap", "cycle", "split", "end", "bridge", "four")
+MOTIF_KINDS: tuple[str, ...] = ("swap", "cycle", "split", "end", "bridge", "four", "middle")
 """The tricks a chain can be about (`sample_chain`'s `kind`)."""
 
 SPLIT_END = 0.5
@@ -165,7 +167,7 @@ def _end(chain: _Chain, kind: str, suit: int, rank: int) -> None:
         # the hand holds the card, which the last set also takes as it lies
         chain.hand.append((suit, rank))
         chain.free += 1
-    elif kind == "split" and rng.random() < SPLIT_END:
+    elif kind == "middle" or (kind == "split" and rng.random() < SPLIT_END):
         # a run of seven gives its middle card
         chain.run(suit, rank - 3, rank + 3)
     elif kind in ("end", "split"):

@@ -92,7 +92,7 @@ def test_the_first_ids_keep_their_positions(puzzle_id: str) -> None:
 @pytest.mark.parametrize("tier", [tier for tier in TIERS if tier != "master"])
 def test_make_puzzle_finds_each_tier_and_its_id_regenerates_it(tier: str) -> None:
     puzzle = make_puzzle("classic", tier, seed=5, time_limit=LIMIT)
-    assert puzzle.tier == tier == tier_of(puzzle.chain, puzzle.decisions)
+    assert puzzle.tier == tier == tier_of(puzzle.chain, puzzle.decisions, puzzle.forks)
     assert puzzle_from_id(puzzle.id) == puzzle
     assert make_puzzle("classic", tier, seed=5, time_limit=LIMIT) == puzzle
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from generator import motif_of, puzzle_of
+from generator import motif_of, puzzle_from_id, puzzle_of
 from generator._make import _obvious
 from generator._methods import CHAINS, METHODS, RECIPES, SEARCH_EXPERT_BASES, SEARCH_MASTER_BASES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
@@ -155,3 +155,86 @@ def test_a_set_of_four_ends_a_chain_that_needs_no_hand_card_to_end() -> None:
         # one set of four, and an odd number of melds: the chain ends at a set
         assert sum(len(meld) == 4 for meld in sets) == 1
         assert len(figure.melds) % 2 == 1
+
+
+# issue 38: Hard and Medium from short chains beside a mid-game table (methods 8h and 8m), as these
+# IDs make them; docs/RULES.md ("Short chains for Hard and Medium") walks through each
+HARD_SPLIT = (
+    "classic | 5S 5H 5C / 8S 8H 8D / KS KH KD / 2D 3D 4D 5D 6D 7D 8D / 6C 7C 8C 9C 10C JC | "
+    "6S 7S 9S 10S KS 7C KC"
+)
+HARD_FOUR = "classic | 4S 4H 4C / 7S 7D 7C / 10S 10H 10D 10C / 7H 8H 9H / 4D 5D 6D | 6H 3D 3D 2C 3C 5C 6C"
+MEDIUM_MIDDLE = (
+    "classic | 4S 4D 4C / 10S 10H 10D / 10H 10D 10C / AH 2H 3H 4H 5H 6H 7H / JD QD KD | 2S 3S 5S 6S 10S 3H 9H"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "tier", "chain", "decisions", "forks", "motif", "laid"),
+    [
+        ("c8h1vf9h", HARD_SPLIT, "hard", 4, 1, 1, "split-run", "6S 7S 9S 10S KC"),
+        ("c8h1vfae", HARD_FOUR, "hard", 5, 2, 0, "set-of-four", "2C 3C 5C 6C"),
+        ("c8m1vf9r", MEDIUM_MIDDLE, "medium", 2, 1, 1, "split-run", "2S 3S 5S 6S 10S"),
+    ],
+)
+def test_the_short_chains_of_hard_and_medium_mix_sets_and_runs_as_the_docs_say(
+    name: str, text: str, tier: str, chain: int, decisions: int, forks: int, motif: str, laid: str
+) -> None:
+    puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == (tier, chain, decisions, forks)
+    # the ID replays the position: the methods' draws stand once published
+    assert str(puzzle_from_id(name).position()) == text
+    assert motif_of(puzzle.themes) == motif and "end-card" not in puzzle.themes
+    assert puzzle.laid == tuple(laid.split())
+    assert puzzle.live_decoys >= 1
+    assert mixes(puzzle.position(), puzzle.solution)
+    assert not is_figure(puzzle.position().table)
+
+
+def test_the_medium_split_run_frees_the_middle_card_and_the_decoy_competes_for_it() -> None:
+    puzzle = puzzle_of("c8m1vf9r", Position.parse(MEDIUM_MIDDLE), time_limit=60)
+    solution = {tuple(meld) for meld in puzzle.solution}
+    # 4♥ leaves the middle of A♥ … 7♥ for the fours, which give 4♠ to 2♠ 3♠ 5♠ 6♠
+    split = {("AH", "2H", "3H"), ("5H", "6H", "7H")}
+    assert split | {("4H", "4D", "4C"), ("2S", "3S", "4S", "5S", "6S")} <= solution
+    # the second 3♥ fits A♥ 2♥ 3♥ / 3♥ … 7♥, which keeps 4♥ in a run: a play placing it places fewer
+    check = step_check(puzzle.position(), parse_cards("3H"), time_limit=60)
+    assert check.reachable is not None and check.reachable < puzzle.max_placed
+    # 9♥ fits nowhere
+    assert step_check(puzzle.position(), parse_cards("9H"), time_limit=60).reachable is None
+
+
+def test_a_middle_chain_of_two_lays_a_set_and_a_run_of_seven_that_gives_it_the_suit_it_lacks() -> None:
+    rules = Rules.named("classic")
+    figures = [sample_chain(rules, random.Random(seed), supply(rules), 2, 0, "middle") for seed in range(20)]
+    found = [figure for figure in figures if figure is not None]
+    assert len(found) >= 10
+    for figure in found:
+        melds = [to_meld(meld, rules) for meld in figure.melds]
+        assert sorted((meld.kind.value, len(meld.cards)) for meld in melds) == sorted(
+            [(MeldKind.SET.value, 3), (MeldKind.RUN.value, 7)]
+        )
+        run = next(meld for meld in melds if meld.kind is MeldKind.RUN)
+        chosen = next(meld for meld in melds if meld.kind is MeldKind.SET)
+        middle = run.cards[3]
+        assert middle.rank == chosen.start and middle.suit not in {card.suit for card in chosen.cards}
+
+
+def test_the_hard_and_medium_twists_are_no_figure_and_under_jokers_are_the_old_letters() -> None:
+    classic, jokers = Rules.named("classic"), Rules.named("jokers")
+    made = [METHODS["8h"](classic, random.Random(seed)) for seed in range(60)]
+    tables = [candidate.position.table for candidate in made if candidate is not None]
+    assert len(tables) >= 15
+    assert not any(is_figure(table) for table in tables)
+    assert any(len({meld.kind for meld in table}) == 2 for table in tables)
+    # a hand joker would fill a chain's gap: under joker rules the letters are q and n
+    for letter, old in (("8h", "q"), ("8m", "n")):
+        for seed in range(10):
+            assert METHODS[letter](jokers, random.Random(seed)) == METHODS[old](jokers, random.Random(seed))
+
+
+def test_the_twists_take_turns_at_hard_and_medium() -> None:
+    assert RECIPES["hard"].count("8h") * 2 == len(RECIPES["hard"])
+    assert RECIPES["medium"].count("8m") * 3 == len(RECIPES["medium"]) - 1
+    # rivals take an end card: one turn in 25, so that at most half of Medium takes one
+    assert RECIPES["medium"].count("0b") == 1

@@ -91,7 +91,8 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
     publish_today(database_url, known_puzzle)
     app_port, nginx_port = free_port(), free_port()
     gunicorn = [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
-    gunicorn += ["--worker-class", "gthread", "--workers", "1", "--threads", "4", "webapp:create_app()"]
+    gunicorn += ["--worker-class", "gthread", "--workers", "1", "--threads", "4", *nginx_conf.keep_alive()]
+    gunicorn.append("webapp:create_app()")
     log = (folder / "gunicorn.log").open("w")
     app = subprocess.Popen(gunicorn, env=env, cwd=PROJECT_ROOT, stdout=log, stderr=log)
     site = nginx_conf.deploy_site(app_port, nginx_port, folder / "cache")
