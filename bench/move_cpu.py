@@ -1,16 +1,20 @@
 """The CPU of a rush player's requests inside the app, by kind, and where it goes (a profile).
 
     [scripts/with-postgres.sh] .venv/bin/python bench/move_cpu.py [--players 60] [--profile N]
+        [--profile-kind KIND] [--sample KIND] [--drop CACHE ...] [--statements] [--dump FILE]
         [--no-redis] [--app-root DIR]
 
-One process, one thread, Flask's test client: what bench/rush.py's players send (the puzzle's
-page, the solution's steps as step POSTs with their step checks, the end of the turn; each player
-from an address of their own through one proxy hop, as nginx sends them), on the known puzzle of
-bench/flood.py as puzzle #1, against the database of `DATABASE_URL` (SQLite in a temporary folder
-without one) and a Redis of its own for the limits and kept answers (`--no-redis`: none). The first
-tenth of the players warm the process up, untimed. Printed: the mean CPU milliseconds
-(`time.process_time`) of each kind of request and of all, and with `--profile N` the N costliest
-functions by their own time and by cumulative time (cProfile, over the timed players). Gunicorn's
+One process, one thread, Flask's test client: what bench/rush.py's players send (bench/morning.py:
+the puzzle's page, the solution's steps as step POSTs with their step checks, the end of the turn;
+each player from an address of their own through one proxy hop, as nginx sends them), on the known
+puzzle of bench/flood.py as puzzle #1, against the database of `DATABASE_URL` (SQLite in a temporary
+folder without one) and a Redis of its own for the limits and kept answers (`--no-redis`: none).
+The first tenth of the players warm the process up, untimed. Printed: the mean CPU milliseconds
+(`time.process_time`) of each kind of request and of all, the SQL statements each sends (pings
+included), PostgreSQL's CPU a request, and with `--profile N` the N costliest functions by their
+own time and by cumulative time (cProfile on the CPU clock, over the timed players, `--profile-kind`
+only those of one kind); `--sample KIND` prints pyinstrument's tree of one kind (wall clock; when it
+is installed); `--drop` empties app caches before every request, to time what each saves. Gunicorn's
 HTTP parsing and nginx are not in it: bench/rush.py measures the whole stack.
 """
 
@@ -37,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import flood  # noqa: E402  (bench/flood.py)
+import morning  # noqa: E402  (bench/morning.py)
 import rush  # noqa: E402  (bench/rush.py)
 import web  # noqa: E402  (bench/web.py)
 
@@ -127,8 +132,8 @@ def measure(args: argparse.Namespace, solution: list[list[str]], rules: Any) -> 
         event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
         ping = engine.dialect.do_ping
         engine.dialect.do_ping = lambda connection: statements.append("ping") or ping(connection)  # type: ignore[method-assign]
-    first = app.test_client().get("/puzzles/1", headers={"Host": rush.HOST}).get_data(as_text=True)
-    moves = rush.steps_plan(first, solution, rules)
+    first = app.test_client().get("/puzzles/1", headers={"Host": morning.HOST}).get_data(as_text=True)
+    moves = morning.steps_plan(first, solution, rules)
     spent: dict[str, list[float]] = defaultdict(list)
     said: dict[str, list[int]] = defaultdict(list)
     samples: list[Any] = []
@@ -146,12 +151,12 @@ def measure(args: argparse.Namespace, solution: list[list[str]], rules: Any) -> 
         # cookies as the rush's players keep them (`Player.took`), not the test client's jar
         client = app.test_client(use_cookies=False)
         headers = {
-            "Host": rush.HOST,
-            "X-Forwarded-For": rush.address(number + 1),
+            "Host": morning.HOST,
+            "X-Forwarded-For": morning.address(number + 1),
             "X-Forwarded-Proto": "http",
         }
-        headers["X-Forwarded-Host"] = rush.HOST
-        player = rush.Player(moves)
+        headers["X-Forwarded-Host"] = morning.HOST
+        player = morning.Player(moves)
         script = player.script()
         method, path, body = next(script)
         try:
