@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import cast
@@ -28,6 +28,8 @@ from puzzles._rules import FreedJoker
 
 DEFAULT_NODE_LIMIT = 20_000
 """Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
+COUNTS_KEPT = 256
+"""The counts `decisions_of` keeps, the latest used."""
 JOKER_NODE_LIMIT = 2_000
 """The limit on a position with a joker, wherever a count is given (`decisions_of`: the generator's
 lines, `show`, `check`, and the solve answer alike). A joker stands in for so many cards that its
@@ -39,8 +41,9 @@ Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
 _Uses = tuple[tuple[int, int], ...]
 """How many copies of each other card (card, copies) some runs of three take."""
-_Question = tuple[int, tuple[Value, ...], tuple[int, ...], tuple[int, ...]]
-"""A card, its values, and the most copies its set partners and its run partners can give."""
+_Question = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+"""A card, the number of its values (`_Board._tops`), and the most copies its set partners and its
+run partners can give."""
 _Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
 """The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
 State = tuple[tuple[Value, ...], ...]
@@ -133,9 +136,18 @@ class _Board:
         self._read_runs(windows)
         self._checked: dict[_Question, _Answer] = {}
         """`_check`'s answers: a search asks the same few questions again and again."""
-        self._tops: dict[tuple[Value, ...], tuple[int, int]] = {}
-        """Each distinct list of values' most copies in sets and in runs."""
+        self._decided: dict[tuple[State, int, Value], State | None] = {}
+        self._begun: dict[tuple[frozenset[int], tuple[tuple[int, Value], ...]], State | None] = {}
+        self._solved: dict[State, bool] = {}
+        """What `decide`, `begin` and `solved` found: the searches of one count (the decisions, then
+        the forks, then a line that agrees) walk the same nodes again, four in ten of them with a
+        joker (docs/EXPERIMENTS.md)."""
+        self._tops: dict[tuple[Value, ...], tuple[int, int, int]] = {}
+        """Each distinct list of values' most copies in sets and in runs, and its number: `_check`'s
+        answers are keyed on the number, not the list (hashing the list was a fifth of a count)."""
         self._kept_range: dict[tuple[Value, ...], tuple[int, int]] = {}
+        self._lows: dict[tuple[Value, ...], tuple[int, int]] = {}
+        """Each distinct list of values' fewest copies in sets and in runs."""
         self._peer_maxes = tuple(_picker(peers) for peers in self.peers)
         self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
         """What `_check` reads of the others for each card, as a tuple: its answers' key."""
@@ -251,6 +263,21 @@ class _Board:
 
     def begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
         """The state after the obvious moves (but the `declined` ones) and the decisions of `line`."""
+        key = (declined, tuple(line))
+        if key in self._begun:
+            return self._begun[key]
+        found = self._begun[key] = self._begin(declined, line)
+        return found
+
+    def decide(self, state: State, i: int, value: Value) -> State | None:
+        """The state after giving card `i` this one value, and the forced moves that follow."""
+        key = (state, i, value)
+        if key in self._decided:
+            return self._decided[key]
+        found = self._decided[key] = self.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+        return found
+
+    def _begin(self, declined: frozenset[int], line: Sequence[tuple[int, Value]]) -> State | None:
         state = list(self.everything)
         for i, kind in enumerate(self.obvious):
             if kind is not None and i not in declined:
@@ -344,31 +371,33 @@ class _Board:
         domains = list(state)
         tops = self._tops
         # each card's most copies in sets and in runs, read off its values once per distinct values
-        for d in domains:
-            if d not in tops:
-                tops[d] = (max(v[0] for v in d), max(v[1] for v in d))
-        max_set = [tops[d][0] for d in domains]
-        max_run = [tops[d][1] for d in domains]
+        read = [tops.get(d) or self._top(d) for d in domains]
+        max_set = [top[0] for top in read]
+        max_run = [top[1] for top in read]
+        numbers = [top[2] for top in read]
         queue = set(range(len(domains)) if changed is None else self._around(changed))
+        neighbours = self.neighbours
 
         def cut(j: int, keep: tuple[Value, ...]) -> None:
             domains[j] = keep
-            top = tops.get(keep)
-            if top is None:
-                top = tops[keep] = (max(v[0] for v in keep), max(v[1] for v in keep))
-            max_set[j], max_run[j] = top
-            queue.update(self.neighbours[j])
+            max_set[j], max_run[j], numbers[j] = tops.get(keep) or self._top(keep)
+            queue.update(neighbours[j])
 
         while queue:
-            if not self._checks(domains, max_set, max_run, queue, cut):
+            if not self._checks(domains, numbers, max_set, max_run, queue, cut):
                 return None
             if not self._goal(domains, cut):
                 return None
         return tuple(domains)
 
+    def _top(self, values: tuple[Value, ...]) -> tuple[int, int, int]:
+        top = self._tops[values] = (max(v[0] for v in values), max(v[1] for v in values), len(self._tops))
+        return top
+
     def _checks(
         self,
         domains: list[tuple[Value, ...]],
+        numbers: list[int],
         max_set: list[int],
         max_run: list[int],
         queue: set[int],
@@ -377,15 +406,16 @@ class _Board:
         """Check each card of the queue until it is empty, cutting what the checks rule out; False
         when some card has no value left."""
         peer_maxes, partner_maxes, checked = self._peer_maxes, self._partner_maxes, self._checked
+        lows, joker = self._lows, self.joker
         while queue:
             i = queue.pop()
             values = domains[i]
             found: _Answer | None
-            if i == self.joker:
+            if i == joker:
                 # the joker's check reads every card: not worth a key
                 found = (self._check_joker(values, max_set, max_run), [])
             else:
-                key = (i, values, peer_maxes[i](max_set), partner_maxes[i](max_run))
+                key = (i, numbers[i], peer_maxes[i](max_set), partner_maxes[i](max_run))
                 found = checked.get(key)
                 if found is None:
                     found = checked[key] = self._check(i, values, max_set, max_run)
@@ -396,7 +426,13 @@ class _Board:
             if len(keep) < len(values):
                 cut(i, keep)
             for j, in_sets, in_runs in needs:
-                keep = tuple(v for v in domains[j] if v[0] >= in_sets and v[1] >= in_runs)
+                others = domains[j]
+                low = lows.get(others)
+                if low is None:
+                    low = lows[others] = (min(v[0] for v in others), min(v[1] for v in others))
+                if low[0] >= in_sets and low[1] >= in_runs:
+                    continue  # every value meets the need: most needs, most of the time
+                keep = tuple(v for v in others if v[0] >= in_sets and v[1] >= in_runs)
                 if not keep:
                     return False
                 if len(keep) < len(domains[j]):
@@ -512,8 +548,11 @@ class _Board:
         return tuple(values)
 
     def solved(self, state: State) -> bool:
-        values = self.finish(state)
-        return values is not None and self.is_maximal_play(values)
+        found = self._solved.get(state)
+        if found is None:
+            values = self.finish(state)
+            found = self._solved[state] = values is not None and self.is_maximal_play(values)
+        return found
 
     def is_maximal_play(self, values: Sequence[Value]) -> bool:
         """Whether these values lay out as valid melds and place exactly the maximum."""
@@ -932,7 +971,7 @@ def _decided(
     else:
         assert state is not None
         declined_now = declined
-        decided = board.propagate((*state[:i], (value,), *state[i + 1 :]), (i,))
+        decided = board.decide(state, i, value)
         if decided is None:
             return None
     return (decided, declined_now, frozenset(longer) if decided is None else frozenset())
@@ -947,6 +986,13 @@ def decisions_of(position: Position, maximum: int, shown: Sequence[Meld] | None 
     limit = DEFAULT_NODE_LIMIT
     if JOKER in position.hand or any(meld.jokers for meld in position.table):
         limit = JOKER_NODE_LIMIT
+    return _counted(position, maximum, limit, None if shown is None else tuple(shown))
+
+
+@lru_cache(maxsize=COUNTS_KEPT)
+def _counted(position: Position, maximum: int, limit: int, shown: tuple[Meld, ...] | None) -> Forcing:
+    """`decisions_of`, kept: a count depends on its arguments alone (a limit of decisions tried, not
+    the clock), and the generator counts a position its search counted already."""
     return forcing_player(position, maximum, node_limit=limit, shown=shown)
 
 

@@ -7,12 +7,13 @@ each answer says whether the solver proved it.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, meld_of
+from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, allowed_by, meld_of
 from puzzles._cards import Card
 from puzzles._melds import Meld, join_runs, table_order
 from puzzles._model import LinearExpr, Model, Objective, Solution, Status
@@ -178,6 +179,9 @@ def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> 
     if best.objective_value == model.ceiling:
         # the whole hand is placed: every best play leaves the same, empty, hand
         return Uniqueness(True, None, _ms(started))
+    if _only_dead_left(model, best.play):
+        # no play places a card the best one leaves: every best play places what it places
+        return Uniqueness(True, None, _ms(started))
     model.model.clear_objective()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
     # a best play ...
     model.add(model.objective == best.objective_value)
@@ -189,6 +193,18 @@ def _uniqueness(model: Model, best: Best, time_limit: float, started: float) -> 
     if found.play is not None:
         return Uniqueness(False, found.play, _ms(started))
     return Uniqueness(None, None, _ms(started))
+
+
+def _only_dead_left(model: Model, play: Play) -> bool:
+    """Whether every hand card that `play` leaves in the hand fits no candidate meld of the cards
+    there are (a dead card). Then every play lays only cards that `play` lays, so a best play lays
+    them all (each card is worth a card, or its positive points): the same hand is left. Not where
+    a joker may go back to the hand, which then counts against the cards laid."""
+    if model.swaps:
+        return False
+    left = model.hand - Counter(card.index for card in play.laid)
+    placeable = allowed_by(model.position, False).by_type
+    return all(index not in placeable for index in left)
 
 
 def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME_LIMIT) -> Depth:
@@ -497,9 +513,40 @@ def _send(
     return hand_to, freed_from, finest
 
 
+SMALLER_KEPT = 256
+"""The proved answers of `_smaller` kept, the latest used."""
+_smaller_found: OrderedDict[tuple[Position, Objective, int, int | None, int], Solution] = OrderedDict()
+_smaller_lock = threading.Lock()
+
+
 def _smaller(position: Position, best: Best, depth: Depth, largest: int, time_limit: float) -> Solution:
     """A best play whose rearrangements each break at most `largest` melds, and of those one whose
-    largest rearrangement breaks the fewest (optimal only when proved)."""
+    largest rearrangement breaks the fewest (optimal only when proved).
+
+    Proved answers are kept (SMALLER_KEPT): where every best play lays the same cards, the model
+    holds only those (`_laid_alone`), and the generator's search tries position after position
+    that differs from the last by a card no best play lays (a quarter of its searches below the
+    bound were asked before: docs/EXPERIMENTS.md). A proved answer is the same whatever the time
+    limit; one not proved is never kept."""
+    key = (position, best.objective, best.objective_value, depth.depth if depth.proven else None, largest)
+    with _smaller_lock:
+        kept = _smaller_found.get(key)
+        if kept is not None:
+            _smaller_found.move_to_end(key)
+            return kept
+    found = _smaller_solved(position, best, depth, largest, time_limit)
+    if found.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        with _smaller_lock:
+            _smaller_found[key] = found
+            while len(_smaller_found) > SMALLER_KEPT:
+                _smaller_found.popitem(last=False)
+    return found
+
+
+def _smaller_solved(
+    position: Position, best: Best, depth: Depth, largest: int, time_limit: float
+) -> Solution:
+    """`_smaller` itself, never kept."""
     model = Model(position, best.objective, largest=largest)
     model.add(model.objective == best.objective_value)
     if depth.proven and depth.depth is not None:
@@ -523,6 +570,12 @@ layouts one step may tie on, before its run counts as unproven: a limit on work,
 so that a generator's replayed ID grades the same."""
 
 
+SKILL_RUNS_KEPT = 64
+"""The proved runs `skill_limited` keeps, the latest used."""
+_skill_runs: OrderedDict[tuple[Position, int, int | None, int], SkillRun] = OrderedDict()
+_skill_runs_lock = threading.Lock()
+
+
 def skill_limited(
     position: Position, skill: int, time_limit: float = DEFAULT_TIME_LIMIT, goal: int | None = None
 ) -> SkillRun:
@@ -538,7 +591,28 @@ def skill_limited(
     which splits them every way too, has reached no other total). The search stops once a run
     places `goal` cards (the whole hand when None), and finds a step's ties only when the runs
     through the ones before them fall short: a position without ties costs what it always did.
+
+    Proved runs are kept (SKILL_RUNS_KEPT): a run proved is the same whatever the time limit (the
+    solves are deterministic, the ties limited by count), and the generator asks again for the run
+    its search asked for. A run not proved depends on the clock, and is never kept.
     """
+    key = (position, skill, goal, SKILL_TIES)
+    with _skill_runs_lock:
+        kept = _skill_runs.get(key)
+        if kept is not None:
+            _skill_runs.move_to_end(key)
+            return kept
+    run = _skill_limited(position, skill, time_limit, goal)
+    if run.proven:
+        with _skill_runs_lock:
+            _skill_runs[key] = run
+            while len(_skill_runs) > SKILL_RUNS_KEPT:
+                _skill_runs.popitem(last=False)
+    return run
+
+
+def _skill_limited(position: Position, skill: int, time_limit: float, goal: int | None) -> SkillRun:
+    """`skill_limited` itself, never kept."""
     started = time.perf_counter()
     deadline = started + time_limit
     target = len(position.hand) if goal is None else goal

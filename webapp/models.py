@@ -26,7 +26,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Card, Position
-from webapp.columns import UtcDateTime
+from webapp.columns import ForcingCount, UtcDateTime
 from webapp.rating_defaults import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
@@ -77,8 +77,8 @@ def _tier_rating(context: DefaultExecutionContext) -> float:
     return TIER_RATINGS.get(parameters.get("tier", ""), DEFAULT_RATING)
 
 
-class PoolPuzzle(Base):
-    """One proven puzzle of the pool, as the generator made it."""
+class PoolPuzzle(Base, ForcingCount):
+    """One proven puzzle of the pool, as the generator made it (its decisions: `ForcingCount`)."""
 
     __tablename__ = "puzzle"
     __table_args__ = (Index("ix_puzzle_practice_rules_tier", "practice", "rules", "tier"),)
@@ -101,32 +101,6 @@ class PoolPuzzle(Base):
     """Decoys that some valid play places (they tempt); None until measured."""
     max_placed: Mapped[int]
     """The most cards a play places: the puzzle's goal."""
-    decisions: Mapped[int | None] = mapped_column(default=None)
-    """The forcing player's fewest decisions to a maximal play (RULES.md), which the tier reads with
-    the chain length; None when not proved (the forcing player's node limit, mostly on a joker
-    puzzle: see `decisions_at_least`) or not counted (stored before it was counted)."""
-    decisions_at_least: Mapped[int | None] = mapped_column(default=None)
-    """When `decisions` is None but the forcing player counted: the lower bound it proved, which the
-    tier read; the page says "at least" it."""
-    forks: Mapped[int | None] = mapped_column(default=None)
-    """The fewest forks among the forcing player's lines of fewest decisions (RULES.md)."""
-    forks_at_least: Mapped[int | None] = mapped_column(default=None)
-    """When `forks` is None but the forcing player counted: the lower bound it proved."""
-    key_ideas: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True), default=None)
-    """The decisions in words against `solution` (`puzzles.KeyIdea.to_json`), found when the puzzle was
-    made; None until found for a puzzle stored before (`flask puzzles key-ideas`). Like the solution,
-    never sent to a player who has not finished the puzzle."""
-
-    @property
-    def shown_decisions(self) -> int | None:
-        """The decisions the pages show: the proved count, else the proved lower bound (which they
-        say as "at least", `decisions_bound`); None when not counted."""
-        return self.decisions if self.decisions is not None else self.decisions_at_least
-
-    @property
-    def decisions_bound(self) -> bool:
-        """`shown_decisions` is only a lower bound: the page says "at least"."""
-        return self.decisions is None and self.decisions_at_least is not None
 
     @property
     def shown_chain(self) -> int:

@@ -7,12 +7,24 @@ docs/RULES.md.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from puzzles import PRESETS, Decision, Meld, MeldKind, Position, Rules, forcing_player, maximum, parse_cards
+from puzzles import (
+    PRESETS,
+    Decision,
+    Meld,
+    MeldKind,
+    Position,
+    Rules,
+    decisions_of,
+    forcing_player,
+    maximum,
+    parse_cards,
+)
 from tests.puzzles import oracle
 from tests.puzzles.forcing_oracle import Board, fewest_decisions, fewest_forks, is_decline
 from tests.puzzles.strategies import blocks, positions
@@ -227,3 +239,13 @@ def test_a_maximum_no_play_reaches_has_no_line() -> None:
     position = Position.parse("classic | 3S 4S 5S | 6S KD")
     found = forcing_player(position, 2)
     assert found.decisions is None and found.line == ()
+
+
+def test_a_count_is_kept_for_the_next_ask() -> None:
+    """A count depends on the position, the maximum and the play shown alone (a limit of decisions
+    tried, not the clock): the generator's second ask is answered from the first."""
+    most = solved_maximum(TRAP)
+    first = decisions_of(TRAP, most)
+    assert decisions_of(TRAP, most) is first
+    assert replace(first, ms=0) == replace(forcing_player(TRAP, most), ms=0)
+    assert decisions_of(TRAP, most, shown=()) is not first

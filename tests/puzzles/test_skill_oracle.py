@@ -156,6 +156,19 @@ def test_more_ties_than_the_limit_leave_the_run_unproven(monkeypatch: pytest.Mon
     assert not run.proven and run.placed >= 2
 
 
+def test_proved_runs_are_kept_and_others_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proved run is the same whatever the time limit: the generator's second ask is answered
+    from the first. A run cut short by the limit of ties is not kept, and that limit is part of
+    the ask."""
+    position = Position.parse("jokers | QS QH QD QC / QS QH QD QC / KS KH KD KC | JK JK JK")
+    proved = skill_limited(position, 1, time_limit=TIME_LIMIT, goal=3)
+    assert proved.proven and skill_limited(position, 1, time_limit=TIME_LIMIT, goal=3) is proved
+    monkeypatch.setattr(solver, "SKILL_TIES", 1)
+    cut_short = skill_limited(position, 1, time_limit=TIME_LIMIT, goal=3)
+    assert not cut_short.proven
+    assert skill_limited(position, 1, time_limit=TIME_LIMIT, goal=3) is not cut_short
+
+
 def test_a_tie_of_layouts_is_a_tie_too() -> None:
     """three-decks, skill 1: 3S 4S 7S go down with one break either way, 5S-9S broken, the same
     melds kept and the same 4S left. AS-5S taking 6S 7S beside 3S-5S and 7S-9S leaves a table

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 
 import pytest
 
 from puzzles import (
     JOKER,
+    Analysis,
     Objective,
     Play,
     Position,
@@ -23,6 +24,7 @@ from puzzles import (
     step_check,
     uniqueness,
 )
+from puzzles import _solver as solver
 from puzzles._model import Model
 
 EXAMPLE_1 = "KH KD KC / QH QD QC / JH JD JC | AC"
@@ -234,3 +236,71 @@ def test_the_shown_play_leaves_the_fewest_points_among_those_that_break_the_fewe
     assert analysis.best.objective_value == 1 and analysis.uniqueness.unique is False
     assert analysis.shown.laid == (JOKER,)
     assert answer_json(analysis)["points_left"] == 7
+
+
+def test_a_best_play_that_leaves_only_dead_cards_is_unique_without_a_solve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The two K♦ fit no meld of these cards: every best play places the 6♠ alone. Of two 7♠ beside
+    the sevens, each fits the set of four: only a solve says that no play places both."""
+    solves = []
+    solve = Model.solve
+
+    def counted(model: Model, *args: object, **options: object) -> object:
+        solves.append(model)
+        return solve(model, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Model, "solve", counted)
+    dead = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S KD KD")
+    best = maximum(dead, time_limit=TIME_LIMIT)
+    assert best.placed == 1 and len(solves) == 1
+    assert uniqueness(dead, best, time_limit=TIME_LIMIT).unique is True
+    assert len(solves) == 1
+    live = Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 7S 7S")
+    best = maximum(live, time_limit=TIME_LIMIT)
+    assert best.placed == 1
+    assert uniqueness(live, best, time_limit=TIME_LIMIT).unique is True
+    assert len(solves) == 3
+
+
+CHAINED = (
+    "classic | 8S 8H 8C / JS JD JC / 9H 10H JH / 2D 3D 4D / 6D 7D 8D / 2H 2D 2C / 8H 9H 10H | "
+    "3S JS 2H 6H 5D JD 8C 9C 10C QC"
+)
+"""Chain length 3 and depth 3: the chain length takes a proof that no play does it in 2."""
+
+
+def test_a_proof_below_the_chain_bound_is_kept_for_the_same_laid_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two positions that differ by a dead card lay the same cards: the chain length's model holds
+    only those, and the second analysis takes the first one's proof, with the same answers as a
+    proof of its own."""
+    grouped = []
+    built = Model.__init__
+
+    def counted(model: Model, *args: object, **options: object) -> None:
+        grouped.append(options.get("largest"))
+        built(model, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Model, "__init__", counted)
+    monkeypatch.setattr(solver, "_smaller_found", OrderedDict())
+    first = analyse(Position.parse(CHAINED + " KH"), time_limit=TIME_LIMIT)
+    proofs = sum(largest is not None for largest in grouped)
+    assert first.proven and first.chain.length == 3 and proofs >= 1
+    second = analyse(Position.parse(CHAINED + " KH KH"), time_limit=TIME_LIMIT)
+    assert sum(largest is not None for largest in grouped) == proofs
+    monkeypatch.setattr(solver, "_smaller_found", OrderedDict())
+    fresh = analyse(Position.parse(CHAINED + " KH KH"), time_limit=TIME_LIMIT)
+    assert answers(second) == answers(fresh)
+
+
+def answers(analysis: Analysis) -> tuple[object, ...]:
+    """Everything an analysis says but its timings."""
+    best, unique, depth, chain = analysis.best, analysis.uniqueness, analysis.depth, analysis.chain
+    return (
+        (best.play, best.objective_value, best.proven),
+        (unique.unique, unique.witness),
+        (depth.depth, depth.play, depth.broken, depth.proven),
+        (chain.length, chain.proven, chain.rearrangements, chain.play),
+    )

@@ -6,8 +6,8 @@ the request path; NULL until found (`flask puzzles key-ideas`, or `flask puzzles
 `decisions_at_least`, `forks` and `forks_at_least` are the rest of the forcing player's count: a joker
 puzzle's count is mostly a proved lower bound, which the tier read and the page says ("at least 3").
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010_friend_name_keys
 Create Date: 2026-12-06 07:40:00
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010_friend_name_keys"
 branch_labels = None
 depends_on = None
 
