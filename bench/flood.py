@@ -1,21 +1,34 @@
-"""Flood benchmark: kept answers asked again and again while `GET /` is sampled.
+"""Flood benchmark: kept answers and costly pages asked again and again while `GET /` is sampled.
 
     .venv/bin/python bench/flood.py [--seconds 30] [--addresses 2] [--parallel 12] [--rate-seconds 10]
                                     [--attempts 3000] [--only analyse,solve,stats,...] [--app-root DIR]
+    scripts/with-postgres.sh .venv/bin/python bench/flood.py --stack production [...]
 
-gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate limits on, SQLite) on loopback.
-Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request whose
-answer the site keeps: first a cached `/analyse` page, then a cached `POST /api/solve`; then one of the
-pages whose cost grows with a player's data, as one player with `--attempts` attempts and a friends'
-table of 50 (`/stats`, `/me/export.json`, `/review`, `/friends/1`; the cookie the same from every
-address, as a scraper of its own record would send it); a refusal is sent again at once (a flood, never
-waiting for `Retry-After`). `GET /` is sampled ten times a second from other addresses throughout.
-Printed: `GET /` p50, p95, p99 and max when quiet and under each flood, what the flood got (by status),
-and what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
-200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking
-again). Then a new visitor's `GET /` (no cookie; wrk, 32 connections, `--rate-seconds`) beside nginx
-serving the same page as a file in the same run, and our share of nginx's rate. Figures are printed,
-never asserted. `--app-root DIR` serves another checkout (before/after a change) with this .venv.
+`--stack direct` (the default): gunicorn as `make run` serves it (2 gthread workers of 4 threads, rate
+limits on, SQLite) on loopback, nothing in front: the worst case, every request reaching the app.
+`--stack production`: the stack as deployed and as issue 39 attacked it, as bench/rush.py runs it:
+deploy/nginx.conf in front (its per-address limits included), gunicorn as the Procfile (3 x 3,
+`TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL` and a Redis of its own.
+
+Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request: first a
+cached `/analyse` page, then a cached `POST /api/solve`; then one of the pages whose cost grows with a
+player's data, as one player with `--attempts` attempts and a friends' table of 50 (`/stats`,
+`/me/export.json`, `/review`, `/friends/1`; the cookie the same from every address, as a scraper of its
+own record would send it); a refusal is sent again at once (a flood, never waiting for `Retry-After`),
+from processes at `--flood-nice` (19: the attacker's CPU stands for their own machine's, not the
+server's; 0 for the figures before issue 39's last round). `GET /` is sampled ten times a second from
+other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's kept
+copy) and as another player (their cookie: always the app's own answer). Printed: each sample's p50,
+p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one (`x_quiet`),
+what the flood got (by status), the CPU seconds each server process group used meanwhile (`cpu_s`:
+gunicorn; nginx, PostgreSQL and Redis in production; `machine`, every process's, the flooders' and other
+people's too), the CPU a costly page took in one process for the seeded player (the mean of 20, limits
+off), what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
+200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking again;
+a player past the stats page's, with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32
+connections, `--rate-seconds`) beside nginx serving the same page as a file in the same run, and our
+share of nginx's rate. Figures are printed, never asserted. `--app-root DIR` serves another checkout
+(before/after a change) with this .venv.
 """
 
 from __future__ import annotations
@@ -39,6 +52,8 @@ from typing import Any
 
 import attack  # bench/attack.py: connections from an address, the page sampler
 import load  # bench/load.py: nginx serving the same page as a file
+import nginx_conf  # bench/nginx_conf.py: nginx in front, as deploy/nginx.conf has it
+import rush  # bench/rush.py: CPU seconds by process group (it imports this module: no cycle at load)
 import web  # bench/web.py: free ports, wrk
 
 import generator
@@ -51,25 +66,43 @@ COSTLY = {"stats": "/stats", "export": "/me/export.json", "review": "/review", "
 """The pages whose cost grows with a player's data, flooded as the seeded player."""
 KINDS = ("analyse", "solve", *COSTLY)
 COOKIE: dict[str, str] = {}
-"""The seeded player's `Cookie` header, once made (`seed_player`)."""
+"""The seeded players' `Cookie` headers, once made (`seed_player`): `header`, the flooded player's;
+`sampled`, the player whose `GET /` is sampled."""
+GROUPS: dict[str, int | None] = {}
+"""The server's process groups whose CPU seconds each flood prints (bench/rush.py's `cpu_seconds`):
+gunicorn, and nginx, PostgreSQL and Redis under `--stack production`; `machine` is every process's,
+the flooders' and other people's work too."""
+HOST = "tavolo.example"
+"""The site's host in deploy/nginx.conf: sent with every request (the app takes any host here)."""
 
 
 def ask(link: Any, kind: str) -> int:
+    headers = {"Host": HOST}
     if kind in COSTLY:
-        link.request("GET", COSTLY[kind], headers={"Cookie": COOKIE.get("header", "")})
+        link.request("GET", COSTLY[kind], headers={**headers, "Cookie": COOKIE.get("header", "")})
     elif kind == "analyse":
-        link.request("GET", ANALYSE)
+        link.request("GET", ANALYSE, headers=headers)
     else:
-        link.request("POST", "/api/solve", json.dumps(POSITION), {"Content-Type": "application/json"})
+        link.request(
+            "POST", "/api/solve", json.dumps(POSITION), {**headers, "Content-Type": "application/json"}
+        )
+    response = link.getresponse()
+    response.read()
+    return int(response.status)
+
+
+def get_home(link: Any, cookie: str = "") -> int:
+    link.request("GET", "/", headers={"Host": HOST, **({"Cookie": cookie} if cookie else {})})
     response = link.getresponse()
     response.read()
     return int(response.status)
 
 
 def flooder(
-    address: str, port: int, parallel: int, kind: str, stop_at: float, out: Any, cookie: str = ""
+    address: str, port: int, parallel: int, kind: str, stop_at: float, out: Any, cookie: str, nice: int
 ) -> None:
     COOKIE["header"] = cookie  # a process of its own: the parent's module state is not inherited
+    os.nice(nice)
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
 
@@ -102,12 +135,25 @@ def home_figures(found: list[tuple[float, int]]) -> dict[str, Any]:
 
 
 def sample_home(port: int, seconds: float) -> dict[str, Any]:
-    found: list[tuple[float, int]] = []
-    attack.sampler(port, attack.get_home, time.monotonic() + seconds, found)
-    return home_figures(found)
+    """`GET /` as a new visitor and as a player, each ten times a second, at once."""
+    stop_at = time.monotonic() + seconds
+    found: dict[str, list[tuple[float, int]]] = {"get_home": [], "player_get_home": []}
+    player = COOKIE.get("sampled", "")
+    threads = [
+        threading.Thread(target=attack.sampler, args=(port, get_home, stop_at, found["get_home"])),
+        threading.Thread(
+            target=attack.sampler,
+            args=(port, lambda link: get_home(link, player), stop_at, found["player_get_home"]),
+        ),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {name: home_figures(samples) for name, samples in found.items()}
 
 
-def flood(port: int, kind: str, args: argparse.Namespace) -> dict[str, Any]:
+def flood(port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any]) -> dict[str, Any]:
     # the answer is solved (and kept) before the flood begins, from an address of its own
     link = attack._link(port, "127.0.3.1")
     ask(link, kind)
@@ -117,19 +163,35 @@ def flood(port: int, kind: str, args: argparse.Namespace) -> dict[str, Any]:
     processes = [
         multiprocessing.Process(
             target=flooder,
-            args=(f"127.0.0.{2 + n}", port, args.parallel, kind, stop_at, out, COOKIE.get("header", "")),
+            args=(
+                f"127.0.0.{2 + n}",
+                port,
+                args.parallel,
+                kind,
+                stop_at,
+                out,
+                COOKIE.get("header", ""),
+                args.flood_nice,
+            ),
         )
         for n in range(args.addresses)
     ]
     for process in processes:
         process.start()
+    cpu_before = rush.cpu_seconds(GROUPS)
     home = sample_home(port, args.seconds)
+    cpu_after = rush.cpu_seconds(GROUPS)
     statuses: Counter[int] = Counter()
     for _ in processes:
         statuses.update(out.get(timeout=120))
     for process in processes:
         process.join(timeout=120)
-    return {"get_home": home, "flood_by_status": {str(k): v for k, v in sorted(statuses.items())}}
+    for name, figures in home.items():
+        before = quiet.get(name, {}).get("p95_ms")
+        if before and figures.get("p95_ms") is not None:
+            figures["x_quiet"] = round(figures["p95_ms"] / before, 1)
+    cpu = {name: round(cpu_after[name] - cpu_before[name], 1) for name in cpu_before}
+    return {**home, "flood_by_status": {str(k): v for k, v in sorted(statuses.items())}, "cpu_s": cpu}
 
 
 def kept_answer_ms(app_root: Path, database: str) -> dict[str, dict[str, float]]:
@@ -158,10 +220,16 @@ costs = {{
 # then a refusal: an address past the analyser's limit asks again (limits on, one an hour; an app of
 # its own, made after the other's timing, as the limiter is one for the process)
 limited = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": True,
-                      "ANALYSE_RATE_LIMIT": "1 per hour", "LAUNCH_DATE": datetime.now(UTC).date()}})
+                      "ANALYSE_RATE_LIMIT": "1 per hour", "PAGE_RATE_LIMIT": "1 per hour",
+                      "LAUNCH_DATE": datetime.now(UTC).date()}})
 flood = limited.test_client()
 flood.get({ANALYSE!r})
 costs["analyse_refused"] = timed(lambda: flood.get({ANALYSE!r}))
+# and a costly page's refusal for a player with a cookie (of their own, a give-up of today's puzzle)
+token = flood.get("/token").get_json()["token"]
+flood.post("/puzzles/1/give-up", headers={{"X-CSRFToken": token, "HX-Request": "true"}})
+flood.get("/stats")
+costs["stats_refused_with_cookie"] = timed(lambda: flood.get("/stats"))
 print(json.dumps(costs))
 """
     done = subprocess.run(
@@ -171,13 +239,13 @@ print(json.dumps(costs))
 
 
 SEED_PLAYER = """
-import json, sys
+import json, sys, time
 from datetime import UTC, datetime, timedelta
 sys.path.insert(0, {root!r})
 from sqlalchemy import insert, select
 from webapp import create_app, models
 from webapp.db import database
-app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False,
+app = create_app({{"DATABASE_URL": {database!r}, "SECRET_KEY": {secret!r}, "RATELIMIT_ENABLED": False,
                   "LAUNCH_DATE": datetime.now(UTC).date()}})
 client = app.test_client()
 token = client.get("/token").get_json()["token"]
@@ -187,7 +255,8 @@ made = client.post("/friends", data={{"table": "Family", "name": "Anna"}}, heade
 assert made.status_code in (200, 303)
 now = datetime.now(UTC)
 with app.app_context(), database().write() as session:
-    first = session.scalars(select(models.PlayerAttempt)).one()
+    # the latest: kept_answer_ms's refused player gave up today's puzzle before
+    first = session.scalars(select(models.PlayerAttempt).order_by(models.PlayerAttempt.id.desc())).first()
     rows = [
         dict(player_id=first.player_id, puzzle_id=first.puzzle_id, number=None, review=n, melds=first.melds,
              history=[], moves=7 + n % 9, hints=n % 2, hint_log=[], slips=n % 3,
@@ -205,18 +274,36 @@ with app.app_context(), database().write() as session:
             models.FriendMember(group_id=1, player_id=member, name=f"M{{m}}", name_key=f"m{{m}}", joined=now)
         )
 cookie = client.get_cookie("tavolo")
-print(json.dumps({{"header": f"tavolo={{cookie.value}}"}}))
+other = app.test_client()
+other.get("/token")
+assert other.post("/puzzles/1/give-up", headers={{"X-CSRFToken": other.get("/token").get_json()["token"],
+                                                "HX-Request": "true"}}).status_code == 200
+costs = {{}}
+for path in {costly!r}:
+    client.get(path)
+    cpu = time.thread_time()
+    for _ in range(20):
+        assert client.get(path).status_code == 200, path
+    costs[path] = round((time.thread_time() - cpu) / 20 * 1000, 1)
+sampled = other.get_cookie("tavolo").value
+found = {{"header": f"tavolo={{cookie.value}}", "sampled": f"tavolo={{sampled}}", "page_cpu_ms": costs}}
+print(json.dumps(found))
 """
 """Makes the flooded player: a give-up of today's puzzle (the cookie), `attempts` attempts in all (review
-rounds of it, as a long record has them), and a friends' table (#1) of 50."""
+rounds of it, as a long record has them), and a friends' table (#1) of 50; then another player (a
+give-up of today's puzzle), whose `GET /` is sampled. Prints both cookies and the CPU each costly
+page takes for the flooded player (the mean of 20, in this process, limits off)."""
 
 
-def seed_player(app_root: Path, database: str, attempts: int) -> str:
-    code = SEED_PLAYER.format(root=str(app_root), database=database, attempts=attempts)
+def seed_player(app_root: Path, database: str, attempts: int, secret: str) -> dict[str, Any]:
+    """The seeded players (see SEED_PLAYER), their cookies signed with the server's `secret`."""
+    code = SEED_PLAYER.format(
+        root=str(app_root), database=database, attempts=attempts, costly=list(COSTLY.values()), secret=secret
+    )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True
     )
-    return str(json.loads(done.stdout.strip().splitlines()[-1])["header"])
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def new_visitor_rate(port: int, folder: Path, seconds: float) -> dict[str, Any]:
@@ -232,9 +319,11 @@ def new_visitor_rate(port: int, folder: Path, seconds: float) -> dict[str, Any]:
 
 KNOWN = "classic | 10H 10D 10S / JH JD JS / QH QD QC / 4C 5C 6C 7C | 9S QD QS 8C KH 2D"
 """The tests' known puzzle (5 cards to place, depth 3): a pool of one, so no run waits on the generator."""
-TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 4H 5H 6H 7H | 9D QC QD 8H KS 2C"
-"""The known puzzle in other suits, for tomorrow: by late morning UTC it is open in the easternmost
-zones, and the site publishes a week ahead; left unpublished, every analysis would look for it."""
+TOMORROW = "classic | 10S 10C 10D / JS JC JD / QS QC QH / 3H 4H 5H 6H 7H | 9D QC QD 8H KS 2C"
+"""The known puzzle in other suits with a longer run, for tomorrow: by late morning UTC it is open in
+the easternmost zones, and the site publishes a week ahead; left unpublished, every analysis would look
+for it. Not the known puzzle merely relabelled: the pool leaves that out as a near-duplicate (4 melds
+in common up to relabelling), and tomorrow then had no puzzle."""
 
 
 PUBLISH = """
@@ -271,45 +360,94 @@ def seed_pool(flask: list[str], env: dict[str, str], cwd: Path, folder: Path) ->
     return puzzle
 
 
+SECRETS = {
+    "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
+    "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
+}
+"""The production stack's secrets, as bench/rush.py has them."""
+
+
+def start_redis(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = web.free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(folder)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL), port
+
+
+def start_front(folder: Path, app_port: int) -> tuple[subprocess.Popen[bytes], int]:
+    """deploy/nginx.conf in front of gunicorn, its limits included."""
+    port = web.free_port()
+    site = nginx_conf.deploy_site(app_port, port, folder / "cache")
+    return nginx_conf.start(folder, site, connections=4096), port
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="tavolo-flood-"))
     app_root = args.app_root.resolve()
-    database = f"sqlite:///{folder / 'flood.sqlite3'}"
+    production = args.stack == "production"
+    processes: list[subprocess.Popen[bytes]] = []
     env = {
         **os.environ,
-        "DATABASE_URL": database,
         "SECRET_KEY": "bench",
         "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
         "PYTHONPATH": str(app_root),
     }
     env.pop("TAVOLO_RATE_LIMITS", None)
-    flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
-    seed_pool(flask, env, app_root, folder)
-    port = web.free_port()
-    gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread"]
-    gunicorn += ["--workers", str(attack.WORKERS), "--threads", str(attack.THREADS), "--log-level", "error"]
-    # an access log, as `make run` keeps one (there on stdout)
-    gunicorn += ["--access-logfile", str(folder / "access.log")]
-    server = subprocess.Popen([*gunicorn, "webapp:create_app()"], env=env, cwd=app_root)
+    workers, threads = attack.WORKERS, attack.THREADS
+    if production:
+        database = os.environ.get("DATABASE_URL", "")
+        if not database.startswith("postgres"):
+            raise OSError(
+                "--stack production needs DATABASE_URL naming a PostgreSQL: "
+                "run under scripts/with-postgres.sh"
+            )
+        redis, redis_port = start_redis(folder)
+        processes.append(redis)
+        env |= SECRETS | {"REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "TAVOLO_PROXIES": "1"}
+        workers, threads = 3, 3  # the Procfile's
+    else:
+        database = f"sqlite:///{folder / 'flood.sqlite3'}"
+    env["DATABASE_URL"] = database
     results: dict[str, Any] = {
         "app_root": str(app_root),
+        "stack": args.stack,
+        "gunicorn": f"{workers} gthread workers x {threads} threads",
         "load_average_at_start": round(os.getloadavg()[0], 2),
     }
     try:
-        web.wait_for(f"http://127.0.0.1:{port}/help")
+        flask = [str(ROOT / ".venv/bin/flask"), "--app", "webapp"]
+        seed_pool(flask, env, app_root, folder)
+        app_port = web.free_port()
+        gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{app_port}"]
+        gunicorn += ["--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads)]
+        # an access log, as `make run` keeps one (there on stdout)
+        gunicorn += ["--log-level", "error", "--access-logfile", str(folder / "access.log")]
+        if production:  # idle connections kept longer than nginx keeps them, as the service has it
+            gunicorn += nginx_conf.keep_alive()
+        app = subprocess.Popen([*gunicorn, "webapp:create_app()"], env=env, cwd=app_root)
+        processes.append(app)
+        GROUPS["app"] = app.pid
+        port = app_port
+        if production:
+            nginx, port = start_front(folder, app_port)
+            processes.append(nginx)
+            GROUPS["nginx"] = nginx.pid
+            GROUPS["redis"] = processes[0].pid
+            GROUPS["postgresql"] = rush.postmaster(database.rsplit(":", 1)[1].split("/")[0])
+        web.wait_for(f"http://127.0.0.1:{port}/help", {"Host": HOST})
         results["kept_answer_ms"] = kept_answer_ms(app_root, database)
-        if set(args.only) & set(COSTLY):
-            COOKIE["header"] = seed_player(app_root, database, args.attempts)
-        results["quiet"] = sample_home(port, args.quiet)
+        seeded = seed_player(app_root, database, args.attempts, env["SECRET_KEY"])
+        COOKIE["header"], COOKIE["sampled"] = seeded["header"], seeded["sampled"]
+        results["page_cpu_ms"] = {"attempts": args.attempts, **seeded["page_cpu_ms"]}
+        quiet = results["quiet"] = sample_home(port, args.quiet)
         for kind in args.only:
             name = {"analyse": "cached_analyse_flood", "solve": "cached_solve_flood"}.get(kind)
-            results[name or f"{kind}_flood"] = flood(port, kind, args)
+            results[name or f"{kind}_flood"] = flood(port, kind, args, quiet)
         results["quiet_after"] = sample_home(port, args.quiet)
-        if args.rate_seconds > 0:
+        if args.rate_seconds > 0 and not production:
             results["new_visitor"] = new_visitor_rate(port, folder, args.rate_seconds)
         results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     finally:
-        web.stop(server)
+        web.stop(*reversed(processes))
         shutil.rmtree(folder, ignore_errors=True)
     return results
 
@@ -328,6 +466,18 @@ def main() -> int:
         "--only", default=",".join(KINDS), help=f"the floods, in order (default {','.join(KINDS)})"
     )
     parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve (default this)")
+    parser.add_argument(
+        "--flood-nice",
+        type=int,
+        default=19,
+        help="the flooding clients' nice (19: an attacker's CPU is their own machine's; 0: ours)",
+    )
+    parser.add_argument(
+        "--stack",
+        choices=("direct", "production"),
+        default="direct",
+        help="gunicorn alone on SQLite (default), or nginx, gunicorn 3 x 3, PostgreSQL and Redis",
+    )
     args = parser.parse_args()
     args.only = [kind.strip() for kind in args.only.split(",") if kind.strip()]
     if not args.only or set(args.only) - set(KINDS) or args.attempts < 1:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from generator._freeing import freeing
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -23,6 +24,7 @@ from generator._grading import (
 )
 from generator._methods import (
     BEFORE_TWINS,
+    FREEING,
     JOKER_RECIPES,
     METHODS,
     OLD_METHODS,
@@ -47,6 +49,8 @@ from puzzles import (
     SkillRun,
     analyse,
     decisions_of,
+    key_ideas,
+    parse_cards,
     play_of,
     skill_limited,
     sorted_cards,
@@ -216,6 +220,18 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         return done("short of its tier", position)
     if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:
         return done("small hand", position)
+    if puzzle_id.method in FREEING:
+        # the hand's joker changed for a table card that the best play then frees (`freeing`)
+        freed = freeing(str(puzzle_id), analysis, deadline)
+        if freed is None:
+            return done("unproven", position)
+        if freed is not analysis:
+            regraded = graded(freed, goal, deadline)
+            if regraded is None:
+                return done("unproven", freed.position)
+            if not met(regraded, goal):
+                return done("short of its tier", freed.position)
+            found, analysis, position = regraded, freed, freed.position
     if not is_publishable(analysis, found.skill, found.forcing):
         return done("too easy", position)
     # a live decoy, where one tempts and the puzzle still meets its goal with it (issue 21)
@@ -535,6 +551,11 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     if puzzle.forks is not None and forcing.forks != puzzle.forks:
         problems.append(f"forks is {puzzle.forks}, but the forcing player needs {forcing.forks}")
+    if puzzle.key_ideas is not None:
+        ideas = key_ideas(puzzle.position(), [parse_cards(meld) for meld in puzzle.solution])
+        if ideas != puzzle.key_ideas:
+            said = "; ".join(str(idea.words()) for idea in ideas) or "none"
+            problems.append(f"key_ideas do not say the forcing player's decisions on the solution ({said})")
     return problems
 
 

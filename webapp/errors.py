@@ -131,8 +131,15 @@ def _refusal_page(status: int, message: str) -> str:
     with drawn_for_keeping():
         page = render_template("error.html", status=status, message=message)
     # a visitor without a session gets none for a refusal (the page's script asks for a token before
-    # any POST): no session to start and sign, and the same bytes for every such visitor
-    return token_filled(page, sessionless())
+    # any POST): no session to start and sign, and the same bytes for every such visitor; nor does
+    # anyone refused a costly page, whose flood comes with a cookie (any cookie: the same bytes)
+    return token_filled(page, sessionless() or _costly_get())
+
+
+def _costly_get() -> bool:
+    """A GET of a costly page (`players.page_cost.costly`): its refusals are kept for any cookie."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return request.method in ("GET", "HEAD") and bool(getattr(view, refused_early.COSTLY_VIEW, False))
 
 
 def http_error(error: HTTPException) -> Response:
@@ -179,7 +186,9 @@ def _refused_until_reset(description: str) -> None:
     except Exception:  # the storage failed since it refused: the next request asks it again
         return
     g.retry_after = max(int(until - time.time()), 0)  # as Flask-Limiter words it
-    refused_early.remember(current_app._get_current_object(), until, description)  # type: ignore[attr-defined]
+    player = str(breached.request_args[0]).startswith(refused_early.PLAYER_KEY)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    refused_early.remember(app, until, description, costly=_costly_get(), player=player)
 
 
 def _first_form() -> bool:

@@ -10,8 +10,16 @@ limit resets (its window's end: counts only grow within it, whichever worker cou
 request would be refused again), and keeps the refusal's bytes when they hold nothing of one
 visitor's (no cookie set, no token: a visitor without a session cookie, the JSON API, htmx's
 notice). Until then, such a request is answered with those bytes and a fresh `Retry-After`, with
-no Flask work at all. A request carrying the session cookie, or one whose refusal has not been kept
-yet, goes to Flask as before. Sits inside the ProxyFix, so the address is the client's.
+no Flask work at all. Sits inside the ProxyFix, so the address is the client's.
+
+A request carrying the session cookie goes to Flask as before, but on a costly page's GET
+(`webapp.players.page_cost`: `/stats`, the export, `/review`, friends' tables), where a flood comes
+with the cookie of the record it scrapes: there every limit counts the address or the player only,
+so a refused address is refused whatever the cookie, and a refused player (their own counter, over
+many addresses) is noted under the session cookie's exact value, which only that player's browser
+holds. Such a refusal is drawn without a CSRF token for anyone (`errors._refusal_page`: the page's
+script asks `/token` before a POST), so its bytes are one for every cookie, even made-up ones, and
+are kept without the `Set-Cookie` that refreshed a session (the browser's cookie stays as good).
 """
 
 from __future__ import annotations
@@ -47,13 +55,28 @@ CACHES.append(
         "bench/flood.py's kept /analyse flood (issue 23's; 15 s, 2 addresses x 12 connections, load "
         "6-9) GET / from other addresses has a p95 of 15.4 and "
         "12.8 ms with it against 30.2 and 27.2 ms without, in two runs alternating, and the flood's "
-        "refusals answered rise from about 28,000 to 75,000",
+        "refusals answered rise from about 28,000 to 75,000; a costly page refused to a player with "
+        "their cookie costs 0.12 ms of CPU in front of Flask against 1.9 ms through it (bench/flood.py)",
     )
 )
+COSTLY_VIEW = "tavolo_costly"
+"""The attribute `page_cost.costly` sets on a view: its GET's refusals hold whatever the cookie."""
+PLAYER_KEY = "player "
+"""How a limit's key counting a player (by the session's player id) begins (`page_cost.player_key`)."""
 NOTED = "tavolo.refused_until"
-"""The environ key the 429's handler sets: (when the limit resets, its description)."""
+"""The environ key the 429's handler sets: the `Note`."""
 FRESH = ("retry-after", "x-ratelimit-reset", "x-ratelimit-remaining")
 """Headers that say how long is left: made again for each request."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A refusal noted: until when (epoch seconds), the limit it names, and whether it holds for a
+    request with any session cookie (a costly page's GET, whose limits count no one else)."""
+
+    until: int
+    description: str
+    costly: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,51 +94,83 @@ class RefusedEarly:
     def __init__(self, inner: WSGIApplication, session_cookie: str) -> None:
         self.inner = inner
         self.session_cookie = session_cookie
-        self.refused: BoundedCache[tuple[str, str, str, str], tuple[int, str]] = BoundedCache(ADDRESSES)
+        self.refused: BoundedCache[tuple[str, str, str, str], Note] = BoundedCache(ADDRESSES)
+        self.players: BoundedCache[tuple[str, str, str, str], Note] = BoundedCache(ADDRESSES)
+        """Players refused at a costly page, by their session cookie's value, method and path."""
+        self.any_player = False
+        """Some player was noted: till then a request's cookies are never read for one."""
         self.pages: BoundedCache[tuple[str, ...], CachedRefusal] = BoundedCache(PAGES)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        noted = self.refused.get(_where(environ))
-        if noted is None or time.time() >= noted[0]:
+        where = _where(environ)
+        moment = time.time()
+        noted = _live(self.refused.get(where), moment)
+        if noted is None and not self._may_be_a_refused_players(environ):
             return self._answer(environ, start_response)
-        until, description = noted
         cookies = parse_cookie(environ)
-        if self.session_cookie in cookies:
-            return self.inner(environ, start_response)
-        kept = self.pages.get(_variant(environ, cookies, description))
+        session = cookies.get(self.session_cookie)
+        if session is not None:
+            mine = _live(self.players.get((session, *where[1:])), moment)
+            noted = mine or (noted if noted is not None and noted.costly else None)
+            if noted is None:
+                return self._answer(environ, start_response)
+        assert noted is not None
+        kept = self.pages.get(_variant(environ, cookies, noted.description))
         if kept is None:
             return self._answer(environ, start_response)
-        left = max(until - int(time.time()), 0)
+        left = max(noted.until - int(moment), 0)
         headers = [
             *kept.headers,
             ("Retry-After", str(left)),
             ("X-RateLimit-Remaining", "0"),
-            ("X-RateLimit-Reset", str(until)),
+            ("X-RateLimit-Reset", str(noted.until)),
         ]
         start_response(kept.status, headers)
         return [kept.body]
 
     def _answer(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Through Flask, keeping a rate limit's refusal as bytes when it holds nothing of the
-        visitor's (no cookie set, and so no token)."""
+        visitor's (no cookie set, and so no token; on a costly page, no token for anyone)."""
         answer, said = through(self.inner, environ, start_response)
         noted = environ.get(NOTED)
-        if noted is None or not said or not said[0].startswith("429 "):
+        if not isinstance(noted, Note) or not said or not said[0].startswith("429 "):
             return answer
         cookies = parse_cookie(environ)
-        if self.session_cookie in cookies or any(
-            name.lower() in ("set-cookie", "content-encoding") for name, _ in said[1]
-        ):
+        session = cookies.get(self.session_cookie)
+        if session is not None and not noted.costly:
+            return answer
+        # a session's refusal is kept without the Set-Cookie that refreshed it: the cookie sent stays good
+        refresh = "" if session is None else "set-cookie"
+        headers = [(name, value) for name, value in said[1] if name.lower() != refresh]
+        if any(name.lower() in ("set-cookie", "content-encoding") for name, _ in headers):
             return answer
         body = whole(answer)
-        others = tuple((name, value) for name, value in said[1] if name.lower() not in FRESH)
-        self.pages.put(_variant(environ, cookies, noted[1]), CachedRefusal(said[0], others, body))
+        others = tuple((name, value) for name, value in headers if name.lower() not in FRESH)
+        self.pages.put(_variant(environ, cookies, noted.description), CachedRefusal(said[0], others, body))
         return [body]
 
-    def remember(self, until: int, description: str) -> None:
-        """The 429's handler: this request's address is refused here until `until` (epoch seconds)."""
-        self.refused.put(_where(request.environ), (until, description))
-        request.environ[NOTED] = (until, description)
+    def _may_be_a_refused_players(self, environ: WSGIEnvironment) -> bool:
+        """Whether the request may carry a refused player's cookie (no cookie is parsed before one
+        was ever noted)."""
+        return self.any_player and self.session_cookie in environ.get("HTTP_COOKIE", "")
+
+    def remember(self, note: Note, player: bool = False) -> None:
+        """The 429's handler: this request's address (`player`: its player, by the session cookie's
+        value, on a costly page) is refused here at this path until `note.until`."""
+        where = _where(request.environ)
+        if player:
+            session = request.cookies.get(self.session_cookie)
+            if session is None or not note.costly:
+                return
+            self.players.put((session, *where[1:]), note)
+            self.any_player = True
+        else:
+            self.refused.put(where, note)
+        request.environ[NOTED] = note
+
+
+def _live(note: Note | None, moment: float) -> Note | None:
+    return note if note is not None and moment < note.until else None
 
 
 def _where(environ: WSGIEnvironment) -> tuple[str, str, str, str]:
@@ -149,7 +204,10 @@ def init_app(app: Flask) -> None:
     app.extensions["tavolo.refused_early"] = early
 
 
-def remember(app: Flask, until: int, description: str) -> None:
+def remember(app: Flask, until: int, description: str, costly: bool = False, player: bool = False) -> None:
+    """This request is refused until `until` at its path: for its address, or (`player`) for the
+    player of its session cookie; `costly`: a costly page's GET, whose refusal holds whatever the
+    cookie (see the module's docstring)."""
     early = app.extensions.get("tavolo.refused_early")
     if isinstance(early, RefusedEarly):
-        early.remember(until, description)
+        early.remember(Note(until, description, costly), player)

@@ -13,15 +13,18 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from datetime import timedelta
+from typing import Any, TypeVar
 
 import limits
 import limits.storage
 import limits.strategies
 from flask import Flask, current_app, g, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
+from itsdangerous import BadSignature
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -180,7 +183,42 @@ def refuse_long_chunked_bodies() -> None:
         raise RequestEntityTooLarge()
 
 
+SESSION_REFRESHED_AFTER = timedelta(days=1)
+"""A permanent session's cookie is sent again (its expiry moved on) once it is this old."""
+
+
+class DailyRefreshedSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, whose unchanged cookie is signed and sent again at most once a
+    day rather than with every answer: a player's cookie still lives `PERMANENT_SESSION_LIFETIME`
+    from their last day of play, and a move no longer signs a cookie (a tenth of a step POST's CPU,
+    bench/move_cpu.py) nor sends one."""
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        try:
+            data, signed = signer.loads(
+                value, max_age=int(app.permanent_session_lifetime.total_seconds()), return_timestamp=True
+            )
+        except BadSignature:
+            return self.session_class()
+        opened = self.session_class(data)
+        opened.signed_at = signed  # type: ignore[attr-defined]
+        return opened
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if session.modified or not super().should_set_cookie(app, session):
+            return session.modified
+        signed = getattr(session, "signed_at", None)
+        return signed is None or app.config["NOW"]() - signed >= SESSION_REFRESHED_AFTER
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = DailyRefreshedSessions()
     # first, before the CSRF check reads a form from the body
     app.before_request(refuse_long_chunked_bodies)
     csrf.init_app(app)

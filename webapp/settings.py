@@ -70,6 +70,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # a turn: the step check's and a hint's solve limits, a timed turn's seconds (the German rules')
         "STEP_TIME_LIMIT": 0.3,
         "HINT_TIME_LIMIT": 1.0,
+        # seconds a page waits for the key ideas of a puzzle stored without them (`ideas_of`)
+        "KEY_IDEAS_TIME_LIMIT": 0.3,
         "TURN_SECONDS": 120,
         # the analyser: each solve's limit, which is also the most /api/solve may ask for
         "SOLVE_TIME_LIMIT": 2.0,
@@ -151,6 +153,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PAGE_SECONDS_LIMIT": "2 per minute",
         # the export is the whole record, a file to keep: a few a day
         "EXPORT_RATE_LIMIT": "2 per minute; 20 per day",
+        # attempts and runs in each part of the export (`?part=`; the first part alone counts against
+        # EXPORT_RATE_LIMIT): a part of 1,000 costs about what the whole export of 1,000 attempts did
+        "EXPORT_PAGE_SIZE": 1000,
         "PAGE_COST_METER": time.thread_time,
         "FRIENDS_GROUPS_MOST": 20,
         # production with the rate limits off: only for a load test that says so (TAVOLO_LOAD_TEST=yes)

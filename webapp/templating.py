@@ -128,6 +128,7 @@ JINJA_OPTIONS: dict[str, Any] = {
 
 
 def init_app(app: Flask) -> None:
+    app.before_request(token_sent_kept)
     app.jinja_env.filters["face"] = card_face
     # in place of Flask-WTF's own, in the globals (macros imported without the context) and in every
     # template's context (this processor runs after Flask-WTF's)
@@ -143,6 +144,17 @@ def token_filled(page: str, tokenless: bool) -> str:
     """A kept page with this request's own CSRF token; with none at all when `tokenless` (a visitor
     without a session, `sessionless`, on a page that may be served to every such visitor)."""
     return page.replace(TOKEN_SLOT, "" if tokenless else generate_csrf())
+
+
+def token_sent_kept() -> None:
+    """A POST that passed the CSRF check answers with the token it sent (it never expires:
+    `WTF_CSRF_TIME_LIMIT`), rather than a token signed anew for every board it draws; runs after
+    Flask-WTF's check (`security.init_app` comes first)."""
+    if g.get("csrf_valid") and "csrf_token" not in g:
+        # the token Flask-WTF checked, found where it looked
+        sent = current_app.extensions["csrf"]._get_csrf_token()
+        if sent:
+            g.csrf_token = sent
 
 
 def page_token() -> str:

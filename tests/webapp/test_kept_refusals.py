@@ -10,7 +10,7 @@ import time
 from flask import Flask
 
 from tests.webapp.conftest import FrozenClock, make_app
-from webapp.refused_early import RefusedEarly
+from webapp.refused_early import Note, RefusedEarly
 
 POSITION = {"rules": "classic", "table": "3S 4S 5S / 7H 7D 7C", "hand": "6S 7S KD"}
 TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
@@ -92,6 +92,6 @@ def test_an_address_refused_is_refused_in_front_of_flask_until_the_limit_resets(
     early = app.extensions["tavolo.refused_early"]
     assert isinstance(early, RefusedEarly)
     where = ("127.0.0.1", "GET", "", "/analyse")
-    early.refused.put(where, (int(time.time()) - 1, "1 per 1 hour"))
+    early.refused.put(where, Note(int(time.time()) - 1, "1 per 1 hour"))
     assert app.test_client().get("/analyse", query_string=POSITION).status_code == 429
     assert len(seen) == 9

@@ -16,6 +16,8 @@ from sqlalchemy import text
 from tests.webapp.conftest import LAUNCH, FrozenClock
 from webapp import create_app
 from webapp.db import alembic_config, database, upgrade
+from webapp.errors import Refusal
+from webapp.friends import groups
 from webapp.models import Base
 
 
@@ -164,3 +166,61 @@ def test_the_max_placed_revision_renames_the_column_and_keeps_its_values(bare_ap
         assert rows("SELECT max_placed FROM puzzle") == [(3,)]
         migrate("0004", down=True)
         assert rows("SELECT max_played FROM puzzle") == [(3,)]
+
+
+def test_the_friend_name_keys_revision_makes_every_key_again_by_lookalikes(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0009")
+        moment = "'2026-11-29 12:00:00+00:00'"
+        with database().write_engine.begin() as connection:
+            for player in ("p1", "p2", "p3", "p4"):
+                connection.execute(text(f"INSERT INTO player (id, created) VALUES ('{player}', {moment})"))
+            connection.execute(
+                text(
+                    "INSERT INTO friend_group (id, name, created)"
+                    f" VALUES (1, 'A', {moment}), (2, 'B', {moment})"
+                )
+            )
+            # the old keys, the names case-folded: `Аnna` (a Cyrillic А) sat beside `Anna`
+            members = [
+                (1, 1, "p1", "Anna"),
+                (2, 1, "p2", "\u0410nna"),
+                (3, 2, "p3", "\u0420\u0430ul"),
+                (4, 2, "p4", "Eva"),
+            ]
+            for member_id, group_id, player, name in members:
+                connection.execute(
+                    text(
+                        "INSERT INTO friend_member (id, group_id, player_id, name, name_key, joined)"
+                        f" VALUES (:id, :group, :player, :name, :key, {moment})"
+                    ),
+                    {
+                        "id": member_id,
+                        "group": group_id,
+                        "player": player,
+                        "name": name,
+                        "key": name.casefold(),
+                    },
+                )
+        migrate("head")
+        keys = rows("SELECT id, name, name_key FROM friend_member ORDER BY id")
+        assert [(member_id, key) for member_id, _, key in keys] == [
+            (1, "anna"),
+            (2, "anna#2"),
+            (3, "paul"),
+            (4, "eva"),
+        ]
+        assert [name for _, name, _ in keys] == [name for _, _, _, name in members]  # names kept
+    with bare_app.app_context(), database().reader() as session:
+        # a third lookalike of the first is refused now, at either table
+        for group_id, name in ((1, "ANNA"), (2, "\u0420aul")):
+            with pytest.raises(Refusal):
+                groups._check_name_free(session, group_id, name, "p9")
+    with bare_app.app_context():
+        migrate("0009", down=True)
+        assert [key for _, _, key in rows("SELECT id, name, name_key FROM friend_member ORDER BY id")] == [
+            "anna",
+            "\u0430nna",
+            "\u0440\u0430ul",
+            "eva",
+        ]

@@ -70,9 +70,8 @@ def _table(group_id: int, error: str | None = None, typed: str | None = None) ->
     dates, moment = calendar(), now()
     today = dates.today(moment, zone(player_zone_name()))
     everyone = groups.members(reader, group_id)
-    streaks = {
-        row.player_id: records.player_streak(reader, row.player_id, dates, moment).current for row in everyone
-    }
+    found = records.player_streaks(reader, [row.player_id for row in everyone], dates, moment)
+    streaks = {player: streak.current for player, streak in found.items()}
     first = groups.first_daily(reader)
     numbers = table.week_numbers(today, first)
     members = groups.table_members(reader, group_id, player, numbers, dates, streaks)

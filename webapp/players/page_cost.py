@@ -11,6 +11,11 @@ addresses escapes:
    spent is a 429 with `Retry-After` until the window frees some. It is kept in Flask-Limiter's
    storage, as the solver gate's budget is (Redis, shared by every worker, when `REDIS_URL` is set).
 
+Once either refuses a client at a page, its further requests there are refused in front of Flask
+until the window frees some (`webapp.refused_early`: by the address whatever the cookie, or by the
+session cookie's value for a player's own counter). Each page's own cost is bounded whatever the
+record: the stats counted in the database, the export in parts, the review's first 50 of each list.
+
 Both are off with the rate limits (`RATELIMIT_ENABLED`), for load tests.
 """
 
@@ -18,14 +23,17 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 import limits
 from flask import current_app
 
+from webapp import refused_early
 from webapp.errors import Wait
 from webapp.players.identity import current_player_id
+from webapp.refused_early import COSTLY_VIEW, PLAYER_KEY
 from webapp.security import client_key, counting, limiter, milliseconds, wait_when_spent
 from webapp.wording import gettext, rate_limit_words
 
@@ -46,7 +54,7 @@ def player_key() -> str:
     """The cookie's player, or the client's address for a browser without one (a counter apart from
     the address's own, which counts every request once too)."""
     player = current_player_id()
-    return f"player {player}" if player is not None else f"visitor {client_key()}"
+    return f"{PLAYER_KEY}{player}" if player is not None else f"visitor {client_key()}"
 
 
 def _budget() -> limits.RateLimitItem | None:
@@ -58,7 +66,7 @@ def _budget() -> limits.RateLimitItem | None:
 
 def _keys() -> tuple[str, ...]:
     player = current_player_id()
-    return (client_key(),) if player is None else (client_key(), f"player {player}")
+    return (client_key(),) if player is None else (client_key(), f"{PLAYER_KEY}{player}")
 
 
 def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
@@ -66,6 +74,12 @@ def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
     if wait is None:
         return
     spent = limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
+    # refused again in front of Flask until then, at this path (a GET: `costly` views are pages)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    description = f"{spent.amount} seconds per {spent.GRANULARITY.name}"
+    refused_early.remember(
+        app, int(time.time()) + wait, description, costly=True, player=key.startswith(PLAYER_KEY)
+    )
     raise Wait(
         gettext(
             "Too many costly pages: at most %(limit)s of the server's time. Try again in %(seconds)s s.",
@@ -101,4 +115,6 @@ def costly(view: Callable[P, T]) -> Callable[P, T]:
             _charge(budget, keys, max(math.ceil((meter() - started) * 1000), 1))
 
     limited = limiter.limit(page_rate_limit, key_func=player_key)(charged)
-    return limiter.limit(page_rate_limit)(limited)
+    limited = limiter.limit(page_rate_limit)(limited)
+    setattr(limited, COSTLY_VIEW, True)
+    return limited

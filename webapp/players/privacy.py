@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, exists, select, update
+from sqlalchemy import bindparam, delete, exists, func, select, update
 from sqlalchemy.orm import Session
 
 from webapp import models
@@ -22,24 +22,39 @@ from webapp.players import records
 from webapp.schedule.days import Calendar
 
 
-def export(session: Session, player: str, dates: Calendar, now: datetime) -> dict[str, Any]:
-    """Everything the site keeps about the player, in words a person can read. The attempts are read
-    as the columns the file shows, never whole rows: a row's undo history and its puzzle's table and
-    solution cost 3,000 attempts' export 265 ms of CPU."""
+def export(
+    session: Session, player: str, dates: Calendar, now: datetime, part: int = 1, size: int = 1000
+) -> dict[str, Any]:
+    """Everything the site keeps about the player, in words a person can read, in parts of at most
+    `size` attempts and `size` runs each (`parts` says how many), so that no request costs more than
+    one part however long the record: the first part also holds the player, streak, transfer codes
+    and friends' tables. The attempts are read as the columns the file shows, never whole rows: a
+    row's undo history and its puzzle's table and solution cost 3,000 attempts' export 265 ms of CPU."""
     row = session.get(models.Player, player)
-    attempts = [_attempt(found) for found in session.execute(ATTEMPTS, {"player": player})]
-    codes = _transfer_codes(session, player)
-    streak = records.player_streak(session, player, dates, now)
-    return {
-        "exported": now.isoformat(),
-        "player": _player(player, row),
-        "streak": {"current": streak.current, "best": streak.best},
+    window = {"player": player, "skip": (part - 1) * size, "size": size}
+    attempts = [_attempt(found) for found in session.execute(ATTEMPTS, window)]
+    record: dict[str, Any] = {"exported": now.isoformat(), "player": _player(player, row)}
+    if part == 1:
+        streak = records.player_streak(session, player, dates, now)
+        record["streak"] = {"current": streak.current, "best": streak.best}
+    record |= {
         "attempts": attempts,
         "rating_history": _rating_history(attempts),
-        "runs": _runs(session, player),
-        "transfer_codes": codes,
-        "friends_tables": _friends_tables(session, player),
+        "runs": _runs(session, player, part, size),
     }
+    if part == 1:
+        record["transfer_codes"] = _transfer_codes(session, player)
+        record["friends_tables"] = _friends_tables(session, player)
+    return record
+
+
+def parts(session: Session, player: str, size: int) -> int:
+    """How many parts the player's export has (`export`): one at least."""
+    counted = [
+        session.scalar(select(func.count()).select_from(model).where(model.player_id == player)) or 0
+        for model in (models.PlayerAttempt, models.Run)
+    ]
+    return max(1, -(-max(counted) // size))
 
 
 ATTEMPTS = (
@@ -65,6 +80,8 @@ ATTEMPTS = (
     .join(models.PoolPuzzle, models.PoolPuzzle.id == models.PlayerAttempt.puzzle_id)
     .where(models.PlayerAttempt.player_id == bindparam("player"))
     .order_by(models.PlayerAttempt.started, models.PlayerAttempt.id)
+    .offset(bindparam("skip"))
+    .limit(bindparam("size"))
 )
 
 
@@ -85,7 +102,7 @@ def _rating_history(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _runs(session: Session, player: str) -> list[dict[str, Any]]:
+def _runs(session: Session, player: str, part: int, size: int) -> list[dict[str, Any]]:
     return [
         {
             "id": run.id,
@@ -95,7 +112,11 @@ def _runs(session: Session, player: str) -> list[dict[str, Any]]:
             "ended": _moment(run.ended),
         }
         for run in session.scalars(
-            select(models.Run).where(models.Run.player_id == player).order_by(models.Run.id)
+            select(models.Run)
+            .where(models.Run.player_id == player)
+            .order_by(models.Run.id)
+            .offset((part - 1) * size)
+            .limit(size)
         )
     ]
 

@@ -27,21 +27,26 @@ FINISHED_ALONE = (models.PlayerAttempt.status != Status.PLAYING) & models.Player
 
 
 def daily_plays(session: Session, player: str) -> list[DailyPlay]:
+    return _daily_plays(session, [player]).get(player, [])
+
+
+def _daily_plays(session: Session, players: list[str]) -> dict[str, list[DailyPlay]]:
     rows = session.execute(
         select(
+            models.PlayerAttempt.player_id,
             models.PlayerAttempt.number,
             models.PlayerAttempt.status,
             models.PlayerAttempt.hints,
             models.PlayerAttempt.started,
             models.PlayerAttempt.finished,
             models.PlayerAttempt.slips,
-        ).where(models.PlayerAttempt.player_id == player, models.PlayerAttempt.number.is_not(None))
+        ).where(models.PlayerAttempt.player_id.in_(players), models.PlayerAttempt.number.is_not(None))
     )
-    return [
-        DailyPlay(number, status, hints, started, finished, slips)
-        for number, status, hints, started, finished, slips in rows
-        if number is not None
-    ]
+    found: dict[str, list[DailyPlay]] = {}
+    for player, number, status, hints, started, finished, slips in rows:
+        if number is not None:
+            found.setdefault(player, []).append(DailyPlay(number, status, hints, started, finished, slips))
+    return found
 
 
 def published(session: Session, last: int) -> list[int]:
@@ -58,6 +63,14 @@ def player_streak(session: Session, player: str | None, dates: Calendar, now: da
     if player is None:
         return Streak(0, 0)
     return streak(day_marks(session, player, dates, now))
+
+
+def player_streaks(session: Session, players: list[str], dates: Calendar, now: datetime) -> dict[str, Streak]:
+    """Each player's streak, as `player_streak`, in two queries for them all (a friends' table of 50
+    asked the published days 50 times)."""
+    numbers = published(session, dates.open_numbers(now).stop - 1)
+    plays = _daily_plays(session, players)
+    return {player: streak(marks(numbers, plays.get(player, []), dates, now)) for player in players}
 
 
 @dataclass(frozen=True, slots=True)

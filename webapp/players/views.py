@@ -3,11 +3,23 @@ browser), and a player's own data: `/me/export.json` to download it, `/me/forget
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from generator import THEMES
 from webapp import db, models
+from webapp.errors import Refusal
 from webapp.players import bests, privacy, records, summary, transfer
 from webapp.players.identity import PLAYER_KEY, current_player_id
 from webapp.players.page_cost import costly, export_rate_limit, player_key
@@ -15,7 +27,7 @@ from webapp.review import queue
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.security import limiter, transfer_rate_limit
-from webapp.wording import gettext, say
+from webapp.wording import gettext, ngettext, say
 
 bp = Blueprint("players", __name__)
 
@@ -97,24 +109,66 @@ def adopt() -> Response | tuple[str, int]:
 # -- a player's own data: download it, erase it
 
 
+def _later_part() -> bool:
+    """An export's part after the first: the download's own limit counts the first part only (each
+    part is bounded; the pages' limits and CPU seconds count them all)."""
+    return request.args.get("part", "1") != "1"
+
+
 @bp.get("/me/export.json")
-@limiter.limit(export_rate_limit, key_func=player_key)
+@limiter.limit(export_rate_limit, key_func=player_key, exempt_when=_later_part)
 @costly
 def export_record() -> Response:
-    """Everything the site keeps about this browser's player, as a JSON file to download."""
+    """Everything the site keeps about this browser's player, as JSON files to download: one for most
+    players, and `?part=2` and on for a long record (`EXPORT_PAGE_SIZE` attempts and runs a part),
+    each naming the next."""
     player = current_player_id()
     reader = db.session()
     if player is None or reader.get(models.Player, player) is None:
         abort(404, description=gettext("This browser has no record on Tavolo: there is nothing to download."))
-    response = jsonify(privacy.export(reader, player, calendar(), now()))
-    response.headers["Content-Disposition"] = 'attachment; filename="tavolo-record.json"'
+    size = int(current_app.config["EXPORT_PAGE_SIZE"])
+    of = privacy.parts(reader, player, size)
+    part = _part_asked(of)
+    record = privacy.export(reader, player, calendar(), now(), part, size)
+    following = url_for("players.export_record", part=part + 1, _external=True) if part < of else None
+    response = jsonify({"part": {"number": part, "of": of, "next": following}, **record})
+    name = "tavolo-record.json" if of == 1 else f"tavolo-record-{part}-of-{of}.json"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
+def _part_asked(of: int) -> int:
+    """The part `?part=` asks for (the first without it): a 400 for anything but a whole number, a
+    404 past the last."""
+    text = request.args.get("part", "1")
+    # one spelling of each number: `01` would be the first part, counted as a later one
+    if not text.isascii() or not text.isdigit() or len(text) > 6 or text != str(int(text)) or text == "0":
+        raise Refusal(gettext("The part must be a whole number from 1."), 400)
+    if int(text) > of:
+        raise Refusal(
+            ngettext(
+                "Your record has %(num)d part: there is no part %(part)s.",
+                "Your record has %(num)d parts: there is no part %(part)s.",
+                of,
+                part=text,
+            ),
+            404,
+        )
+    return int(text)
+
+
 @bp.get("/me/forget")
 def forget_page() -> str:
-    return render_template("forget.html", has_record=_has_player(), error=None)
+    return render_template("forget.html", has_record=_has_player(), parts=_parts(), error=None)
+
+
+def _parts() -> int:
+    """How many files the player's export is (two counts in the database)."""
+    player = current_player_id()
+    if player is None:
+        return 1
+    return privacy.parts(db.session(), player, int(current_app.config["EXPORT_PAGE_SIZE"]))
 
 
 @bp.post("/me/forget")
@@ -124,7 +178,7 @@ def forget() -> Response | tuple[str, int]:
     # the word is the page's own, in the player's language; the English one is understood everywhere
     if request.form.get("confirm", "").strip().lower() not in {"erase", gettext("erase").lower()}:
         error = gettext("Type %(word)s in the box to confirm: nothing was erased.", word=gettext("erase"))
-        return render_template("forget.html", has_record=_has_player(), error=error), 422
+        return render_template("forget.html", has_record=_has_player(), parts=_parts(), error=error), 422
     if player is not None:
         with db.write() as writer:
             privacy.forget(writer, player)

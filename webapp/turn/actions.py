@@ -10,11 +10,27 @@ with the step check's verdict, for the page to draw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as Late
 
-from flask import current_app
+from flask import current_app, g
+from sqlalchemy import select
 
-from puzzles import HINT_RUNGS, Board, Card, Hint, Progress, hint, key_ideas, progress, words
+from puzzles import (
+    HINT_RUNGS,
+    Board,
+    Card,
+    Hint,
+    KeyIdea,
+    KeyIdeaError,
+    Progress,
+    hint,
+    ideas_from_json,
+    key_ideas,
+    progress,
+    words,
+)
 from webapp import db, solver_gate
 from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle
@@ -26,20 +42,49 @@ from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
 from webapp.turn.modes import PuzzlePage
 from webapp.turn.turn_view import TurnView, turn_view
 
+log = logging.getLogger(__name__)
+
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
 Acted = tuple[PlayerAttempt, Board | None]
 """The attempt an action wrote, and the board it left if it built one."""
 
 
-@dataclass(frozen=True, slots=True)
 class Turn:
-    """The player's turn at a page's puzzle as a request leaves it."""
+    """The player's turn at a page's puzzle as a request leaves it: the attempt, the board, and the
+    board as it shows the turn (`view`), built when first asked for: a board whose page is kept
+    (`turn.rendering`) is drawn without it, and without its step check."""
 
-    attempt: PlayerAttempt | None
-    """None while the player has not moved a card of this puzzle."""
-    view: TurnView
-    """The board as it shows the attempt (or the untouched table), with the step check's verdict."""
+    __slots__ = ("_board", "_built", "_view", "attempt", "puzzle")
+
+    def __init__(self, puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> None:
+        self.puzzle = puzzle
+        self.attempt = attempt
+        """None while the player has not moved a card of this puzzle."""
+        self._board = board
+        self._view: TurnView | None = None
+
+    @property
+    def board(self) -> Board:
+        """The attempt's board (or the untouched table), built once."""
+        if self._board is None:
+            self._board = attempts.board_of(self.puzzle, self.attempt)
+        return self._board
+
+    @property
+    def view(self) -> TurnView:
+        """The board as it shows the attempt (or the untouched table), with the step check's verdict."""
+        if self._view is None:
+            attempt = self.attempt
+            self._view = turn_view(
+                self.board,
+                self.puzzle.max_placed,
+                verdict_of(self.puzzle),
+                can_undo=attempt is not None and bool(attempt.history),
+                over=attempt is not None and attempt.done,
+                hint=attempts.latest_hint(attempt),
+            )
+        return self._view
 
 
 def act(page: PuzzlePage, action: Action) -> Turn:
@@ -87,6 +132,28 @@ def verdict_of(puzzle: PoolPuzzle) -> attempts.Verdict:
     return step_check
 
 
+_FINDING = ThreadPoolExecutor(1, thread_name_prefix="key-ideas")
+"""Where a page works out the key ideas of a puzzle stored without them: one at a time per process."""
+
+
+def ideas_of(puzzle: PoolPuzzle) -> tuple[KeyIdea, ...]:
+    """The puzzle's key ideas as it was stored with them (`PoolPuzzle.key_ideas`). A puzzle stored
+    before they were kept has them worked out here, waited for at most KEY_IDEAS_TIME_LIMIT: later
+    than that, none are shown this time, and the work, which goes on, serves the next page from the
+    engine's cache (`flask puzzles key-ideas` stores them for good)."""
+    if puzzle.key_ideas is not None:
+        try:
+            return ideas_from_json(puzzle.key_ideas)
+        except KeyIdeaError as error:
+            log.warning("puzzle %s: stored key ideas unreadable (%s); working them out", puzzle.code, error)
+    limit = float(current_app.config["KEY_IDEAS_TIME_LIMIT"])
+    working = _FINDING.submit(key_ideas, puzzle.position(), puzzle.solution_cards())
+    try:
+        return working.result(timeout=limit)
+    except Late:
+        return ()
+
+
 def move(page: PuzzlePage, card: str, target: str, seen_at: str | None) -> Turn:
     """Move a card on the player's board, counting a slip when the step check says it left the track."""
     verdict = verdict_of(page.puzzle)
@@ -96,15 +163,7 @@ def move(page: PuzzlePage, card: str, target: str, seen_at: str | None) -> Turn:
 def turn_of(puzzle: PoolPuzzle, attempt: PlayerAttempt | None, board: Board | None = None) -> Turn:
     """The turn as the board shows it, the attempt's or the untouched table's, with the step check
     under the site's time limit; `board` when the action has just built the attempt's board."""
-    view = turn_view(
-        board or attempts.board_of(puzzle, attempt),
-        puzzle.max_placed,
-        verdict_of(puzzle),
-        can_undo=attempt is not None and bool(attempt.history),
-        over=attempt is not None and attempt.done,
-        hint=attempts.latest_hint(attempt),
-    )
-    return Turn(attempt, view)
+    return Turn(puzzle, attempt, board)
 
 
 def ask_hint(page: PuzzlePage) -> Turn:
@@ -123,9 +182,9 @@ def ask_hint(page: PuzzlePage) -> Turn:
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     solution = page.puzzle.solution_cards()
+    ideas = ideas_of(page.puzzle) if used == 0 else ()
 
     def worked_out() -> Hint:
-        ideas = key_ideas(page.puzzle.position(), solution) if used == 0 else ()
         return hint(board, used + 1, solution, limit, ideas[0].card if ideas else None)
 
     advice = solver_gate.run(worked_out)
@@ -159,10 +218,20 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     streak's attempt is never rated: a speed run must not move a rating made at leisure."""
     if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
+            # the result card says the puzzle's rating as the game found it (`rating_before_game`)
+            before = session.scalar(select(PoolPuzzle.rating).where(PoolPuzzle.id == attempt.puzzle_id))
+            if before is not None:
+                g.turn_puzzle_rating = (attempt.puzzle_id, before)
             rating = records.rate(session, attempt.id)
         if rating is not None:
             attempt.rating_after = rating
     return attempt
+
+
+def rating_before_game(puzzle_id: int) -> float | None:
+    """The puzzle's rating before the game this request rated, if it rated one of this puzzle."""
+    rated: tuple[int, float] | None = g.get("turn_puzzle_rating")
+    return rated[1] if rated is not None and rated[0] == puzzle_id else None
 
 
 def _act_on_stored(

@@ -13,9 +13,10 @@ from typing import Any
 from flask import url_for
 from sqlalchemy import select
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
+from puzzles import Card, Hint, KeyIdea, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
-from webapp.models import PlayerAttempt, Status
+from webapp.caching import AppCache
+from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
 from webapp.players.crowd import FINISHED, Crowd, how_others_did
 from webapp.players.identity import current_player_id
@@ -23,7 +24,7 @@ from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn import attempts, store
-from webapp.turn.actions import Turn
+from webapp.turn.actions import Turn, ideas_of, rating_before_game
 from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.turn_view import NumberedMeld, numbered
 from webapp.wording import say
@@ -171,7 +172,7 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
         provisional=records.current_rating(db.session(), attempt.player_id).provisional,
-        **_solution(page.puzzle.position(), page.puzzle.solution_cards()),
+        **_solution_of(page.puzzle),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
         challenge=_challenge(page, attempt) if page.mode in (Mode.ARCHIVE, Mode.PRACTICE) else None,
@@ -200,15 +201,36 @@ def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_n
     return finished is None
 
 
-def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
+SOLUTIONS: AppCache[int, dict[str, Any]] = AppCache(
+    "solutions shown",
+    64,
+    serves="a result card: the steps to the solution (1.6 ms of CPU each time, the known puzzle), its "
+    "table and its key ideas, worked out once per puzzle rather than for every player ending a turn: "
+    "issue 42's rush counts every ms of an end",
+)
+
+
+def _solution_of(puzzle: PoolPuzzle) -> dict[str, Any]:
+    """`_solution` of the puzzle, kept: its cards never change, and its key ideas are words not yet
+    said in any language. A puzzle stored without its key ideas is not kept: the page's wait for
+    them may have run out (`actions.ideas_of`), and the next one may find them."""
+    kept = SOLUTIONS().get(puzzle.id)
+    if kept is None:
+        kept = _solution(puzzle.position(), puzzle.solution_cards(), ideas_of(puzzle))
+        if puzzle.key_ideas is not None:
+            SOLUTIONS().put(puzzle.id, kept)
+    return kept
+
+
+def _solution(position: Position, solution: list[list[Card]], ideas: tuple[KeyIdea, ...]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas
+    (stored with the puzzle: `actions.ideas_of`) in words."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
     return {
         "steps": steps,
         "final": numbered(position, steps),
         "given": tuple(meld.cards for meld in position.table),
-        "key_ideas": ideas,
+        "key_ideas": tuple(idea.words() for idea in ideas),
     }
 
 
@@ -236,8 +258,17 @@ def _crowd(attempt: PlayerAttempt, crowd: Crowd) -> CrowdView:
         crowd.fewer_moves_than(attempt.moves) if solve else None,
         others=max(crowd.everyone - mine, 0),
         others_solved=max(crowd.everyone_solved - (mine and first == Status.SOLVED), 0),
-        rating=round(attempt.puzzle.rating),
+        rating=round(_rating_now(attempt.puzzle)),
     )
+
+
+def _rating_now(puzzle: PoolPuzzle) -> float:
+    """The puzzle's rating as the request found it: before the game it has just rated, else as stored
+    now (the page's puzzle may have been read a minute ago)."""
+    rating = rating_before_game(puzzle.id)
+    if rating is None:
+        rating = db.session().scalar(select(PoolPuzzle.rating).where(PoolPuzzle.id == puzzle.id))
+    return puzzle.rating if rating is None else rating
 
 
 def _elapsed(attempt: PlayerAttempt) -> str | Words | None:

@@ -10,7 +10,8 @@ and the attempt has writers outside the ORM's unit of work: the rating's guarded
 remember the version, and one that forgot would let a move overwrite it unseen. This guard compares
 every column the move read, so any change by any writer fails the swap; it needs no column of its
 own, and the read is one SELECT of the attempt's columns, with no session, identity map or joined
-puzzle row. Its one cost is building the UPDATE each time (`_swap`), which SQLAlchemy compiles once.
+puzzle row. The write is one UPDATE for every move (`GUARDED_UPDATE`: every column set, every column
+compared), built and compiled once.
 """
 
 from __future__ import annotations
@@ -82,21 +83,32 @@ READ_ATTEMPT = select(*(_as_stored(column).label(key) for key, column in ATTEMPT
 )
 
 
-# built on each write: bench/web_caches.py timed a cache of these saving 0.1-0.35 ms of a step POST (6.7
-# against 7.1 ms of CPU), under the 2 ms a cache must save; SQLAlchemy's own cache keeps the compiled form
-def _swap(changed: tuple[str, ...], nulls: frozenset[str]) -> Update:
-    """The guarded UPDATE for these changed columns, from a row with these NULL columns."""
+def _guarded_update() -> Update:
+    """The one guarded UPDATE of a move: every column but the key set anew, where the row still holds
+    every value the move read. One statement, built and compiled once (SQLAlchemy caches its compiled
+    form): building the UPDATE of the changed columns on each move cost a third of the database work
+    of a step POST (bench/move_cpu.py)."""
     guard: list[ColumnElement[bool]] = [
-        # `IS` only for NULL: PostgreSQL uses no index for IS NOT DISTINCT FROM
-        _as_stored(column).is_(None) if key in nulls else _as_stored(column) == bindparam(f"was_{key}")
+        # `IS NOT DISTINCT FROM` where NULL may be (SQLite's `IS`): the key pins the row anyway
+        _as_stored(column).is_not_distinct_from(bindparam(f"was_{key}"))
+        if column.nullable
+        else _as_stored(column) == bindparam(f"was_{key}")
         for key, column in ATTEMPT_COLUMNS
     ]
-    columns = dict(ATTEMPT_COLUMNS)
     return (
         update(PlayerAttempt)
         .where(*guard)
-        .values({key: bindparam(f"new_{key}", type_=columns[key].type) for key in changed})
+        .values(
+            {
+                key: bindparam(f"new_{key}", type_=column.type)
+                for key, column in ATTEMPT_COLUMNS
+                if key != "id"
+            }
+        )
     )
+
+
+GUARDED_UPDATE = _guarded_update()
 
 
 def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 0) -> Stored | None:
@@ -112,18 +124,18 @@ def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 
 def write(connection: Connection, stored: Stored) -> bool:
     """Compare and swap: store what the action changed if the row is still as `read` saw it, in one
     statement; False when another request changed it first (then read again and redo the action)."""
-    changes = {}
+    changed = False
     for key, column in ATTEMPT_COLUMNS:
         value, before = getattr(stored.attempt, key), stored.values[key]
         # a JSON value changes by being replaced, as for the ORM, which sees no change made in place
         if (value is not before) if isinstance(column.type, JSON) else (value != before):
-            changes[key] = value
-    if not changes:
+            changed = True
+            break
+    if not changed:
         return True
-    nulls = frozenset(key for key, value in stored.columns.items() if value is None)
-    parameters = {f"was_{key}": value for key, value in stored.columns.items() if value is not None}
-    parameters |= {f"new_{key}": value for key, value in changes.items()}
-    return connection.execute(_swap(tuple(changes), nulls), parameters).rowcount == 1
+    parameters = {f"was_{key}": value for key, value in stored.columns.items()}
+    parameters |= {f"new_{key}": getattr(stored.attempt, key) for key, _ in ATTEMPT_COLUMNS if key != "id"}
+    return connection.execute(GUARDED_UPDATE, parameters).rowcount == 1
 
 
 def start(

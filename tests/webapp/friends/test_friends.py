@@ -10,10 +10,12 @@ from flask import Flask
 from sqlalchemy import select
 
 import generator
-from tests.webapp.conftest import TODAY, FrozenClock, Player
+from tests.webapp.conftest import LAUNCH, TODAY, FrozenClock, Player
 from tests.webapp.playing import solve
 from webapp import models
 from webapp.db import database
+from webapp.players import records
+from webapp.schedule.days import Calendar
 
 
 def make(player: Player, table: str = "Family", name: str = "Anna") -> str:
@@ -223,3 +225,24 @@ def test_the_week_begins_at_the_sites_first_daily_puzzle(app: Flask, player: Pla
     page = player.client.get(make(player)).get_data(as_text=True)
     week = page[page.index('class="friend-week"') :]
     assert re.findall(r'<th scope="col">#(\d+)</th>', week) == [str(published)]
+
+
+def test_every_members_streak_is_read_at_once_as_one_by_one(
+    app: Flask, player: Player, published: int, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    path = make(player)
+    friend = newcomer(app)
+    assert friend.post(join_path(player, path), htmx=False, name="Bruno").status_code == 303
+    solve(player, TODAY, known_puzzle)
+    assert player.post(f"/puzzles/{TODAY}/end").status_code == 200
+    friend.post(f"/puzzles/{TODAY}/move", card="h0", to="new")
+    assert friend.post(f"/puzzles/{TODAY}/give-up").status_code == 200
+    dates = Calendar(LAUNCH)
+    with app.app_context(), database().reader() as session:
+        ids = [
+            *session.scalars(select(models.FriendMember.player_id).order_by(models.FriendMember.id)),
+            "x" * 32,
+        ]
+        together = records.player_streaks(session, ids, dates, clock.moment)
+        alone = {each: records.player_streak(session, each, dates, clock.moment) for each in ids}
+    assert together == alone and [streak.current for streak in together.values()] == [1, 0, 0]
