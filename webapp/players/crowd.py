@@ -1,15 +1,17 @@
 """How everyone else did on a puzzle: the share who solved it, the median moves and time of the
 solves, and where one player's solve stands. Shown only once that player has finished the puzzle.
 
-The figures come from the stored attempts, cached per puzzle for a few minutes: a result card is
-drawn far more often than the figures move. Only real play counts (`real_players`): a throwaway cookie
+The figures come from the stored attempts, counted in full per puzzle every few minutes and in
+between kept up with the attempts finished since: in a rush every player's result card comes after
+one more finished attempt. Only real play counts (`real_players`): a throwaway cookie
 that opens a puzzle and gives up moves no figure, as it moves no puzzle's rating (`records.rate`).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+import threading
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from statistics import median
@@ -22,7 +24,12 @@ from webapp.caching import AppCache
 from webapp.models import Player, PlayerAttempt, Status
 
 FRESH_SECONDS = 300
-"""How long a puzzle's figures are kept before they are counted again."""
+"""How long a puzzle's figures are kept before they are counted again in full; in between, only the
+attempts finished since are read."""
+OVERLAP_SECONDS = 5
+"""How far before the latest finished attempt counted the next reading starts again: an attempt
+committed a little after another that finished later (requests racing, hosts' clocks a little apart)
+is still read. One committed later still is found by the sums, and counted in full."""
 FINISHED = (Status.SOLVED, Status.MISSED, Status.GAVE_UP, Status.TIMED_OUT)
 
 
@@ -105,12 +112,48 @@ def crowd_of(rows: Iterable[tuple[Status, int, datetime, datetime | None, bool]]
     return Crowd(finished, tuple(sorted(seconds)), tuple(sorted(moves)), everyone, everyone_solved)
 
 
-CROWDS: AppCache[int, tuple[datetime, Crowd]] = AppCache(
+class _Tally:
+    """One puzzle's finished attempts as this process has counted them: every id counted (so an attempt
+    read twice counts once), the figures so far, and when they were last counted in full."""
+
+    def __init__(self, counted: datetime) -> None:
+        self.lock = threading.Lock()
+        self.full_at = counted
+        self.counted = counted
+        self.ids: set[int] = set()
+        self.id_sum = 0
+        self.latest: datetime | None = None
+        self.finished = self.everyone_solved = 0
+        self.seconds: list[float] = []
+        self.moves: list[int] = []
+        self.crowd = Crowd(0, (), ())
+
+    def add(self, rows: Iterable[tuple[int, Status, int, datetime, datetime, bool]]) -> None:
+        for attempt_id, status, count, started, ended, real in rows:
+            if attempt_id in self.ids:
+                continue
+            self.ids.add(attempt_id)
+            self.id_sum += attempt_id
+            self.latest = ended if self.latest is None else max(self.latest, ended)
+            self.everyone_solved += status == Status.SOLVED
+            if not real:
+                continue
+            self.finished += 1
+            if status == Status.SOLVED:
+                insort(self.seconds, (ended - started).total_seconds())
+                insort(self.moves, count)
+        self.crowd = Crowd(
+            self.finished, tuple(self.seconds), tuple(self.moves), len(self.ids), self.everyone_solved
+        )
+
+
+CROWDS: AppCache[int, _Tally] = AppCache(
     "crowds",
     512,
     serves="GET / with the result card, 2,000 other finished attempts at the puzzle on SQLite: 7.7 ms "
-    "of CPU with it, 22.8 ms counting them again (bench/web_caches.py); counted again every few "
-    "minutes instead of on every result drawn",
+    "of CPU with it, 22.8 ms counting them again (bench/web_caches.py); counted in full every few "
+    "minutes, and in between only the attempts finished since (issue 42: an end of turn in a rush "
+    "counted every finished attempt again)",
 )
 
 
@@ -133,29 +176,105 @@ def real_players(now: datetime) -> ColumnElement[bool]:
 
 
 def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: datetime) -> Crowd:
-    """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: counted at most
-    FRESH_SECONDS ago, and never before that player's own attempt was."""
-    cached = CROWDS().get(puzzle_id)
-    if cached is not None:
-        counted, crowd = cached
-        if counted >= finished and (now - counted).total_seconds() < FRESH_SECONDS:
-            return crowd
-    # every finished first turn, marked real play or not: the figures are of real play (a throwaway
-    # cookie moves no share), the counts of everyone (a friend on their first day has finished it)
+    """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: never counted
+    before that player's own attempt was, and as a full count would find them.
+
+    A full count reads every finished attempt; it is made at most every FRESH_SECONDS per process
+    (a player's attempts start to count as real play as days pass, `real_players`). In between, a
+    count of the finished attempts and the sum of their ids says whether any were finished (or erased)
+    since, read with those finished from OVERLAP_SECONDS before the latest counted on, each id counted
+    once. An attempt committed later than that overlap, or an erased one, makes the sums
+    disagree, and the count is made in full again."""
+    cache = CROWDS()
+    tally = cache.get(puzzle_id)
+    fresh = tally is not None and (now - tally.counted).total_seconds() < FRESH_SECONDS
+    if tally is not None and fresh and tally.counted >= finished:
+        return tally.crowd
+    if tally is None or (now - tally.full_at).total_seconds() >= FRESH_SECONDS:
+        tally = _Tally(now)
+        tally.add(_finished_rows(session, puzzle_id, now, None))
+        cache.put(puzzle_id, tally)
+        return tally.crowd
+    with tally.lock:
+        since = finished if tally.latest is None else min(finished, tally.latest)
+        count, id_sum, rows = _since(session, puzzle_id, now, since - timedelta(seconds=OVERLAP_SECONDS))
+        if (count, id_sum) != (len(tally.ids), tally.id_sum):
+            tally.add(rows)
+            if (count, id_sum) != (len(tally.ids), tally.id_sum):
+                tally = _Tally(now)
+                tally.add(_finished_rows(session, puzzle_id, now, None))
+                cache.put(puzzle_id, tally)
+                return tally.crowd
+        tally.counted = max(tally.counted, now)
+        return tally.crowd
+
+
+def _counted(puzzle_id: int) -> ColumnElement[bool]:
+    """The attempts the figures are of: every finished first turn (a run's solves race a clock or a
+    streak: another game)."""
+    return (
+        (PlayerAttempt.puzzle_id == puzzle_id)
+        & PlayerAttempt.status.in_(FINISHED)
+        & PlayerAttempt.finished.is_not(None)
+        & PlayerAttempt.run_id.is_(None)
+        & (PlayerAttempt.review == 0)
+    )
+
+
+def _since(
+    session: Session, puzzle_id: int, now: datetime, since: datetime
+) -> tuple[int, int, list[tuple[int, Status, int, datetime, datetime, bool]]]:
+    """How many attempts the figures are of and the sum of their ids, with those finished at `since` or
+    later: one statement (the sums' one row joined to the attempts, none of them read if none finished)."""
+    sums = (
+        select(func.count().label("attempts"), func.coalesce(func.sum(PlayerAttempt.id), 0).label("id_sum"))
+        .where(_counted(puzzle_id))
+        .subquery()
+    )
     real = case((real_players(now), True), else_=False).label("real")
+    result = session.execute(
+        select(
+            sums.c.attempts,
+            sums.c.id_sum,
+            PlayerAttempt.id,
+            PlayerAttempt.status,
+            PlayerAttempt.moves,
+            PlayerAttempt.started,
+            PlayerAttempt.finished,
+            real,
+        ).select_from(sums.outerjoin(PlayerAttempt, _counted(puzzle_id) & (PlayerAttempt.finished >= since)))
+    ).all()
+    rows = [
+        (row.id, row.status, row.moves, row.started, row.finished, bool(row.real))
+        for row in result
+        if row.id is not None
+    ]
+    return int(result[0].attempts), int(result[0].id_sum), rows
+
+
+def _finished_rows(
+    session: Session, puzzle_id: int, now: datetime, since: datetime | None
+) -> Iterator[tuple[int, Status, int, datetime, datetime, bool]]:
+    """The finished attempts (all, or those finished at `since` or later), marked real play or not:
+    the figures are of real play (a throwaway cookie moves no share), the counts of everyone (a friend
+    on their first day has finished it)."""
+    real = case((real_players(now), True), else_=False).label("real")
+    where = _counted(puzzle_id)
+    if since is not None:
+        where = where & (PlayerAttempt.finished >= since)
     rows = session.execute(
         select(
-            PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished, real
-        ).where(
-            PlayerAttempt.puzzle_id == puzzle_id,
-            PlayerAttempt.status.in_(FINISHED),
-            PlayerAttempt.run_id.is_(None),  # a run's solves race a clock or a streak: another game
-            PlayerAttempt.review == 0,
-        )
+            PlayerAttempt.id,
+            PlayerAttempt.status,
+            PlayerAttempt.moves,
+            PlayerAttempt.started,
+            PlayerAttempt.finished,
+            real,
+        ).where(where)
     )
-    crowd = crowd_of((row.status, row.moves, row.started, row.finished, bool(row.real)) for row in rows)
-    CROWDS().put(puzzle_id, (now, crowd))
-    return crowd
+    for row in rows:
+        assert row.finished is not None, "only finished attempts are read"
+        yield row.id, row.status, row.moves, row.started, row.finished, bool(row.real)
 
 
 def solved_shares(session: Session, puzzle_ids: list[int], now: datetime) -> dict[int, int]:
