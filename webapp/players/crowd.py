@@ -15,12 +15,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from statistics import median
+from typing import Any
 
 from flask import current_app
-from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from webapp.caching import AppCache
+from webapp.columns import UtcDateTime
 from webapp.models import Player, PlayerAttempt, Status
 
 FRESH_SECONDS = 300
@@ -162,17 +164,24 @@ def real_players(now: datetime) -> ColumnElement[bool]:
     with puzzles finished on `REAL_PLAY_FINISHED` different days or more. A cookie made to give up a
     puzzle is neither: to count, it must come back on days apart and finish puzzles, for each cookie
     (finished attempts of any day counted, a cookie made days ago passed after a minute's give-ups)."""
+    old_before, days = _real_play_params(now)
+    return _real_play(literal(old_before, UtcDateTime()), literal(days))
+
+
+def _real_play_params(now: datetime) -> tuple[datetime, int]:
     config = current_app.config
+    return now - timedelta(days=float(config["REAL_PLAY_DAYS"])), int(config["REAL_PLAY_FINISHED"])
+
+
+def _real_play(old_before: ColumnElement[datetime], days: ColumnElement[int]) -> ColumnElement[bool]:
     earlier = aliased(PlayerAttempt)
     finished = (
         select(func.count(func.distinct(func.date(earlier.finished))))
         .where(earlier.player_id == PlayerAttempt.player_id, earlier.status.in_(FINISHED))
         .scalar_subquery()
     )
-    old_enough = select(Player.id).where(
-        Player.created <= now - timedelta(days=float(config["REAL_PLAY_DAYS"]))
-    )
-    return PlayerAttempt.player_id.in_(old_enough) & (finished >= int(config["REAL_PLAY_FINISHED"]))
+    old_enough = select(Player.id).where(Player.created <= old_before)
+    return PlayerAttempt.player_id.in_(old_enough) & (finished >= days)
 
 
 def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: datetime) -> Crowd:
@@ -192,7 +201,7 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
         return tally.crowd
     if tally is None or (now - tally.full_at).total_seconds() >= FRESH_SECONDS:
         tally = _Tally(now)
-        tally.add(_finished_rows(session, puzzle_id, now, None))
+        tally.add(_finished_rows(session, puzzle_id, now))
         cache.put(puzzle_id, tally)
         return tally.crowd
     with tally.lock:
@@ -202,18 +211,18 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
             tally.add(rows)
             if (count, id_sum) != (len(tally.ids), tally.id_sum):
                 tally = _Tally(now)
-                tally.add(_finished_rows(session, puzzle_id, now, None))
+                tally.add(_finished_rows(session, puzzle_id, now))
                 cache.put(puzzle_id, tally)
                 return tally.crowd
         tally.counted = max(tally.counted, now)
         return tally.crowd
 
 
-def _counted(puzzle_id: int) -> ColumnElement[bool]:
-    """The attempts the figures are of: every finished first turn (a run's solves race a clock or a
-    streak: another game)."""
+def _counted() -> ColumnElement[bool]:
+    """The attempts the figures are of: every finished first turn of puzzle `:puzzle_id` (a run's
+    solves race a clock or a streak: another game)."""
     return (
-        (PlayerAttempt.puzzle_id == puzzle_id)
+        (PlayerAttempt.puzzle_id == bindparam("puzzle_id"))
         & PlayerAttempt.status.in_(FINISHED)
         & PlayerAttempt.finished.is_not(None)
         & PlayerAttempt.run_id.is_(None)
@@ -221,29 +230,48 @@ def _counted(puzzle_id: int) -> ColumnElement[bool]:
     )
 
 
+def _statements() -> tuple[Select[Any], Select[Any]]:
+    """Every counted attempt, and the sums with those finished at `:since` or later, each marked real
+    play or not: the figures are of real play (a throwaway cookie moves no share), the counts of
+    everyone (a friend on their first day has finished it). Built once: building them again took
+    more of an end of turn's CPU than running them."""
+    real = case(
+        (_real_play(bindparam("old_before", type_=UtcDateTime()), bindparam("days")), True), else_=False
+    ).label("real")
+    columns = (
+        PlayerAttempt.id,
+        PlayerAttempt.status,
+        PlayerAttempt.moves,
+        PlayerAttempt.started,
+        PlayerAttempt.finished,
+        real,
+    )
+    every = select(*columns).where(_counted())
+    sums = (
+        select(func.count().label("attempts"), func.coalesce(func.sum(PlayerAttempt.id), 0).label("id_sum"))
+        .where(_counted())
+        .subquery()
+    )
+    since = select(sums.c.attempts, sums.c.id_sum, *columns).select_from(
+        sums.outerjoin(PlayerAttempt, _counted() & (PlayerAttempt.finished >= bindparam("since")))
+    )
+    return every, since
+
+
+_EVERY, _SINCE = _statements()
+
+
+def _params(puzzle_id: int, now: datetime) -> dict[str, Any]:
+    old_before, days = _real_play_params(now)
+    return {"puzzle_id": puzzle_id, "old_before": old_before, "days": days}
+
+
 def _since(
     session: Session, puzzle_id: int, now: datetime, since: datetime
 ) -> tuple[int, int, list[tuple[int, Status, int, datetime, datetime, bool]]]:
     """How many attempts the figures are of and the sum of their ids, with those finished at `since` or
     later: one statement (the sums' one row joined to the attempts, none of them read if none finished)."""
-    sums = (
-        select(func.count().label("attempts"), func.coalesce(func.sum(PlayerAttempt.id), 0).label("id_sum"))
-        .where(_counted(puzzle_id))
-        .subquery()
-    )
-    real = case((real_players(now), True), else_=False).label("real")
-    result = session.execute(
-        select(
-            sums.c.attempts,
-            sums.c.id_sum,
-            PlayerAttempt.id,
-            PlayerAttempt.status,
-            PlayerAttempt.moves,
-            PlayerAttempt.started,
-            PlayerAttempt.finished,
-            real,
-        ).select_from(sums.outerjoin(PlayerAttempt, _counted(puzzle_id) & (PlayerAttempt.finished >= since)))
-    ).all()
+    result = session.execute(_SINCE, {**_params(puzzle_id, now), "since": since}).all()
     rows = [
         (row.id, row.status, row.moves, row.started, row.finished, bool(row.real))
         for row in result
@@ -253,26 +281,10 @@ def _since(
 
 
 def _finished_rows(
-    session: Session, puzzle_id: int, now: datetime, since: datetime | None
+    session: Session, puzzle_id: int, now: datetime
 ) -> Iterator[tuple[int, Status, int, datetime, datetime, bool]]:
-    """The finished attempts (all, or those finished at `since` or later), marked real play or not:
-    the figures are of real play (a throwaway cookie moves no share), the counts of everyone (a friend
-    on their first day has finished it)."""
-    real = case((real_players(now), True), else_=False).label("real")
-    where = _counted(puzzle_id)
-    if since is not None:
-        where = where & (PlayerAttempt.finished >= since)
-    rows = session.execute(
-        select(
-            PlayerAttempt.id,
-            PlayerAttempt.status,
-            PlayerAttempt.moves,
-            PlayerAttempt.started,
-            PlayerAttempt.finished,
-            real,
-        ).where(where)
-    )
-    for row in rows:
+    """Every finished attempt the figures are of."""
+    for row in session.execute(_EVERY, _params(puzzle_id, now)):
         assert row.finished is not None, "only finished attempts are read"
         yield row.id, row.status, row.moves, row.started, row.finished, bool(row.real)
 
