@@ -311,8 +311,9 @@ def _print_variety(tier: str, alone: Run, v: dict[str, object]) -> None:
             f" {v['live_decoy_share']:.0%} (at least {MEDIUM_LIVE_FLOOR:.0%})"
         )
     print(
-        f"    best play frees a table joker {v['frees_joker_share']:.0%}, keeps it in the hand"
-        f" {v['frees_joker_to_hand_share']:.0%}"
+        f"    joker back to hand (the best play frees a table joker with its real card; under"
+        f" german-jokers it goes to the hand to be laid again) {v['frees_joker_share']:.0%}, kept in"
+        f" the hand at the end {v['frees_joker_to_hand_share']:.0%}"
     )
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from generator._freeing import freeing
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -24,6 +25,7 @@ from generator._grading import (
 )
 from generator._methods import (
     BEFORE_TWINS,
+    FREEING,
     JOKER_RECIPES,
     METHODS,
     OLD_METHODS,
@@ -48,6 +50,8 @@ from puzzles import (
     SkillRun,
     analyse,
     decisions_of,
+    key_ideas,
+    parse_cards,
     play_of,
     skill_limited,
     sorted_cards,
@@ -172,6 +176,11 @@ def _grade(
         if found is None:
             return done("unproven", analysis.position)
         analysis = found.analysis
+        if puzzle_id.method in FREEING:
+            freed = freeing(str(puzzle_id), analysis, deadline)
+            if freed is None:
+                return done("unproven", analysis.position)
+            analysis = freed
         chain = analysis.chain.length
         highest = tier_of(chain or 0)
         if highest is None:
@@ -522,6 +531,11 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     if puzzle.forks is not None and forcing.forks != puzzle.forks:
         problems.append(f"forks is {puzzle.forks}, but the forcing player needs {forcing.forks}")
+    if puzzle.key_ideas is not None:
+        ideas = key_ideas(puzzle.position(), [parse_cards(meld) for meld in puzzle.solution])
+        if ideas != puzzle.key_ideas:
+            said = "; ".join(str(idea.words()) for idea in ideas) or "none"
+            problems.append(f"key_ideas do not say the forcing player's decisions on the solution ({said})")
     return problems
 
 

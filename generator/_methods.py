@@ -623,7 +623,6 @@ METHODS |= {
 SEARCHES |= {"6m": "master", "6e": "expert"}
 
 RECIPES |= {"expert": ("6e",), "master": ("6m",)}
-JOKER_RECIPES |= {"expert": ("6e",), "master": ("6m", "6m", "6m", "5a")}
 
 # Hard and Medium that mix sets and runs (issue 38): Hard was a figure swept through (most tables a
 # figure, most best plays breaking only sets or only runs) and Medium mostly an end card, with few
@@ -691,3 +690,13 @@ RECIPES |= {
 and a run; at most half of Medium's puzzles taking an end card and two in five with a live decoy.
 The twists (8h, 8m) make most of both tiers' puzzles; figures (q), random tables (n, o) and rivals
 (0b, every one an end card) keep the tricks they bring."""
+
+# The German joker rule asked for (issue 38): a searched position whose best play lays the hand's
+# joker has it changed for a table card, so that the best play must free it with that card
+# (`generator._freeing`): under `german-jokers` the player takes it back into the hand and lays it
+# again. New letters, so that 6e and 6m replay their puzzles.
+METHODS |= {"7e": METHODS["6e"], "7m": METHODS["6m"]}
+SEARCHES |= {"7e": "expert", "7m": "master"}
+FREEING = frozenset({"7e", "7m"})
+"""The searching letters whose found position then has its hand joker changed for a table card."""
+JOKER_RECIPES |= {"expert": ("6e", "7e"), "master": ("6m", "7m", "6m", "7m", "5a")}

@@ -9,6 +9,7 @@ letter method starts with a digit, so every ID published before reads as it did.
 from __future__ import annotations
 
 import string
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,12 +21,16 @@ from puzzles import (
     Card,
     CardError,
     Forcing,
+    KeyIdea,
+    KeyIdeaError,
     Meld,
     MeldError,
     Play,
     Position,
     PositionError,
     SkillRun,
+    ideas_from_json,
+    key_ideas,
     parse_cards,
     play_of,
     play_problems,
@@ -126,12 +131,15 @@ Melds = tuple[tuple[str, ...], ...]
 FIELDS = (
     "id", "rules", "table", "hand", "max_placed", "laid", "solution",
     "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions",
-    "decisions_at_least", "forks", "forks_at_least", "canonical",
+    "decisions_at_least", "forks", "forks_at_least", "key_ideas", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
-OPTIONAL_FIELDS = frozenset({"decisions", "decisions_at_least", "forks", "forks_at_least", "canonical"})
-"""Keys a line may lack: `decisions` came after the first pools were written, `forks` after issue 38;
-`decisions_at_least` and `forks_at_least` are written only when the count is not proved."""
+OPTIONAL_FIELDS = frozenset(
+    {"decisions", "decisions_at_least", "forks", "forks_at_least", "key_ideas", "canonical"}
+)
+"""Keys a line may lack: `decisions` came after the first pools were written, `forks` and `key_ideas`
+after issue 38; `decisions_at_least` and `forks_at_least` are written only when the count is not
+proved."""
 OLD_FIELDS = {"max_played": "max_placed", "played": "laid"}
 """Keys that files written before the words were settled use, and the key each one now is."""
 
@@ -183,6 +191,10 @@ class Puzzle:
     forks_at_least: int | None = None
     """When `forks` is None but the forcing player counted: the lower bound it proved, which the
     tier read."""
+    key_ideas: tuple[KeyIdea, ...] | None = None
+    """The decisions in words against `solution` (`puzzles.key_ideas`), found when the puzzle was
+    made so that no page runs the forcing player again; None for a line written before they were
+    stored. They give the solution away: the site shows them only once the puzzle is finished."""
 
     @classmethod
     def from_analysis(
@@ -206,6 +218,7 @@ class Puzzle:
         assert tier is not None
         # read the laid cards off the final table, as `from_json` does, so the two always agree
         laid = play_of(position, play.table).laid
+        solution = tuple(tuple(meld.tokens()) for meld in play.table)
         return cls(
             id=str(puzzle_id),
             rules=position.rules.name,
@@ -213,7 +226,7 @@ class Puzzle:
             hand=tuple(str(card) for card in position.hand),
             max_placed=play.placed,
             laid=tuple(str(card) for card in laid),
-            solution=tuple(tuple(meld.tokens()) for meld in play.table),
+            solution=solution,
             depth=depth,
             chain=chain,
             tier=tier,
@@ -225,6 +238,7 @@ class Puzzle:
             decisions_at_least=_bound(forcing, forcing.decisions, forcing.at_least) if forcing else None,
             forks=None if forcing is None else forcing.forks,
             forks_at_least=_bound(forcing, forcing.forks, forcing.forks_at_least) if forcing else None,
+            key_ideas=key_ideas(position, [meld.cards for meld in play.table]),
         )
 
     @property
@@ -264,6 +278,7 @@ class Puzzle:
             **({} if self.decisions_at_least is None else {"decisions_at_least": self.decisions_at_least}),
             "forks": self.forks,
             **({} if self.forks_at_least is None else {"forks_at_least": self.forks_at_least}),
+            **({} if self.key_ideas is None else {"key_ideas": [idea.to_json() for idea in self.key_ideas]}),
             "canonical": self.canonical,
         }
 
@@ -297,6 +312,7 @@ class Puzzle:
             decisions_at_least=_maybe_count(fields, "decisions_at_least"),
             forks=_maybe_count(fields, "forks"),
             forks_at_least=_maybe_count(fields, "forks_at_least"),
+            key_ideas=_ideas(fields, position, final),
         )
         _check_counts(puzzle, position, read)
         if "canonical" in fields and fields["canonical"] != puzzle.canonical:
@@ -392,6 +408,28 @@ def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
         puzzle.tier not in TIERS[TIERS.index(tier_of(puzzle.chain, 0) or highest) : TIERS.index(highest) + 1]
     ):
         raise PuzzleError(f"tier {puzzle.tier!r} does not match chain {puzzle.chain} ({highest})")
+
+
+def _ideas(fields: Mapping[str, object], position: Position, final: list[Meld]) -> tuple[KeyIdea, ...] | None:
+    """The line's key ideas, each about a card of the puzzle, at home in a meld of its solution and
+    kept from a meld of its table; None when the line has none (written before they were stored)."""
+    if fields.get("key_ideas") is None:
+        return None
+    try:
+        ideas = ideas_from_json(fields["key_ideas"])
+    except KeyIdeaError as error:
+        raise PuzzleError(f"key_ideas: {error}") from None
+    finals = [Counter(meld.cards) for meld in final]
+    table = [Counter(meld.cards) for meld in position.table]
+    held = position.hand_counts() + position.table_counts()
+    for idea in ideas:
+        if not held[idea.card]:
+            raise PuzzleError(f"key_ideas: {idea.card} is neither in the hand nor on the table")
+        if idea.home is not None and Counter(idea.home) not in finals:
+            raise PuzzleError(f"key_ideas: {idea.card}'s home is no meld of the solution")
+        if idea.instead is not None and Counter(idea.instead) not in table:
+            raise PuzzleError(f"key_ideas: {idea.card} is said to fit a meld the table does not hold")
+    return ideas
 
 
 def canonical_form(position: Position) -> str:

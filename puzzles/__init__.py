@@ -29,7 +29,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
-from puzzles._key import KeyIdea, key_ideas
+from puzzles._key import KeyIdea, KeyIdeaError, ideas_from_json, key_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -113,6 +113,7 @@ __all__ = [
     "Hint",
     "HintError",
     "KeyIdea",
+    "KeyIdeaError",
     "Meld",
     "MeldError",
     "MeldKind",
@@ -152,6 +153,7 @@ __all__ = [
     "final_table",
     "forcing_player",
     "hint",
+    "ideas_from_json",
     "is_puzzle",
     "join_runs",
     "judge",

@@ -9,18 +9,20 @@ to the run 10♦ J♦ Q♦, not to a set"). The line is asked to agree with the 
 decision that still does not is left out: the words never say what the solution does not do.
 
 They give the solution away: the site shows them only once the puzzle is finished, and its hint
-ladder's first rung names the first key card alone (`KeyIdea.card`).
+ladder's first rung names the first key card alone (`KeyIdea.card`). Finding them runs the forcing
+player again (a large share of a second on a joker puzzle), so a puzzle stores them when it is made
+(`KeyIdea.to_json`, `ideas_from_json`) and a page reads them back.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
-from puzzles._cards import Card
+from puzzles._cards import Card, CardError, parse_cards
 from puzzles._forcing import Decision, decisions_of
 from puzzles._melds import Meld, MeldKind, meld_problem
 from puzzles._plays import play_of
@@ -28,6 +30,14 @@ from puzzles._position import Position
 from puzzles._words import Words, words
 
 KeyKind = Literal["decline", "fork"]
+KEY_KINDS: tuple[KeyKind, ...] = ("decline", "fork")
+IDEA_FIELDS = ("kind", "card", "home", "home_kind", "instead")
+"""The keys of one key idea's JSON form, every one required (`home`, `home_kind` and `instead` may
+be null)."""
+
+
+class KeyIdeaError(ValueError):
+    """A stored key idea that cannot be read; the message names the problem."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,70 @@ class KeyIdea:
         if self.home_kind is MeldKind.SET:
             return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
         return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
+
+    def to_json(self) -> dict[str, object]:
+        """The idea as stored with its puzzle: cards as tokens, melds as lists of them."""
+        return {
+            "kind": self.kind,
+            "card": str(self.card),
+            "home": None if self.home is None else [str(card) for card in self.home],
+            "home_kind": None if self.home_kind is None else self.home_kind.value,
+            "instead": None if self.instead is None else [str(card) for card in self.instead],
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> KeyIdea:
+        """An idea `to_json` wrote; KeyIdeaError names what is wrong with anything else."""
+        if not isinstance(data, Mapping):
+            raise KeyIdeaError("a key idea must be a JSON object")
+        missing = [name for name in IDEA_FIELDS if name not in data]
+        if missing:
+            raise KeyIdeaError(f"a key idea lacks {missing[0]!r}")
+        unknown = sorted(str(name) for name in data if name not in IDEA_FIELDS)
+        if unknown:
+            raise KeyIdeaError(f"a key idea has an unknown field {unknown[0][:40]!r}")
+        kind = data["kind"]
+        if kind not in KEY_KINDS:
+            raise KeyIdeaError(f"a key idea's kind is 'decline' or 'fork', not {str(kind)[:40]!r}")
+        card = _one_card(data["card"])
+        home, instead = _maybe_meld(data["home"], "home"), _maybe_meld(data["instead"], "instead")
+        home_kind = data["home_kind"]
+        if home_kind is not None and home_kind not in ("set", "run"):
+            raise KeyIdeaError(f"a key idea's home_kind is 'set', 'run' or null, not {str(home_kind)[:40]!r}")
+        if (home is None) != (home_kind is None):
+            raise KeyIdeaError("a key idea has a home and its kind, or neither")
+        if home is not None and card not in home:
+            raise KeyIdeaError(f"a key idea's home does not hold its card {card}")
+        return cls(
+            cast(KeyKind, kind), card, home, None if home_kind is None else MeldKind(home_kind), instead
+        )
+
+
+def ideas_from_json(data: object) -> tuple[KeyIdea, ...]:
+    """A puzzle's stored key ideas (a JSON list of `KeyIdea.to_json`); KeyIdeaError if they are not."""
+    if not isinstance(data, list):
+        raise KeyIdeaError("key ideas must be a list")
+    return tuple(KeyIdea.from_json(item) for item in data)
+
+
+def _one_card(value: object) -> Card:
+    if not isinstance(value, str):
+        raise KeyIdeaError(f"a key idea's card must be a card token, not {str(value)[:40]!r}")
+    try:
+        return Card.parse(value)
+    except CardError as error:
+        raise KeyIdeaError(f"a key idea's card: {error}") from None
+
+
+def _maybe_meld(value: object, name: str) -> tuple[Card, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(token, str) for token in value) or not value:
+        raise KeyIdeaError(f"a key idea's {name} must be a list of card tokens or null")
+    try:
+        return parse_cards(value)
+    except CardError as error:
+        raise KeyIdeaError(f"a key idea's {name}: {error}") from None
 
 
 def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[KeyIdea, ...]:

@@ -1,11 +1,12 @@
-"""Column types the tables share (`models`)."""
+"""Column types the tables share (`models`), and the columns of the forcing player's count."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime
+from sqlalchemy import JSON, DateTime
+from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 
@@ -24,3 +25,34 @@ class UtcDateTime(TypeDecorator[datetime]):
         if value is not None and value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value
+
+
+class ForcingCount:
+    """What a stored puzzle keeps of the forcing player (RULES.md): its decisions and forks, which
+    the tier reads with the chain length, and its key ideas."""
+
+    decisions: Mapped[int | None] = mapped_column(default=None)
+    """The fewest decisions to a maximal play; None when not proved (the forcing player's limit,
+    mostly on a joker puzzle: see `decisions_at_least`) or not counted (stored before it counted)."""
+    decisions_at_least: Mapped[int | None] = mapped_column(default=None)
+    """When `decisions` is None but the forcing player counted: the lower bound it proved, which the
+    tier read; the pages say "at least" it."""
+    forks: Mapped[int | None] = mapped_column(default=None)
+    """The fewest forks among the lines of fewest decisions."""
+    forks_at_least: Mapped[int | None] = mapped_column(default=None)
+    """When `forks` is None but the forcing player counted: the lower bound it proved."""
+    key_ideas: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    """The decisions in words against the solution (`puzzles.KeyIdea.to_json`), found when the puzzle
+    was made; None until found for a puzzle stored before (`flask puzzles key-ideas`). Like the
+    solution, never sent to a player who has not finished the puzzle."""
+
+    @property
+    def shown_decisions(self) -> int | None:
+        """The decisions the pages show: the proved count, else the proved lower bound (which they
+        say as "at least", `decisions_bound`); None when not counted."""
+        return self.decisions if self.decisions is not None else self.decisions_at_least
+
+    @property
+    def decisions_bound(self) -> bool:
+        """`shown_decisions` is only a lower bound: the pages say "at least"."""
+        return self.decisions is None and self.decisions_at_least is not None

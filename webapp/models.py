@@ -26,7 +26,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from puzzles import Card, Position
-from webapp.columns import UtcDateTime
+from webapp.columns import ForcingCount, UtcDateTime
 from webapp.rating_defaults import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 
 
@@ -77,8 +77,8 @@ def _tier_rating(context: DefaultExecutionContext) -> float:
     return TIER_RATINGS.get(parameters.get("tier", ""), DEFAULT_RATING)
 
 
-class PoolPuzzle(Base):
-    """One proven puzzle of the pool, as the generator made it."""
+class PoolPuzzle(Base, ForcingCount):
+    """One proven puzzle of the pool, as the generator made it (its decisions: `ForcingCount`)."""
 
     __tablename__ = "puzzle"
     __table_args__ = (Index("ix_puzzle_practice_rules_tier", "practice", "rules", "tier"),)
@@ -101,9 +101,6 @@ class PoolPuzzle(Base):
     """Decoys that some valid play places (they tempt); None until measured."""
     max_placed: Mapped[int]
     """The most cards a play places: the puzzle's goal."""
-    decisions: Mapped[int | None] = mapped_column(default=None)
-    """The forcing player's fewest decisions to a maximal play (RULES.md), which the tier reads with
-    the chain length; None when not counted (jokers, or stored before it was counted)."""
 
     @property
     def shown_chain(self) -> int:

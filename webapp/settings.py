@@ -70,6 +70,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # a turn: the step check's and a hint's solve limits, a timed turn's seconds (the German rules')
         "STEP_TIME_LIMIT": 0.3,
         "HINT_TIME_LIMIT": 1.0,
+        # seconds a page waits for the key ideas of a puzzle stored without them (`ideas_of`)
+        "KEY_IDEAS_TIME_LIMIT": 0.3,
         "TURN_SECONDS": 120,
         # the analyser: each solve's limit, which is also the most /api/solve may ask for
         "SOLVE_TIME_LIMIT": 2.0,

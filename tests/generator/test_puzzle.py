@@ -8,15 +8,27 @@ from typing import Any
 
 import pytest
 
-from generator import Puzzle, PuzzleError, PuzzleId
+from generator import Puzzle, PuzzleError, PuzzleId, verify
 from generator._puzzle import canonical_form
-from puzzles import Position, forcing_player
+from puzzles import Position, forcing_player, key_ideas, parse_cards
 
 
 def line(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
     data = json.loads(json.dumps(puzzle.to_json()))
     data.update(changes)
     return data
+
+
+def _idea(**changes: object) -> dict[str, object]:
+    """cl37's first key idea as its line writes it, changed."""
+    idea: dict[str, object] = {
+        "kind": "fork",
+        "card": "8S",
+        "home": ["8S", "9S", "10S", "JS", "QS"],
+        "home_kind": "run",
+        "instead": None,
+    }
+    return {**idea, **changes}
 
 
 @pytest.mark.parametrize("text", ["cb0", "cm3", "gh0", "ixzz9", "tw1a2b3c", "c0a0", "j9z1a2b"])
@@ -57,9 +69,29 @@ def test_json_round_trip(master: Puzzle) -> None:
     assert list(data) == [
         "id", "rules", "table", "hand", "max_placed", "laid", "solution",
         "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions", "forks",
-        "canonical",
+        "key_ideas", "canonical",
     ]  # fmt: skip
     assert Puzzle.from_json(json.loads(json.dumps(data))) == master
+
+
+def test_a_line_keeps_its_key_ideas_said_against_its_solution(master: Puzzle) -> None:
+    assert master.key_ideas is not None
+    assert [str(idea.words()) for idea in master.key_ideas] == [
+        "8♠ goes to the run 8♠ 9♠ 10♠ J♠ Q♠, not to a set.",
+        "Keep J♣ back, though it fits J♠ J♥ J♦.",
+    ]
+    assert master.key_ideas == key_ideas(master.position(), [parse_cards(meld) for meld in master.solution])
+    assert verify(master) == []
+    # a line that says another key idea than its solution's is refuted
+    swapped = replace(master, key_ideas=(master.key_ideas[1], master.key_ideas[0]))
+    assert any("key_ideas do not say" in problem for problem in verify(swapped))
+
+
+def test_a_line_from_before_key_ideas_reads_without_them(master: Puzzle) -> None:
+    data = master.to_json()
+    del data["key_ideas"]
+    assert Puzzle.from_json(data).key_ideas is None
+    assert "key_ideas" not in replace(master, key_ideas=None).to_json()
 
 
 def test_a_line_whose_counts_are_not_proved_carries_the_bounds_the_tier_read(master: Puzzle) -> None:
@@ -167,6 +199,16 @@ def test_counts_of_a_puzzle(master: Puzzle) -> None:
         ({"decoys": 3}, "decoys is 3, but the puzzle gives 1"),
         ({"canonical": "classic | 3S 4S 5S | 6S"}, "canonical .* does not match"),
         ({"colour": "red"}, "unknown field 'colour'"),
+        ({"key_ideas": "fork"}, "key_ideas: key ideas must be a list"),
+        ({"key_ideas": [{"kind": "fork"}]}, "key_ideas: a key idea lacks 'card'"),
+        ({"key_ideas": [_idea(kind="trap")]}, "kind is 'decline' or 'fork', not 'trap'"),
+        ({"key_ideas": [_idea(card="8X")]}, "key_ideas: a key idea's card: '8X' is not a card"),
+        ({"key_ideas": [_idea(card="KC")]}, "home does not hold its card KC"),
+        ({"key_ideas": [_idea(home_kind=None)]}, "a home and its kind, or neither"),
+        ({"key_ideas": [_idea(home=["8S", "9S", "10S"])]}, "8S's home is no meld of the solution"),
+        ({"key_ideas": [_idea(instead=["JS", "JH", "JC"])]}, "fit a meld the table does not hold"),
+        ({"key_ideas": [_idea(card="KS", home=None, home_kind=None)]}, "KS is neither in the hand nor"),
+        ({"key_ideas": [{**_idea(), "why": "x"}]}, "unknown field 'why'"),
     ],
 )
 def test_from_json_names_the_problem(master: Puzzle, changes: dict[str, Any], problem: str) -> None:

@@ -293,6 +293,7 @@ def make_app(database_url: str, clock: FrozenClock, **config: Any) -> Flask:
             "GENERATE_TIME_LIMIT": 60.0,
             "STEP_TIME_LIMIT": 60.0,
             "HINT_TIME_LIMIT": 60.0,
+            "KEY_IDEAS_TIME_LIMIT": 60.0,
             "SOLVE_TIME_LIMIT": 60.0,
             # every finished attempt is real play, as before the rule: the tests of ratings and crowd
             # figures count a few fresh players; tests/webapp/players/test_real_play.py tests the rule

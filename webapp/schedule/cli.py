@@ -77,6 +77,16 @@ def rescore_command(time_limit: float | None) -> None:
     click.echo(f"graded {report.graded}, retired {report.retired}; future days published again: {replaced}")
 
 
+@puzzles_cli.command(
+    "key-ideas",
+    help="Find the key ideas (the decisions in words) of the stored puzzles that have none yet,"
+    " so that no page works them out.",
+)
+def key_ideas_command() -> None:
+    filled = rescore.fill_key_ideas()
+    click.echo(f"found the key ideas of {filled} puzzle{'s' if filled != 1 else ''}")
+
+
 @practice_cli.command("fill", help="Top up the practice pool now (the clock does it every ten minutes).")
 @click.option(
     "--target", type=click.IntRange(0, 100_000), default=None, help="Unplayed classic puzzles per tier."

@@ -10,6 +10,10 @@ chosen again), but its themes still count in the players' stats.
 
 Days already open somewhere never change: their puzzle and tier stay, only the new columns are filled.
 A future day whose puzzle no longer meets the day's tier loses it and is published again.
+
+The key ideas (the decisions in words, `puzzles.key_ideas`) are found again with the graded play, as
+they speak of its melds. `flask puzzles key-ideas` finds them for the puzzles stored before they
+were kept (`fill_key_ideas`), without grading anything again.
 """
 
 from __future__ import annotations
@@ -40,6 +44,11 @@ class Grade:
     """The graded play's final table, when the analysis found one."""
     decisions: int | None = None
     """The forcing player's decisions, when counted."""
+    decisions_at_least: int | None = None
+    forks: int | None = None
+    forks_at_least: int | None = None
+    key_ideas: list[dict[str, object]] | None = None
+    """The decisions in words against `solution` (`puzzles.KeyIdea.to_json`)."""
 
 
 def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
@@ -52,10 +61,30 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         if not analysis.proven:
             return Grade(None, None, (), None)
         graded = analysis.chain.play
-        solution = None if graded is None else [meld.tokens() for meld in graded.table]
-        return Grade(analysis.chain.length, None, generator.themes_of(analysis), None, solution)
-    solution = [list(meld) for meld in made.solution]
-    return Grade(made.chain, made.tier, made.themes, made.live_decoys, solution, made.decisions)
+        if graded is None:
+            return Grade(analysis.chain.length, None, generator.themes_of(analysis), None)
+        # a retired puzzle may still be an opened day's: its result card still says its key ideas
+        ideas = puzzles.key_ideas(position, [meld.cards for meld in graded.table])
+        return Grade(
+            analysis.chain.length,
+            None,
+            generator.themes_of(analysis),
+            None,
+            [meld.tokens() for meld in graded.table],
+            key_ideas=[idea.to_json() for idea in ideas],
+        )
+    return Grade(
+        made.chain,
+        made.tier,
+        made.themes,
+        made.live_decoys,
+        [list(meld) for meld in made.solution],
+        made.decisions,
+        made.decisions_at_least,
+        made.forks,
+        made.forks_at_least,
+        None if made.key_ideas is None else [idea.to_json() for idea in made.key_ideas],
+    )
 
 
 @dataclass
@@ -86,9 +115,13 @@ def rescore(time_limit: float) -> Report:
             row.themes = list(found.themes)
             row.live_decoys = found.live_decoys
             row.decisions = found.decisions
+            row.decisions_at_least = found.decisions_at_least
+            row.forks, row.forks_at_least = found.forks, found.forks_at_least
             if found.solution is not None:
-                # the same hand cards laid (the maximal play is unique), so safe on an opened day too
+                # the same hand cards laid (the maximal play is unique), so safe on an opened day too;
+                # the key ideas speak of its melds, so they change with it
                 row.solution = found.solution
+                row.key_ideas = found.key_ideas
             if opened:
                 row.chain = found.chain  # a day that has opened keeps its puzzle and its tier
             else:
@@ -103,3 +136,31 @@ def rescore(time_limit: float) -> Report:
         daily.publish(number)
         report.replaced.append(number)
     return report
+
+
+def fill_key_ideas() -> int:
+    """Find the key ideas of every stored puzzle that has none yet (stored before they were kept);
+    needs an app context. Returns how many were found. The forcing player works under its node
+    limit (a large share of a second on a joker puzzle), outside any transaction; a row whose
+    solution changed meanwhile (a rescore) is left for the next run."""
+    database = db.database()
+    with database.reader() as session:
+        ids = list(
+            session.scalars(
+                select(models.PoolPuzzle.id)
+                .where(models.PoolPuzzle.key_ideas.is_(None))
+                .order_by(models.PoolPuzzle.id)
+            )
+        )
+    filled = 0
+    for puzzle_id in ids:
+        with database.reader() as session:
+            row = session.get_one(models.PoolPuzzle, puzzle_id)
+            position, solution, cards = row.position(), row.solution, row.solution_cards()
+        ideas = [idea.to_json() for idea in puzzles.key_ideas(position, cards)]
+        with database.write() as session:
+            row = session.get_one(models.PoolPuzzle, puzzle_id)
+            if row.solution == solution and row.key_ideas is None:
+                row.key_ideas = ideas
+                filled += 1
+    return filled

@@ -21,6 +21,7 @@ from flask.cli import with_appcontext
 
 from webapp.schedule.daily import publish_ahead
 from webapp.schedule.practice import fill_job
+from webapp.schedule.rescore import fill_key_ideas
 
 log = logging.getLogger(__name__)
 DAILY_JOBS = "tavolo.daily_clock_jobs"
@@ -33,10 +34,14 @@ def add_daily_job(app: Flask, job_id: str, run: Callable[[Flask], object]) -> No
 
 
 def publish_job(app: Flask) -> list[int]:
-    """One run of the clock; returns the puzzle numbers it published."""
+    """One run of the clock; returns the puzzle numbers it published. It also finds the key ideas of
+    any puzzle stored without them (before they were kept), so that no page works them out."""
     with app.app_context():
         made = publish_ahead()
+        filled = fill_key_ideas()
     log.info("clock: published %s", ", ".join(f"#{n}" for n in made) or "nothing new")
+    if filled:
+        log.info("clock: found the key ideas of %d stored puzzles", filled)
     return made
 
 

@@ -10,9 +10,26 @@ with the step check's verdict, for the page to draw.
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as Late
+
 from flask import current_app, g
 
-from puzzles import HINT_RUNGS, Board, Card, Hint, Progress, hint, key_ideas, progress, words
+from puzzles import (
+    HINT_RUNGS,
+    Board,
+    Card,
+    Hint,
+    KeyIdea,
+    KeyIdeaError,
+    Progress,
+    hint,
+    ideas_from_json,
+    key_ideas,
+    progress,
+    words,
+)
 from webapp import db, solver_gate
 from webapp.errors import Refusal
 from webapp.models import PlayerAttempt, PoolPuzzle
@@ -23,6 +40,8 @@ from webapp.turn import attempts, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
 from webapp.turn.modes import PuzzlePage
 from webapp.turn.turn_view import TurnView, turn_view
+
+log = logging.getLogger(__name__)
 
 RACE_TRIES = 3
 """Compare-and-swap rounds before a move gives up with a 409."""
@@ -112,6 +131,28 @@ def verdict_of(puzzle: PoolPuzzle) -> attempts.Verdict:
     return step_check
 
 
+_FINDING = ThreadPoolExecutor(1, thread_name_prefix="key-ideas")
+"""Where a page works out the key ideas of a puzzle stored without them: one at a time per process."""
+
+
+def ideas_of(puzzle: PoolPuzzle) -> tuple[KeyIdea, ...]:
+    """The puzzle's key ideas as it was stored with them (`PoolPuzzle.key_ideas`). A puzzle stored
+    before they were kept has them worked out here, waited for at most KEY_IDEAS_TIME_LIMIT: later
+    than that, none are shown this time, and the work, which goes on, serves the next page from the
+    engine's cache (`flask puzzles key-ideas` stores them for good)."""
+    if puzzle.key_ideas is not None:
+        try:
+            return ideas_from_json(puzzle.key_ideas)
+        except KeyIdeaError as error:
+            log.warning("puzzle %s: stored key ideas unreadable (%s); working them out", puzzle.code, error)
+    limit = float(current_app.config["KEY_IDEAS_TIME_LIMIT"])
+    working = _FINDING.submit(key_ideas, puzzle.position(), puzzle.solution_cards())
+    try:
+        return working.result(timeout=limit)
+    except Late:
+        return ()
+
+
 def move(page: PuzzlePage, card: str, target: str, seen_at: str | None) -> Turn:
     """Move a card on the player's board, counting a slip when the step check says it left the track."""
     verdict = verdict_of(page.puzzle)
@@ -140,9 +181,9 @@ def ask_hint(page: PuzzlePage) -> Turn:
     board = attempts.board_of(page.puzzle, attempt)
     limit = float(current_app.config["HINT_TIME_LIMIT"])
     solution = page.puzzle.solution_cards()
+    ideas = ideas_of(page.puzzle) if used == 0 else ()
 
     def worked_out() -> Hint:
-        ideas = key_ideas(page.puzzle.position(), solution) if used == 0 else ()
         return hint(board, used + 1, solution, limit, ideas[0].card if ideas else None)
 
     advice = solver_gate.run(worked_out)

@@ -40,7 +40,10 @@ class Entry:
     slips: int = 0
     """The player's slips on it: moves that took the table off track or to a dead end."""
     decisions: int | None = None
-    """The forcing player's decisions, when counted."""
+    """The forcing player's decisions, when counted: the proved count, else its proved lower bound
+    (`decisions_bound`)."""
+    decisions_bound: bool = False
+    """`decisions` is only a lower bound: the chip says "at least"."""
 
     @property
     def words(self) -> Words:
@@ -100,7 +103,8 @@ def entries(
             opened,
             shares.get(row.id),
             attempts[row.id][2] if row.id in attempts else 0,
-            row.decisions,
+            row.decisions if row.decisions is not None else row.decisions_at_least,
+            row.decisions is None and row.decisions_at_least is not None,
         )
         for row in rows[:PER_PAGE]
         for opened in [dates.is_open(row.number, now)]
@@ -108,7 +112,7 @@ def entries(
     return listed, rows[PER_PAGE].number if len(rows) > PER_PAGE else None
 
 
-def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int, int | None]]:
+def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int, int | None, int | None]]:
     """The published days from `last` down, one more than a page holds (to tell there are older)."""
     return session.execute(
         select(
@@ -118,6 +122,7 @@ def _page(session: Session, last: int) -> Sequence[Row[int, date, str, int, int,
             func.coalesce(PoolPuzzle.chain, PoolPuzzle.depth).label("chain"),
             PoolPuzzle.id,
             PoolPuzzle.decisions,
+            PoolPuzzle.decisions_at_least,
         )
         .join(PoolPuzzle, Daily.puzzle_id == PoolPuzzle.id)
         .where(Daily.number <= last)

@@ -248,10 +248,11 @@ def on_time(action: Action) -> Action:
 SHARE_MARKS = {Status.SOLVED: "✅", Status.MISSED: "❌", Status.GAVE_UP: "🏳️", Status.TIMED_OUT: "⌛"}
 
 
-def decided(decisions: int | None) -> str:
-    """The decisions a puzzle needs as the share text writes them (` 🧭2`), or nothing when they were
-    not counted or there are none: a bare "🧭0" reads as a level, so the chip leaves it out too."""
-    return f" 🧭{decisions}" if decisions else ""
+def decided(decisions: int | None, at_least: bool = False) -> str:
+    """The decisions a puzzle needs as the share text writes them (` 🧭2`, or ` 🧭3+` for a proved
+    lower bound), or nothing when they were not counted or there are none: a bare "🧭0" reads as a
+    level, so the chip leaves it out too."""
+    return f" 🧭{decisions}{'+' if at_least else ''}" if decisions else ""
 
 
 def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) -> tuple[str | Words, ...]:
@@ -260,7 +261,7 @@ def share_text(title: str, attempt: PlayerAttempt, streak: int | None = None) ->
     there is one to show), the time with a timed turn."""
     puzzle = attempt.puzzle
     mark = SHARE_MARKS.get(attempt.status, "")
-    grade = f"⛓{puzzle.shown_chain}{decided(puzzle.decisions)}"
+    grade = f"⛓{puzzle.shown_chain}{decided(puzzle.shown_decisions, puzzle.decisions_bound)}"
     parts: list[str | Words] = [
         f"{title} {grade} {mark} {attempt.placed}/{puzzle.max_placed}",
         words_n("%(num)d move", "%(num)d moves", attempt.moves),

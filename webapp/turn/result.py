@@ -13,7 +13,7 @@ from typing import Any
 from flask import url_for
 from sqlalchemy import select
 
-from puzzles import Card, Hint, Meld, Position, Step, Words, key_ideas, plan_steps, play_of
+from puzzles import Card, Hint, KeyIdea, Meld, Position, Step, Words, plan_steps, play_of
 from webapp import db
 from webapp.caching import AppCache
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
@@ -25,7 +25,7 @@ from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn import attempts, store
-from webapp.turn.actions import Turn, rated_now, rating_before_game
+from webapp.turn.actions import Turn, ideas_of, rated_now, rating_before_game
 from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.turn_view import NumberedMeld, numbered
 from webapp.wording import say
@@ -218,23 +218,25 @@ SOLUTIONS: AppCache[int, dict[str, Any]] = AppCache(
 
 def _solution_of(puzzle: PoolPuzzle) -> dict[str, Any]:
     """`_solution` of the puzzle, kept: its cards never change, and its key ideas are words not yet
-    said in any language."""
+    said in any language. A puzzle stored without its key ideas is not kept: the page's wait for
+    them may have run out (`actions.ideas_of`), and the next one may find them."""
     kept = SOLUTIONS().get(puzzle.id)
     if kept is None:
-        kept = _solution(puzzle.position(), puzzle.solution_cards())
-        SOLUTIONS().put(puzzle.id, kept)
+        kept = _solution(puzzle.position(), puzzle.solution_cards(), ideas_of(puzzle))
+        if puzzle.key_ideas is not None:
+            SOLUTIONS().put(puzzle.id, kept)
     return kept
 
 
-def _solution(position: Position, solution: list[list[Card]]) -> dict[str, Any]:
-    """The steps to the solution and its final table, as the analyser draws them, and its key ideas."""
+def _solution(position: Position, solution: list[list[Card]], ideas: tuple[KeyIdea, ...]) -> dict[str, Any]:
+    """The steps to the solution and its final table, as the analyser draws them, and its key ideas
+    (stored with the puzzle: `actions.ideas_of`) in words."""
     steps = plan_steps(position, play_of(position, [Meld.of(meld, position.rules) for meld in solution]))
-    ideas = tuple(idea.words() for idea in key_ideas(position, solution))
     return {
         "steps": steps,
         "final": numbered(position, steps),
         "given": tuple(meld.cards for meld in position.table),
-        "key_ideas": ideas,
+        "key_ideas": tuple(idea.words() for idea in ideas),
     }
 
 

@@ -93,9 +93,16 @@ def test_rescore_rewrites_the_stored_solution_to_the_graded_play(
     with app.app_context(), database().write() as session:
         session.execute(update(models.PoolPuzzle).values(solution=shuffled))
     assert row(app, puzzle_id).solution != [list(meld) for meld in known_puzzle.solution]
+    with app.app_context(), database().write() as session:
+        stale = {"kind": "fork", "card": "9S", "home": None, "home_kind": None, "instead": None}
+        session.execute(update(models.PoolPuzzle).values(key_ideas=[stale], forks=None))
     result = runner.invoke(args=["puzzles", "rescore"])
     assert result.exit_code == 0, result.output
-    assert row(app, puzzle_id).solution == [list(meld) for meld in known_puzzle.solution]
+    graded = row(app, puzzle_id)
+    assert graded.solution == [list(meld) for meld in known_puzzle.solution]
+    # the key ideas speak of the solution's melds: they are found again with it, and the forks too
+    assert graded.key_ideas == [idea.to_json() for idea in known_puzzle.key_ideas or ()]
+    assert graded.forks == known_puzzle.forks is not None
 
 
 TRAPPED = (

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import html
 import re
+import threading
+from dataclasses import replace
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskCliRunner
 
 import generator
-from puzzles import Position
+from puzzles import KeyIdea, Position
 from tests.webapp.conftest import TODAY, Player, store
 from tests.webapp.playing import card_id, solve
+from webapp import models
+from webapp.db import database
 from webapp.languages import LANGUAGE_COOKIE
+from webapp.turn import actions
 
 MASTER = (
     "classic | 3S 3D 3C / 6H 6D 6C / 9S 9H 9D / QS QH QC / 6S 7S 8S / 3H 4H 5H / 9C 10C JC"
@@ -80,3 +86,66 @@ def test_the_first_hint_names_the_key_card_and_nothing_more(player: Player, stor
     # the JSON API says nothing of it either
     api = player.client.get(f"/api/puzzles/{TODAY}").get_data(as_text=True)
     assert "key" not in api.lower() and "10S" not in api.split('"hand"')[0]
+
+
+def test_the_pages_read_the_key_ideas_stored_with_the_puzzle(
+    player: Player, stored: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_work(*args: object) -> tuple[KeyIdea, ...]:
+        raise AssertionError("the forcing player ran on the request path")
+
+    monkeypatch.setattr(actions, "key_ideas", no_work)
+    page = text(player.client.get("/"))
+    ten = card_id(page, "10♠")
+    board = text(player.post(f"/puzzles/{TODAY}/hint"))
+    assert re.findall(r'class="card [^"]*\bhinted"\s+data-card="(\w+)"', board) == [ten]
+    result = text(player.post(f"/puzzles/{TODAY}/give-up"))
+    assert all(idea in result for idea in IDEAS)
+
+
+def without_ideas(app: Flask, master: generator.Puzzle) -> None:
+    """Today's puzzle as a row stored before the key ideas were kept."""
+    store(app, replace(master, key_ideas=None), TODAY)
+
+
+def test_a_puzzle_stored_without_them_has_them_worked_out(
+    app: Flask, player: Player, master: generator.Puzzle
+) -> None:
+    without_ideas(app, master)
+    result = text(player.post(f"/puzzles/{TODAY}/give-up"))
+    assert all(idea in result for idea in IDEAS)
+
+
+def test_working_them_out_waits_no_longer_than_the_limit(
+    app: Flask, player: Player, master: generator.Puzzle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_ideas(app, master)
+    release = threading.Event()
+
+    def slow(*args: object) -> tuple[KeyIdea, ...]:
+        release.wait()  # as long as the test needs: past any limit
+        return master.key_ideas or ()
+
+    monkeypatch.setattr(actions, "key_ideas", slow)
+    app.config["KEY_IDEAS_TIME_LIMIT"] = 0.05
+    try:
+        result = text(player.post(f"/puzzles/{TODAY}/give-up"))
+    finally:
+        release.set()
+    assert "Solved!" not in result and "The key ideas" not in result
+    assert not any(idea in result for idea in IDEAS)
+    assert "You gave up" in result and "The solution" in result, "the rest of the card still shows"
+
+
+def test_the_command_stores_the_key_ideas_of_old_rows(
+    app: Flask, runner: FlaskCliRunner, master: generator.Puzzle
+) -> None:
+    without_ideas(app, master)
+    result = runner.invoke(args=["puzzles", "key-ideas"])
+    assert result.exit_code == 0 and "found the key ideas of 1 puzzle" in result.output
+    with app.app_context(), database().reader() as session:
+        row = session.query(models.PoolPuzzle).one()
+        assert row.key_ideas == [idea.to_json() for idea in master.key_ideas or ()]
+        assert row.key_ideas and row.key_ideas[0]["card"] == "10S"
+    again = runner.invoke(args=["puzzles", "key-ideas"])
+    assert "found the key ideas of 0 puzzles" in again.output

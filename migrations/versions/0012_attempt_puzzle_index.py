@@ -3,8 +3,8 @@
 How everyone did (`webapp.players.crowd`) reads a puzzle's attempts finished since it last counted
 them; without an index on `puzzle_id` every count read the whole table (issue 42).
 
-Revision ID: 0011_attempt_puzzle_index
-Revises: 0010_friend_name_keys
+Revision ID: 0012_attempt_puzzle_index
+Revises: 0011
 Create Date: 2026-12-06 09:00:00
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0011_attempt_puzzle_index"
-down_revision = "0010_friend_name_keys"
+revision = "0012_attempt_puzzle_index"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
