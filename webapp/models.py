@@ -177,7 +177,11 @@ class PlayerAttempt(Base):
     """One player's turn at one puzzle: the table as they left it, and how it ended."""
 
     __tablename__ = "attempt"
-    __table_args__ = (UniqueConstraint("player_id", "puzzle_id", "review"),)
+    __table_args__ = (
+        UniqueConstraint("player_id", "puzzle_id", "review"),
+        # how everyone did reads a puzzle's attempts finished since its last count (`players.crowd`)
+        Index("ix_attempt_puzzle_id_finished", "puzzle_id", "finished"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("player.id"), index=True)

@@ -1,28 +1,37 @@
 """How everyone else did on a puzzle: the share who solved it, the median moves and time of the
 solves, and where one player's solve stands. Shown only once that player has finished the puzzle.
 
-The figures come from the stored attempts, cached per puzzle for a few minutes: a result card is
-drawn far more often than the figures move. Only real play counts (`real_players`): a throwaway cookie
+The figures come from the stored attempts, counted in full per puzzle every few minutes and in
+between kept up with the attempts finished since: in a rush every player's result card comes after
+one more finished attempt. Only real play counts (`real_players`): a throwaway cookie
 that opens a puzzle and gives up moves no figure, as it moves no puzzle's rating (`records.rate`).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+import threading
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from statistics import median
+from typing import Any
 
 from flask import current_app
-from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from webapp.caching import AppCache
+from webapp.columns import UtcDateTime
 from webapp.models import Player, PlayerAttempt, Status
 
 FRESH_SECONDS = 300
-"""How long a puzzle's figures are kept before they are counted again."""
+"""How long a puzzle's figures are kept before they are counted again in full; in between, only the
+attempts finished since are read."""
+OVERLAP_SECONDS = 5
+"""How far before the latest finished attempt counted the next reading starts again: an attempt
+committed a little after another that finished later (requests racing, hosts' clocks a little apart)
+is still read. One committed later still is found by the sums, and counted in full."""
 FINISHED = (Status.SOLVED, Status.MISSED, Status.GAVE_UP, Status.TIMED_OUT)
 
 
@@ -105,12 +114,48 @@ def crowd_of(rows: Iterable[tuple[Status, int, datetime, datetime | None, bool]]
     return Crowd(finished, tuple(sorted(seconds)), tuple(sorted(moves)), everyone, everyone_solved)
 
 
-CROWDS: AppCache[int, tuple[datetime, Crowd]] = AppCache(
+class _Tally:
+    """One puzzle's finished attempts as this process has counted them: every id counted (so an attempt
+    read twice counts once), the figures so far, and when they were last counted in full."""
+
+    def __init__(self, counted: datetime) -> None:
+        self.lock = threading.Lock()
+        self.full_at = counted
+        self.counted = counted
+        self.ids: set[int] = set()
+        self.id_sum = 0
+        self.latest: datetime | None = None
+        self.finished = self.everyone_solved = 0
+        self.seconds: list[float] = []
+        self.moves: list[int] = []
+        self.crowd = Crowd(0, (), ())
+
+    def add(self, rows: Iterable[tuple[int, Status, int, datetime, datetime, bool]]) -> None:
+        for attempt_id, status, count, started, ended, real in rows:
+            if attempt_id in self.ids:
+                continue
+            self.ids.add(attempt_id)
+            self.id_sum += attempt_id
+            self.latest = ended if self.latest is None else max(self.latest, ended)
+            self.everyone_solved += status == Status.SOLVED
+            if not real:
+                continue
+            self.finished += 1
+            if status == Status.SOLVED:
+                insort(self.seconds, (ended - started).total_seconds())
+                insort(self.moves, count)
+        self.crowd = Crowd(
+            self.finished, tuple(self.seconds), tuple(self.moves), len(self.ids), self.everyone_solved
+        )
+
+
+CROWDS: AppCache[int, _Tally] = AppCache(
     "crowds",
     512,
     serves="GET / with the result card, 2,000 other finished attempts at the puzzle on SQLite: 7.7 ms "
-    "of CPU with it, 22.8 ms counting them again (bench/web_caches.py); counted again every few "
-    "minutes instead of on every result drawn",
+    "of CPU with it, 22.8 ms counting them again (bench/web_caches.py); counted in full every few "
+    "minutes, and in between only the attempts finished since (issue 42: an end of turn in a rush "
+    "counted every finished attempt again)",
 )
 
 
@@ -119,43 +164,129 @@ def real_players(now: datetime) -> ColumnElement[bool]:
     with puzzles finished on `REAL_PLAY_FINISHED` different days or more. A cookie made to give up a
     puzzle is neither: to count, it must come back on days apart and finish puzzles, for each cookie
     (finished attempts of any day counted, a cookie made days ago passed after a minute's give-ups)."""
+    old_before, days = _real_play_params(now)
+    return _real_play(literal(old_before, UtcDateTime()), literal(days))
+
+
+def _real_play_params(now: datetime) -> tuple[datetime, int]:
     config = current_app.config
+    return now - timedelta(days=float(config["REAL_PLAY_DAYS"])), int(config["REAL_PLAY_FINISHED"])
+
+
+def _real_play(old_before: ColumnElement[datetime], days: ColumnElement[int]) -> ColumnElement[bool]:
     earlier = aliased(PlayerAttempt)
     finished = (
         select(func.count(func.distinct(func.date(earlier.finished))))
         .where(earlier.player_id == PlayerAttempt.player_id, earlier.status.in_(FINISHED))
         .scalar_subquery()
     )
-    old_enough = select(Player.id).where(
-        Player.created <= now - timedelta(days=float(config["REAL_PLAY_DAYS"]))
-    )
-    return PlayerAttempt.player_id.in_(old_enough) & (finished >= int(config["REAL_PLAY_FINISHED"]))
+    old_enough = select(Player.id).where(Player.created <= old_before)
+    return PlayerAttempt.player_id.in_(old_enough) & (finished >= days)
 
 
 def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: datetime) -> Crowd:
-    """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: counted at most
-    FRESH_SECONDS ago, and never before that player's own attempt was."""
-    cached = CROWDS().get(puzzle_id)
-    if cached is not None:
-        counted, crowd = cached
-        if counted >= finished and (now - counted).total_seconds() < FRESH_SECONDS:
-            return crowd
-    # every finished first turn, marked real play or not: the figures are of real play (a throwaway
-    # cookie moves no share), the counts of everyone (a friend on their first day has finished it)
-    real = case((real_players(now), True), else_=False).label("real")
-    rows = session.execute(
-        select(
-            PlayerAttempt.status, PlayerAttempt.moves, PlayerAttempt.started, PlayerAttempt.finished, real
-        ).where(
-            PlayerAttempt.puzzle_id == puzzle_id,
-            PlayerAttempt.status.in_(FINISHED),
-            PlayerAttempt.run_id.is_(None),  # a run's solves race a clock or a streak: another game
-            PlayerAttempt.review == 0,
-        )
+    """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: never counted
+    before that player's own attempt was, and as a full count would find them.
+
+    A full count reads every finished attempt; it is made at most every FRESH_SECONDS per process
+    (a player's attempts start to count as real play as days pass, `real_players`). In between, a
+    count of the finished attempts and the sum of their ids says whether any were finished (or erased)
+    since, read with those finished from OVERLAP_SECONDS before the latest counted on, each id counted
+    once. An attempt committed later than that overlap, or an erased one, makes the sums
+    disagree, and the count is made in full again."""
+    cache = CROWDS()
+    tally = cache.get(puzzle_id)
+    fresh = tally is not None and (now - tally.counted).total_seconds() < FRESH_SECONDS
+    if tally is not None and fresh and tally.counted >= finished:
+        return tally.crowd
+    if tally is None or (now - tally.full_at).total_seconds() >= FRESH_SECONDS:
+        tally = _Tally(now)
+        tally.add(_finished_rows(session, puzzle_id, now))
+        cache.put(puzzle_id, tally)
+        return tally.crowd
+    with tally.lock:
+        since = finished if tally.latest is None else min(finished, tally.latest)
+        count, id_sum, rows = _since(session, puzzle_id, now, since - timedelta(seconds=OVERLAP_SECONDS))
+        if (count, id_sum) != (len(tally.ids), tally.id_sum):
+            tally.add(rows)
+            if (count, id_sum) != (len(tally.ids), tally.id_sum):
+                tally = _Tally(now)
+                tally.add(_finished_rows(session, puzzle_id, now))
+                cache.put(puzzle_id, tally)
+                return tally.crowd
+        tally.counted = max(tally.counted, now)
+        return tally.crowd
+
+
+def _counted() -> ColumnElement[bool]:
+    """The attempts the figures are of: every finished first turn of puzzle `:puzzle_id` (a run's
+    solves race a clock or a streak: another game)."""
+    return (
+        (PlayerAttempt.puzzle_id == bindparam("puzzle_id"))
+        & PlayerAttempt.status.in_(FINISHED)
+        & PlayerAttempt.finished.is_not(None)
+        & PlayerAttempt.run_id.is_(None)
+        & (PlayerAttempt.review == 0)
     )
-    crowd = crowd_of((row.status, row.moves, row.started, row.finished, bool(row.real)) for row in rows)
-    CROWDS().put(puzzle_id, (now, crowd))
-    return crowd
+
+
+def _statements() -> tuple[Select[Any], Select[Any]]:
+    """Every counted attempt, and the sums with those finished at `:since` or later, each marked real
+    play or not: the figures are of real play (a throwaway cookie moves no share), the counts of
+    everyone (a friend on their first day has finished it). Built once: building them again took
+    more of an end of turn's CPU than running them."""
+    real = case(
+        (_real_play(bindparam("old_before", type_=UtcDateTime()), bindparam("days")), True), else_=False
+    ).label("real")
+    columns = (
+        PlayerAttempt.id,
+        PlayerAttempt.status,
+        PlayerAttempt.moves,
+        PlayerAttempt.started,
+        PlayerAttempt.finished,
+        real,
+    )
+    every = select(*columns).where(_counted())
+    sums = (
+        select(func.count().label("attempts"), func.coalesce(func.sum(PlayerAttempt.id), 0).label("id_sum"))
+        .where(_counted())
+        .subquery()
+    )
+    since = select(sums.c.attempts, sums.c.id_sum, *columns).select_from(
+        sums.outerjoin(PlayerAttempt, _counted() & (PlayerAttempt.finished >= bindparam("since")))
+    )
+    return every, since
+
+
+_EVERY, _SINCE = _statements()
+
+
+def _params(puzzle_id: int, now: datetime) -> dict[str, Any]:
+    old_before, days = _real_play_params(now)
+    return {"puzzle_id": puzzle_id, "old_before": old_before, "days": days}
+
+
+def _since(
+    session: Session, puzzle_id: int, now: datetime, since: datetime
+) -> tuple[int, int, list[tuple[int, Status, int, datetime, datetime, bool]]]:
+    """How many attempts the figures are of and the sum of their ids, with those finished at `since` or
+    later: one statement (the sums' one row joined to the attempts, none of them read if none finished)."""
+    result = session.execute(_SINCE, {**_params(puzzle_id, now), "since": since}).all()
+    rows = [
+        (row.id, row.status, row.moves, row.started, row.finished, bool(row.real))
+        for row in result
+        if row.id is not None
+    ]
+    return int(result[0].attempts), int(result[0].id_sum), rows
+
+
+def _finished_rows(
+    session: Session, puzzle_id: int, now: datetime
+) -> Iterator[tuple[int, Status, int, datetime, datetime, bool]]:
+    """Every finished attempt the figures are of."""
+    for row in session.execute(_EVERY, _params(puzzle_id, now)):
+        assert row.finished is not None, "only finished attempts are read"
+        yield row.id, row.status, row.moves, row.started, row.finished, bool(row.real)
 
 
 def solved_shares(session: Session, puzzle_ids: list[int], now: datetime) -> dict[int, int]:

@@ -184,9 +184,19 @@ def _real(session: Session, player: models.Player, attempt: models.PlayerAttempt
     return int(finished or 0) >= int(config["REAL_PLAY_FINISHED"])
 
 
-def rate(session: Session, attempt_id: int) -> float | None:
-    """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the player's new
-    rating, or None when it was rated already (or is not finished)."""
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A game just rated: what the result card says of it, without reading the rows again."""
+
+    player: Rating
+    """The player's rating after it."""
+    puzzle_before: float
+    """The puzzle's rating as the game found it."""
+
+
+def rate(session: Session, attempt_id: int) -> Rated | None:
+    """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the ratings it
+    found and made, or None when it was rated already (or is not finished)."""
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
     if attempt is None or not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
         return None  # a rush's or streak's attempt is unrated
@@ -223,9 +233,10 @@ def rate(session: Session, attempt_id: int) -> float | None:
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return None
     set_committed_value(attempt, "rating_after", player_after.rating)  # written above: not again
+    puzzle_before = puzzle.rating
     _store(player, player_after)
     _store(puzzle, puzzle_after)
-    return player_after.rating
+    return Rated(player_after, puzzle_before)
 
 
 def _rating_of(row: models.Player | models.PoolPuzzle) -> Rating:

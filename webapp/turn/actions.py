@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Late
 
 from flask import current_app, g
-from sqlalchemy import select
 
 from puzzles import (
     HINT_RUNGS,
@@ -218,20 +217,24 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     streak's attempt is never rated: a speed run must not move a rating made at leisure."""
     if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
-            # the result card says the puzzle's rating as the game found it (`rating_before_game`)
-            before = session.scalar(select(PoolPuzzle.rating).where(PoolPuzzle.id == attempt.puzzle_id))
-            if before is not None:
-                g.turn_puzzle_rating = (attempt.puzzle_id, before)
-            rating = records.rate(session, attempt.id)
-        if rating is not None:
-            attempt.rating_after = rating
+            rated = records.rate(session, attempt.id)
+        if rated is not None:
+            attempt.rating_after = rated.player.rating
+            # the result card says the ratings as this game found and left them, not read again
+            g.turn_rated = (attempt.id, attempt.puzzle_id, rated)
     return attempt
 
 
 def rating_before_game(puzzle_id: int) -> float | None:
     """The puzzle's rating before the game this request rated, if it rated one of this puzzle."""
-    rated: tuple[int, float] | None = g.get("turn_puzzle_rating")
-    return rated[1] if rated is not None and rated[0] == puzzle_id else None
+    rated: tuple[int, int, records.Rated] | None = g.get("turn_rated")
+    return rated[2].puzzle_before if rated is not None and rated[1] == puzzle_id else None
+
+
+def rated_now(attempt_id: int) -> records.Rated | None:
+    """The game this request rated, if it was that of attempt `attempt_id`."""
+    rated: tuple[int, int, records.Rated] | None = g.get("turn_rated")
+    return rated[2] if rated is not None and rated[0] == attempt_id else None
 
 
 def _act_on_stored(

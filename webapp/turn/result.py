@@ -19,12 +19,13 @@ from webapp.caching import AppCache
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.players import records
 from webapp.players.crowd import FINISHED, Crowd, how_others_did
+from webapp.players.glicko import Rating
 from webapp.players.identity import current_player_id
 from webapp.players.streaks import Streak
 from webapp.schedule.clock import calendar, now, player_zone_name
 from webapp.schedule.days import zone
 from webapp.turn import attempts, store
-from webapp.turn.actions import Turn, ideas_of, rating_before_game
+from webapp.turn.actions import Turn, ideas_of, rated_now, rating_before_game
 from webapp.turn.modes import Mode, PuzzlePage
 from webapp.turn.turn_view import NumberedMeld, numbered
 from webapp.wording import say
@@ -171,7 +172,7 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         ),
         streak=streak,
         rating_change=records.rating_change(db.session(), attempt),
-        provisional=records.current_rating(db.session(), attempt.player_id).provisional,
+        provisional=_rating_after(attempt).provisional,
         **_solution_of(page.puzzle),
         elapsed=_elapsed(attempt),
         hints_used=attempts.hints_used(attempt),
@@ -184,6 +185,11 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         share_url=None if page.mode is Mode.REVIEW else page.url("puzzle", _external=True),
         today_open=streak is not None and _today_open(page, attempt, moment, tz_name),
     )
+
+
+def _rating_after(attempt: PlayerAttempt) -> Rating:
+    rated = rated_now(attempt.id)
+    return rated.player if rated is not None else records.current_rating(db.session(), attempt.player_id)
 
 
 def _today_open(page: PuzzlePage, attempt: PlayerAttempt, moment: datetime, tz_name: str) -> bool:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Flask
+from sqlalchemy import delete
 
 import generator
-from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player
+from tests.webapp.conftest import NOON, TODAY, FrozenClock, Player, make_app, store
 from tests.webapp.players.test_stats import solve_daily
+from webapp import models
+from webapp.db import database
 from webapp.models import Status
+from webapp.players import crowd
 from webapp.players.crowd import crowd_of
 
 
@@ -59,3 +63,69 @@ def test_the_result_says_how_everyone_did_and_the_archive_too(
     archive = second.client.get("/archive").get_data(as_text=True)
     assert "80% solved it" in archive
     assert "% solved it" not in newcomer.client.get("/archive").get_data(as_text=True)
+
+
+def test_the_figures_kept_up_in_two_processes_are_a_full_count(
+    app: Flask, database_url: str, known_puzzle: generator.Puzzle, clock: FrozenClock
+) -> None:
+    # two apps on one database, as two worker processes or hosts: each keeps its figures up with the
+    # attempts finished since it last counted; whatever order they finish and commit in, the figures
+    # are what counting every attempt again finds
+    other = make_app(database_url, clock)
+    puzzle_id = store(app, known_puzzle, TODAY)
+    made = iter(range(1000))
+
+    def finish(minutes: float, status: Status = Status.SOLVED) -> int:
+        name = f"p{next(made)}"
+        with app.app_context(), database().write() as session:
+            session.add(models.Player(id=name, created=NOON - timedelta(days=3)))
+            attempt = models.PlayerAttempt(
+                player_id=name,
+                puzzle_id=puzzle_id,
+                melds=[],
+                history=[],
+                moves=len(name),
+                status=status,
+                started=NOON - timedelta(hours=3),
+                finished=NOON + timedelta(minutes=minutes),
+            )
+            session.add(attempt)
+            session.flush()
+            return attempt.id
+
+    def figures(process: Flask, fresh: bool = False) -> crowd.Crowd:
+        with process.app_context(), database().reader() as session:
+            if fresh:
+                crowd.CROWDS().clear()
+            return crowd.how_others_did(session, puzzle_id, clock.moment, clock.moment)
+
+    def agree(everyone: int) -> None:
+        full = figures(other, fresh=True)
+        assert full.everyone == everyone
+        assert figures(app) == full
+        assert figures(other) == full
+
+    for minutes, status in ((-10, Status.SOLVED), (-9, Status.GAVE_UP), (-8, Status.SOLVED)):
+        finish(minutes, status)
+    agree(3)
+    clock.moment = NOON + timedelta(minutes=1)
+    finish(0.8)
+    assert figures(app).everyone == 4
+    # committed after that count, though it finished a little before the attempt counted last
+    finish(0.75, Status.MISSED)
+    clock.moment = NOON + timedelta(minutes=2)
+    agree(5)
+    with app.app_context():
+        assert crowd.CROWDS().get(puzzle_id).full_at == NOON  # kept up with, not counted again
+    # a timed turn that ran out hours ago, settled only now its player came back: far out of order
+    finish(-150, Status.TIMED_OUT)
+    clock.moment = NOON + timedelta(minutes=3)
+    agree(6)
+    # a player's erased record takes their attempt out, while another is finished
+    with app.app_context(), database().write() as session:
+        session.execute(delete(models.PlayerAttempt).where(models.PlayerAttempt.player_id == "p1"))
+    finish(2.5, Status.SOLVED)
+    clock.moment = NOON + timedelta(minutes=4)
+    agree(6)
+    with other.app_context():
+        database().dispose()
