@@ -13,7 +13,6 @@ from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
     LEAST_DECISIONS,
-    LEAST_FORKS,
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
@@ -36,7 +35,7 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import Found, honest, search
+from generator._search import graded, met, search
 from generator._shapes import extensions
 from puzzles import (
     JOKER,
@@ -78,7 +77,7 @@ MAX_ATTEMPTS = 2000
 ACCEPTED = "accepted"
 OUTCOMES = (
     ACCEPTED, "no table", "unproven", "nothing to play", "not unique", "chain 0", "small hand",
-    "too easy", "obvious decoys",
+    "too easy", "short of its tier",
 )  # fmt: skip
 """Why an attempt ended, for statistics; all but the first are rejections."""
 
@@ -167,24 +166,7 @@ def _grade(
     if highest is None and not (tempt and puzzle_id.method in SEARCHES):
         return done("chain 0", analysis.position)
     if tempt and puzzle_id.method in SEARCHES:
-        found = search(
-            str(puzzle_id),
-            Found(analysis, count_decisions(analysis.position, analysis.best.placed)),
-            SEARCHES[puzzle_id.method],
-            deadline,
-        )
-        if found is None:
-            return done("unproven", analysis.position)
-        analysis = found.analysis
-        if puzzle_id.method in FREEING:
-            freed = freeing(str(puzzle_id), analysis, deadline)
-            if freed is None:
-                return done("unproven", analysis.position)
-            analysis = freed
-        chain = analysis.chain.length
-        highest = tier_of(chain or 0)
-        if highest is None:
-            return done("chain 0", analysis.position)
+        return _searched(puzzle_id, analysis, deadline, done)
     assert highest is not None
     if tempt and puzzle_id.method not in SEARCHES:
         tempted = _tempted(puzzle_id, analysis, highest, deadline)
@@ -214,14 +196,6 @@ def _grade(
         position = analysis.position
     tier = graded_tier(chain or 0, forcing)
     assert tier is not None
-    if (
-        tempt
-        and puzzle_id.method in SEARCHES
-        and tier in LEAST_FORKS
-        and not honest(position, analysis.best.play.laid)
-    ):
-        # a searched Expert or Master must not yield to "never play the obvious card" (issue 38)
-        return done("obvious decoys", position)
     defeated = _skill_check(analysis, tier, deadline)
     if not is_publishable(analysis, defeated, forcing):
         return done("unproven" if defeated is not None and not defeated.proven else "too easy", position)
@@ -229,6 +203,52 @@ def _grade(
     if live is None:
         return done("unproven", position)
     return done(ACCEPTED, position, Puzzle.from_analysis(puzzle_id, analysis, defeated, live, forcing))
+
+
+def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Callable[..., Attempt]) -> Attempt:
+    """A searching method's attempt: the search (`generator._search`) from the method's position,
+    accepted only when it meets its goal tier with honest obvious cards (a searched Expert or Master
+    must not yield to "never play the obvious card", issue 38). The search has counted the
+    decisions and run the skill-limited player of the position it ends on; no decoy or trap is added."""
+    goal = SEARCHES[puzzle_id.method]
+    found = search(str(puzzle_id), start, goal, deadline)
+    if found is None:
+        return done("unproven", start.position)
+    analysis = found.analysis
+    position = analysis.position
+    if not met(found, goal):
+        return done("short of its tier", position)
+    if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:
+        return done("small hand", position)
+    if puzzle_id.method in FREEING:
+        # the hand's joker changed for a table card that the best play then frees (`freeing`)
+        freed = freeing(str(puzzle_id), analysis, deadline)
+        if freed is None:
+            return done("unproven", position)
+        if freed is not analysis:
+            regraded = graded(freed, goal, deadline)
+            if regraded is None:
+                return done("unproven", freed.position)
+            if not met(regraded, goal):
+                return done("short of its tier", freed.position)
+            found, analysis, position = regraded, freed, freed.position
+    if not is_publishable(analysis, found.skill, found.forcing):
+        return done("too easy", position)
+    # a live decoy, where one tempts and the puzzle still meets its goal with it (issue 21)
+    tempted = _tempted(puzzle_id, analysis, goal, deadline)
+    if tempted is None:
+        return done("unproven", position)
+    if tempted is not analysis:
+        regraded = graded(tempted, goal, deadline)
+        if regraded is None:
+            return done("unproven", position)
+        if met(regraded, goal):
+            found, analysis, position = regraded, tempted, tempted.position
+    live = live_decoys(position, analysis.best.play.laid, _left(deadline))
+    if live is None:
+        return done("unproven", position)
+    puzzle = Puzzle.from_analysis(puzzle_id, analysis, found.skill, live, found.forcing)
+    return done(ACCEPTED, position, puzzle)
 
 
 def count_decisions(position: Position, maximum: int) -> Forcing:

@@ -1,13 +1,18 @@
 """Local search for Expert and Master puzzles that fork (issue 38), as hard Sudoku grids are found.
 
 A figure or a chain is a recipe: the forcing player walks its traps with one rule, "never play the
-obvious card", and a recipe repeats itself. So these methods start from a recipe's position or a
-mid-game table and change it a little at a time (a hand card added, dropped or changed, a meld
-added or dropped, a run lengthened, a card moved from one meld to another where it fits), and keep
-a change when the exact analysis says the puzzle is no worse: still unique, and its grade (the tier
-that its chain length, decisions and forks earn), its forks, how honest its obvious cards are and
-its chain length, in that order, did not fall. The search stops as soon as the position meets its
-goal tier with an honest obvious card (see `honest`).
+obvious card", and a recipe repeats itself. So these methods start from a mid-game table (Master
+also from a recipe's position) and change it a little at a time (a hand card added, dropped or
+changed, a meld added or dropped, a run lengthened, a card moved from one meld to another where it
+fits), and keep a change when the exact analysis says the puzzle is no worse: still unique, and its
+chain length up to the goal's, its grade (the tier that its chain length, decisions and forks earn),
+its forks, how honest its obvious cards are and its chain length, in that order, did not fall. The
+search stops as soon as the position meets its goal tier with an honest obvious card (see `honest`).
+
+What it costs and what it finds (docs/GENERATOR.md): until the chain reaches the goal's, only the
+chain and the obvious cards count, so the forcing player is not asked; a table keeps to a few melds
+(`TABLE_MELDS`), since a wide table shares four melds with many others up to relabelling and a run
+leaves it out as a near-duplicate; and a search that cannot reach its goal gives no puzzle at all.
 
 Every step depends on proved answers alone (the solver's and the forcing player's, which counts to
 a limit of decisions tried, not the clock), so an ID replays the same search on any machine; a step
@@ -20,7 +25,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from generator._grading import (
     LEAST_DECISIONS,
@@ -43,17 +48,21 @@ from puzzles import (
     Meld,
     MeldKind,
     Position,
+    SkillRun,
     analyse,
     decisions_of,
     skill_limited,
 )
 
-STEPS = {"expert": 40, "master": 60}
+STEPS = {"expert": 80, "master": 60}
 """Changes tried per attempt, by goal."""
-HOPELESS = 15
+POLISH = {"expert": 30, "master": 0}
+"""Changes tried at least after the chain first reaches the goal's (its forks and decisions). A
+Master's search measured slower with more steps, a later give-up or a table of 10 melds at most."""
+HOPELESS = {"expert": 25, "master": 15}
 """After this many changes, a search whose chain is still shorter than its goal's gives up."""
-TABLE_MELDS = (4, 16)
-"""The fewest and most melds a searched table keeps."""
+TABLE_MELDS = {"expert": (4, 7), "master": (4, 16)}
+"""The fewest and most melds a searched table keeps, by goal."""
 HAND_CARDS = (4, 10)
 """The fewest and most cards a searched hand keeps."""
 
@@ -70,28 +79,40 @@ class Found:
     """A position the search reached: its analysis and the forcing player's count."""
 
     analysis: Analysis
-    forcing: Forcing
-    beaten: bool = False
-    """Whether the skill-limited player below the goal tier reaches the maximum (it is asked only
-    once the grade reaches the goal): the position is then no puzzle of that tier."""
+    forcing: Forcing | None = None
+    """None while the chain is shorter than the goal's (`LOWEST_CHAIN`): the count is asked only
+    once the chain is long enough for the grade to need it."""
+    skill: SkillRun | None = None
+    """The skill-limited player below the goal tier, asked only once the grade reaches the goal."""
+
+    @property
+    def beaten(self) -> bool:
+        """Whether the skill-limited player below the goal tier reaches the maximum: the position is
+        then no puzzle of that tier."""
+        return self.skill is not None and self.skill.placed >= self.analysis.best.placed
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:
     analysis, forcing = found.analysis, found.forcing
-    tier = graded_tier(analysis.chain.length or 0, forcing)
-    reached = min(TIERS.index(tier), TIERS.index(goal)) if tier is not None else -1
-    if found.beaten:
+    chain = analysis.chain.length or 0
+    honest_cards = int(honest(analysis.position, analysis.best.play.laid))
+    if forcing is None:
+        # the climb to the goal's chain: only the chain and the obvious cards count
+        return (min(chain, LOWEST_CHAIN[goal]), -1, 0, honest_cards, 0, min(chain, 9))
+    tier = graded_tier(chain, forcing)
+    reached = TIERS.index(tier) if tier is not None else -1
+    if found.beaten or reached > TIERS.index(goal):
+        # a position the player below the goal solves, or one above the goal (an Expert's search
+        # that found a Master), is no puzzle of the goal's tier
         reached = min(reached, TIERS.index(goal) - 1)
     forks = graded_forks(forcing) or 0
     decisions = graded_decisions(forcing) or 0
-    position = analysis.position
-    chain = analysis.chain.length or 0
     return (
         # a long chain is the rarest part of a master: once there, no change may lose it
         min(chain, LOWEST_CHAIN[goal]),
         reached,
         min(forks, LEAST_FORKS[goal] + 1),
-        int(honest(position, analysis.best.play.laid)),
+        honest_cards,
         min(decisions, LEAST_DECISIONS[goal] + 2),
         min(chain, 9),
     )
@@ -100,50 +121,73 @@ def _score(found: Found, goal: str) -> tuple[int, ...]:
 def met(found: Found, goal: str) -> bool:
     """Whether the position is a puzzle of the goal tier whose obvious cards are honest."""
     return (
-        not found.beaten
+        found.forcing is not None
+        and found.skill is not None
+        and not found.beaten
         and graded_tier(found.analysis.chain.length or 0, found.forcing) == goal
         and honest(found.analysis.position, found.analysis.best.play.laid)
     )
 
 
-def _checked(found: Found, goal: str, deadline: float) -> Found | None:
-    """The position with `beaten` asked of the skill-limited player once its grade reaches the
-    goal; None when the solver could not prove the player's run in time."""
-    if graded_tier(found.analysis.chain.length or 0, found.forcing) != goal:
-        return found
+def graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
+    """The position as the search compares it: the forcing player's count once the chain reaches
+    the goal's, and the skill-limited player below the goal once the grade reaches the goal; None
+    when the solver could not prove the player's run in time."""
+    if (analysis.chain.length or 0) < LOWEST_CHAIN[goal]:
+        return Found(analysis)
+    forcing = decisions_of(analysis.position, analysis.best.placed)
+    if graded_tier(analysis.chain.length or 0, forcing) != goal:
+        return Found(analysis, forcing)
     skill = skill_below(goal)
     assert skill is not None, "the goals are Expert and Master"
-    analysis = found.analysis
     run = skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.placed)
     if not run.proven:
         return None
-    return replace(found, beaten=run.placed >= analysis.best.placed)
+    return Found(analysis, forcing, run)
 
 
-def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
+def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | None:
     """The best position the search reaches from `start` towards a puzzle of the `goal` tier (see
     the module's docstring); None when the solver could not prove a step in time."""
     rng = random.Random(f"{seed}/search")
-    checked = _checked(start, goal, deadline)
-    if checked is None:
-        return None
-    current, score = checked, _score(checked, goal)
-    for step in range(STEPS[goal]):
-        if met(current, goal):
-            break
-        if step == HOPELESS and score[0] < LOWEST_CHAIN[goal]:
+    if len(start.position.table) > TABLE_MELDS[goal][1]:
+        # a wide table shares more melds with others (near-duplicates): melds go at random
+        position = start.position
+        table = list(position.table)
+        while len(table) > TABLE_MELDS[goal][1]:
+            del table[rng.randrange(len(table))]
+        narrow = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
+        if not narrow.proven:
+            return None
+        start = narrow
+    if _a_puzzle(start):
+        found = graded(start, goal, deadline)
+        if found is None:
+            return None
+        current, score = found, _score(found, goal)
+    else:
+        # no puzzle yet (a wide table cut down): any puzzle a change makes is better
+        current, score = Found(start), (-1,)
+    limit, polishing = STEPS[goal], False
+    step = 0
+    while step < limit and not met(current, goal):
+        if score[0] >= LOWEST_CHAIN[goal] and not polishing:
+            # the chain is long enough: the decisions and forks get steps of their own
+            limit, polishing = max(limit, step + POLISH[goal]), True
+        elif score[0] < LOWEST_CHAIN[goal] and step >= HOPELESS[goal]:
             break  # the chain is still too short: another start is likelier to get there
-        changed = _change(current.analysis.position, rng)
+        step += 1
+        changed = _change(current.analysis.position, rng, goal)
         if changed is None:
             continue
         analysis = analyse(changed, time_limit=_left(deadline))
         if not analysis.proven:
             return None
-        if analysis.best.placed < 1 or analysis.uniqueness.unique is not True or not analysis.chain.length:
+        if not _a_puzzle(analysis):
             continue
-        if min(analysis.chain.length, LOWEST_CHAIN[goal]) < score[0]:
+        if min(analysis.chain.length or 0, LOWEST_CHAIN[goal]) < score[0]:
             continue  # the score's first figure fell: no need to count the decisions
-        found = _checked(Found(analysis, decisions_of(changed, analysis.best.placed)), goal, deadline)
+        found = graded(analysis, goal, deadline)
         if found is None:
             return None
         if (new := _score(found, goal)) >= score:
@@ -151,14 +195,33 @@ def search(seed: str, start: Found, goal: str, deadline: float) -> Found | None:
     return current
 
 
-def _change(position: Position, rng: random.Random) -> Position | None:
-    """One random change of the position, or None when the change drawn does not apply."""
+def _a_puzzle(analysis: Analysis) -> bool:
+    """Whether the analysed position is a puzzle of some tier: a unique maximal play of a card or
+    more, that breaks a meld."""
+    return analysis.best.placed >= 1 and analysis.uniqueness.unique is True and bool(analysis.chain.length)
+
+
+def _change(position: Position, rng: random.Random, goal: str) -> Position | None:
+    """A random change of the position: changes are drawn until one applies (DRAWS at most, else
+    None), so that every step of the search asks the solver about a new position."""
     changes = CHANGES + JOKER_CHANGES if position.rules.jokers else CHANGES
-    change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
-    try:
-        return change(position, rng)
-    except ValueError:  # a meld or position the change made is not valid
-        return None
+    for _ in range(DRAWS):
+        change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
+        if change is _add_meld and len(position.table) >= TABLE_MELDS[goal][1]:
+            continue
+        if change is _drop_meld and len(position.table) <= TABLE_MELDS[goal][0]:
+            continue
+        try:
+            changed = change(position, rng)
+        except ValueError:  # a meld or position the change made is not valid
+            continue
+        if changed is not None:
+            return changed
+    return None
+
+
+DRAWS = 20
+"""How many changes a step draws at most before one applies."""
 
 
 def _left_over(position: Position) -> Counter[Card]:
@@ -217,8 +280,6 @@ def _change_hand_card(position: Position, rng: random.Random) -> Position | None
 
 def _add_meld(position: Position, rng: random.Random) -> Position | None:
     """A set of three or a run of three beside a card of the table, from the cards left over."""
-    if len(position.table) >= TABLE_MELDS[1]:
-        return None
     left = _left_over(position)
     cards = [card for meld in position.table for card in meld.cards if card.suit is not None]
     anchor = rng.choice(cards)
@@ -237,7 +298,7 @@ def _add_meld(position: Position, rng: random.Random) -> Position | None:
 
 
 def _drop_meld(position: Position, rng: random.Random) -> Position | None:
-    if len(position.table) <= TABLE_MELDS[0]:
+    if len(position.table) <= 1:
         return None
     table = list(position.table)
     del table[rng.randrange(len(table))]

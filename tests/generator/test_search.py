@@ -1,20 +1,28 @@
 """The searching methods (6e, 6m): Expert and Master that fork, with honest obvious cards, found by
-local search from recipes, figures and mid-game tables (issue 38)."""
+local search from mid-game tables (Expert) and recipes, figures and wide tables (Master) (issue 38)."""
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
 
 from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
-from generator._make import REPLAY_TIME_LIMIT, recipe_for
+from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
 from generator._methods import METHODS, SEARCHES
 from generator._runs import Plan, Tally, generate
-from generator._search import CHANGES, honest
+from generator._search import CHANGES, TABLE_MELDS, _change, _score, graded, honest, met
 from generator._shapes import obvious_laid
-from puzzles import Position, Rules, parse_cards, skill_limited
+from puzzles import Position, Rules, analyse, parse_cards, skill_limited
+
+CHAIN_OF_SEVEN = (
+    "classic | 4H 4D 4C / 7S 7D 7C / 10S 10H 10C / KS KH KD KC / 4S 5S 6S / 7H 8H 9H / 10D JD QD | "
+    "3S 3S 8S 6H 2D 3D 5D 6D 9D"
+)
+"""A chain of seven melds whose every decision is a decline (no fork): Hard."""
 
 
 def test_an_obvious_card_of_the_best_play_is_honest_and_a_trap_alone_is_not() -> None:
@@ -80,3 +88,56 @@ def test_a_run_of_searched_experts_forks_and_keeps_no_table_relabelled() -> None
         assert honest(expert.position(), expert.laid_cards)
     for a, b in combinations(experts, 2):
         assert not near_duplicate(a.table, b.table, "classic")
+
+
+def test_a_search_counts_decisions_from_its_goals_chain_and_never_keeps_a_tier_above() -> None:
+    analysis = analyse(Position.parse(CHAIN_OF_SEVEN), time_limit=REPLAY_TIME_LIMIT)
+    assert analysis.chain.length == 7
+    deadline = time.perf_counter() + REPLAY_TIME_LIMIT
+    # declines only: Hard, which neither goal meets
+    hard = graded(analysis, "master", deadline)
+    assert hard is not None and hard.forcing is not None and hard.forcing.forks == 0
+    assert hard.skill is None and not met(hard, "master")
+    # the same chain counted as if it forked twice would be a Master: above an Expert's goal, so
+    # an Expert's search ranks it below an Expert and never stops there
+    forking = replace(hard, forcing=replace(hard.forcing, forks=2))
+    assert _score(forking, "expert")[1] < _score(forking, "master")[1] == 4
+    assert _score(forking, "expert")[1] == 2 and not met(forking, "expert")
+    # a chain shorter than the goal's is climbed on the chain alone: no count yet
+    short = graded(replace(analysis, chain=replace(analysis.chain, length=3)), "expert", deadline)
+    assert short is not None and short.forcing is None and not met(short, "expert")
+
+
+def test_a_searched_table_keeps_within_its_goals_melds() -> None:
+    rules = Rules.named("classic")
+    grown = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        candidate = METHODS["6m"](rules, rng)
+        if candidate is None:
+            continue
+        for goal, (least, most) in TABLE_MELDS.items():
+            position = candidate.position
+            for _ in range(12):
+                after = _change(position, rng, goal)
+                if after is None:
+                    continue
+                # a change adds one meld at most, never past the goal's most, and drops none
+                # below its least
+                assert len(after.table) <= max(len(position.table), most)
+                assert len(after.table) >= min(len(position.table), least)
+                grown += len(after.table) > len(position.table)
+                position = after
+    assert grown > 10
+
+
+def test_a_searching_attempt_gives_a_puzzle_of_its_goal_or_none() -> None:
+    goals = []
+    for number in range(10):
+        result = attempt(attempt_id("classic", ("6e",), 5, number), REPLAY_TIME_LIMIT)
+        if result.puzzle is not None:
+            assert result.puzzle.tier == "expert" and result.puzzle.forks and result.puzzle.forks >= 1
+            assert honest(result.puzzle.position(), result.puzzle.laid_cards)
+            assert len(result.puzzle.table) <= TABLE_MELDS["expert"][1]
+        goals.append(result.outcome)
+    assert "short of its tier" in goals
