@@ -2,9 +2,9 @@
 solves, and where one player's solve stands. Shown only once that player has finished the puzzle.
 
 The figures come from the stored attempts, counted in full per puzzle every few minutes and in
-between kept up with the attempts finished since: in a rush every player's result card comes after
-one more finished attempt. Only real play counts (`real_players`): a throwaway cookie
-that opens a puzzle and gives up moves no figure, as it moves no puzzle's rating (`records.rate`).
+between kept up with the attempts finished since: in a rush every result card comes after one more
+finished attempt. Only real play counts (`real_players`): a throwaway cookie that opens a puzzle and
+gives up moves no figure, as it moves no puzzle's rating (`records.rate`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ FRESH_SECONDS = 300
 """How long a puzzle's figures are kept before they are counted again in full; in between, only the
 attempts finished since are read."""
 OVERLAP_SECONDS = 5
-"""How far before the latest finished attempt counted the next reading starts again: an attempt
-committed a little after another that finished later (requests racing, hosts' clocks a little apart)
-is still read. One committed later still is found by the sums, and counted in full."""
+"""How far before the latest finished attempt counted the next reading starts (requests racing, hosts'
+clocks a little apart); an attempt committed later still is found by the sums, and counted in full."""
 FINISHED = (Status.SOLVED, Status.MISSED, Status.GAVE_UP, Status.TIMED_OUT)
-
 
 FEW = 5
 """Below this many players of real play (`real_players`) who finished a puzzle, the result card says
@@ -96,22 +94,15 @@ def _beaten(sorted_values: tuple[float, ...] | tuple[int, ...], mine: float) -> 
 
 
 def crowd_of(rows: Iterable[tuple[Status, int, datetime, datetime | None, bool]]) -> Crowd:
-    """The figures of finished attempts given as (status, moves, started, finished, real play)."""
-    finished = everyone = everyone_solved = 0
-    seconds: list[float] = []
-    moves: list[int] = []
-    for status, count, started, ended, real in rows:
-        if status not in FINISHED or ended is None:
-            continue
-        everyone += 1
-        everyone_solved += status == Status.SOLVED
-        if not real:
-            continue
-        finished += 1
-        if status == Status.SOLVED:
-            seconds.append((ended - started).total_seconds())
-            moves.append(count)
-    return Crowd(finished, tuple(sorted(seconds)), tuple(sorted(moves)), everyone, everyone_solved)
+    """The figures of the attempts given as (status, moves, started, finished, real play), finished
+    or not."""
+    tally = _Tally(datetime.min)
+    tally.add(
+        (number, status, count, started, ended, real)
+        for number, (status, count, started, ended, real) in enumerate(rows, 1)
+        if status in FINISHED and ended is not None
+    )
+    return tally.crowd
 
 
 class _Tally:
@@ -188,34 +179,33 @@ def how_others_did(session: Session, puzzle_id: int, now: datetime, finished: da
     """The figures of puzzle `puzzle_id` for a player who finished it at `finished`: never counted
     before that player's own attempt was, and as a full count would find them.
 
-    A full count reads every finished attempt; it is made at most every FRESH_SECONDS per process
-    (a player's attempts start to count as real play as days pass, `real_players`). In between, a
-    count of the finished attempts and the sum of their ids says whether any were finished (or erased)
-    since, read with those finished from OVERLAP_SECONDS before the latest counted on, each id counted
-    once. An attempt committed later than that overlap, or an erased one, makes the sums
-    disagree, and the count is made in full again."""
+    Counted in full at most every FRESH_SECONDS per process (attempts become real play as days pass).
+    In between, one statement reads the count and id sum of the finished attempts, with those finished
+    from OVERLAP_SECONDS before the latest counted on; sums that still disagree (an attempt committed
+    later, or erased) make a full count."""
     cache = CROWDS()
     tally = cache.get(puzzle_id)
     fresh = tally is not None and (now - tally.counted).total_seconds() < FRESH_SECONDS
     if tally is not None and fresh and tally.counted >= finished:
         return tally.crowd
     if tally is None or (now - tally.full_at).total_seconds() >= FRESH_SECONDS:
-        tally = _Tally(now)
-        tally.add(_finished_rows(session, puzzle_id, now))
-        cache.put(puzzle_id, tally)
-        return tally.crowd
+        return _in_full(session, puzzle_id, now)
     with tally.lock:
         since = finished if tally.latest is None else min(finished, tally.latest)
         count, id_sum, rows = _since(session, puzzle_id, now, since - timedelta(seconds=OVERLAP_SECONDS))
         if (count, id_sum) != (len(tally.ids), tally.id_sum):
             tally.add(rows)
             if (count, id_sum) != (len(tally.ids), tally.id_sum):
-                tally = _Tally(now)
-                tally.add(_finished_rows(session, puzzle_id, now))
-                cache.put(puzzle_id, tally)
-                return tally.crowd
+                return _in_full(session, puzzle_id, now)
         tally.counted = max(tally.counted, now)
         return tally.crowd
+
+
+def _in_full(session: Session, puzzle_id: int, now: datetime) -> Crowd:
+    tally = _Tally(now)
+    tally.add(_finished_rows(session, puzzle_id, now))
+    CROWDS().put(puzzle_id, tally)
+    return tally.crowd
 
 
 def _counted() -> ColumnElement[bool]:
@@ -232,9 +222,8 @@ def _counted() -> ColumnElement[bool]:
 
 def _statements() -> tuple[Select[Any], Select[Any]]:
     """Every counted attempt, and the sums with those finished at `:since` or later, each marked real
-    play or not: the figures are of real play (a throwaway cookie moves no share), the counts of
-    everyone (a friend on their first day has finished it). Built once: building them again took
-    more of an end of turn's CPU than running them."""
+    play or not (the figures are of real play, the counts of everyone). Built once: building them
+    took more of an end of turn's CPU than running them."""
     real = case(
         (_real_play(bindparam("old_before", type_=UtcDateTime()), bindparam("days")), True), else_=False
     ).label("real")
