@@ -371,7 +371,7 @@ SECRETS = {
     "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
     "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
 }
-"""The production stack's secrets, as bench/rush.py has them."""
+"""The production stack's secrets, bench/rush.py's and bench/move_cpu.py's too."""
 
 
 def start_redis(folder: Path) -> tuple[subprocess.Popen[bytes], int]:

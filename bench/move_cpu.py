@@ -28,7 +28,6 @@ import os
 import pstats
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,7 +42,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 import flood  # noqa: E402  (bench/flood.py)
 import morning  # noqa: E402  (bench/morning.py)
 import rush  # noqa: E402  (bench/rush.py)
-import web  # noqa: E402  (bench/web.py)
 
 
 def main() -> int:
@@ -67,28 +65,13 @@ def main() -> int:
     try:
         env = {
             "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{folder / 'move.sqlite3'}",
-            "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
-            "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
+            **flood.SECRETS,
             "TAVOLO_PROXIES": "1",
             "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
             "PYTHONPATH": str(app_root),
         }
         if args.redis:
-            port = web.free_port()
-            redis_server = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--dir",
-                    str(folder),
-                ],
-                stdout=subprocess.DEVNULL,
-            )
+            redis_server, port = flood.start_redis(folder)
             env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         os.environ.update(env)
         os.environ.pop("TAVOLO_RATE_LIMITS", None)

@@ -517,26 +517,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise OSError("DATABASE_URL must name a PostgreSQL: run under scripts/with-postgres.sh")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-rush-"))
     app_root = args.app_root.resolve()
-    redis_port = web.free_port()
-    redis_server = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(redis_port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--dir",
-            str(folder),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    redis_server, redis_port = flood.start_redis(folder)
     env = {
         **os.environ,
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
-        "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
+        **flood.SECRETS,
         "TAVOLO_PROXIES": "1",
         "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
         "PYTHONPATH": str(app_root),
