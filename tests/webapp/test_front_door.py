@@ -54,6 +54,20 @@ def publish_today(database_url: str, known_puzzle: generator.Puzzle) -> None:
         database().dispose()
 
 
+def production_env(database_url: str, host: str = HOST) -> dict[str, str]:
+    """An app host's environment in production behind nginx at `host`, on `database_url`."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
+        "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
+        "TAVOLO_ENV": "production",
+        "TAVOLO_BASE_URL": f"https://{host}",
+        "TAVOLO_PROXIES": "1",
+        "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
+    }
+
+
 def wait_for(port: int, process: subprocess.Popen[bytes], what: str, host: str = HOST) -> None:
     answered = answers(f"http://127.0.0.1:{port}/help", Host=host)
 
@@ -76,16 +90,7 @@ def front_door(module_database_url: str, known_puzzle: generator.Puzzle) -> Iter
     if not Path(nginx_conf.NGINX).exists():
         pytest.skip("needs Debian's nginx (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
-        "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
-        "TAVOLO_ENV": "production",
-        "TAVOLO_BASE_URL": f"https://{HOST}",
-        "TAVOLO_PROXIES": "1",
-        "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
-    }
+    env = production_env(database_url)
     flask = [str(PROJECT_ROOT / ".venv/bin/flask"), "--app", "webapp", "db", "upgrade"]
     subprocess.run(flask, env=env, cwd=PROJECT_ROOT, check=True, capture_output=True, timeout=120)
     publish_today(database_url, known_puzzle)

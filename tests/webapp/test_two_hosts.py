@@ -18,7 +18,6 @@ import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,7 @@ import generator
 from bench import morning, nginx_conf
 from tests.waiting import wait_until
 from tests.webapp.redis_server import RedisServer
-from tests.webapp.test_front_door import free_port, publish_today, wait_for
+from tests.webapp.test_front_door import free_port, production_env, publish_today, wait_for
 from webapp import models
 from webapp.db import engine_url
 from webapp.settings import PROJECT_ROOT
@@ -73,17 +72,7 @@ def hosts(
     known_puzzle: generator.Puzzle = request.getfixturevalue("known_puzzle")
     folder = tmp_path_factory.mktemp("two-hosts")
     redis_server = RedisServer(folder)
-    env = {
-        **os.environ,
-        "DATABASE_URL": module_database_url,
-        "REDIS_URL": redis_server.url,
-        "SECRET_KEY": "9f2c71d4e8a05b3f6c19e2d7a4b8f05c3e61d9a27b4c8e0f5a13d6b92e7c4f08",
-        "TAVOLO_DAILY_SECRET": "e41b7c0a9d35f826c7e04a1b9f3d62c85a7e0f49b13c6d28e5f7a0b4c91d36e2",
-        "TAVOLO_ENV": "production",
-        "TAVOLO_BASE_URL": f"https://{HOST}",
-        "TAVOLO_PROXIES": "1",
-        "TAVOLO_LAUNCH_DATE": datetime.now(UTC).date().isoformat(),
-    }
+    env = production_env(module_database_url, HOST) | {"REDIS_URL": redis_server.url}
     env.pop("TAVOLO_RATE_LIMITS", None)
     flask = [str(PROJECT_ROOT / ".venv/bin/flask"), "--app", "webapp", "db", "upgrade"]
     subprocess.run(flask, env=env, cwd=PROJECT_ROOT, check=True, capture_output=True, timeout=300)
