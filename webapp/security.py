@@ -25,7 +25,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 from itsdangerous import BadSignature
-from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -78,24 +78,6 @@ def wait_when_spent(budget: limits.RateLimitItem, namespace: str, key: str) -> i
         return None
     reset = counting(lambda counters: counters.get_window_stats(budget, namespace, key)).reset_time
     return max(math.ceil(reset - time.time()), 1)
-
-
-def refuse_when_spent(
-    budget: limits.RateLimitItem,
-    namespace: str,
-    key: str,
-    words: Callable[[int], str],
-    noted: Callable[[int], None] | None = None,
-) -> None:
-    """A 429 with `Retry-After` (werkzeug's, which `errors.http_error` answers) while `key` has spent
-    `budget`: `words(wait)` says why in the player's words, and `noted(wait)` hears of it first (the
-    costly pages refuse again in front of Flask). The solver seconds and the pages' CPU seconds."""
-    wait = wait_when_spent(budget, namespace, key)
-    if wait is None:
-        return
-    if noted is not None:
-        noted(wait)
-    raise TooManyRequests(words(wait), retry_after=wait)
 
 
 class _FallbackLogged(logging.Filter):

@@ -37,8 +37,8 @@ from typing import TypeVar, cast
 import limits
 from flask import Flask, current_app
 
-from webapp.errors import Wait
-from webapp.security import client_key, counting, milliseconds, refuse_when_spent
+from webapp.errors import Wait, refuse_when_spent
+from webapp.security import client_key, counting, milliseconds
 from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")

@@ -31,9 +31,10 @@ import limits
 from flask import current_app
 
 from webapp import refused_early
+from webapp.errors import refuse_when_spent
 from webapp.players.identity import current_player_id
 from webapp.refused_early import COSTLY_VIEW, PLAYER_KEY
-from webapp.security import client_key, counting, limiter, milliseconds, refuse_when_spent
+from webapp.security import client_key, counting, limiter, milliseconds
 from webapp.wording import gettext, rate_limit_words
 
 P = ParamSpec("P")
