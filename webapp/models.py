@@ -181,6 +181,9 @@ class PlayerAttempt(Base):
         UniqueConstraint("player_id", "puzzle_id", "review"),
         # how everyone did reads a puzzle's attempts finished since its last count (`players.crowd`)
         Index("ix_attempt_puzzle_id_finished", "puzzle_id", "finished"),
+        # a review list reads one round's turns outside runs in the order they ended, from a moment on,
+        # and stops at the first 50 (`review.queue`): a range of this index, whatever the record
+        Index("ix_attempt_player_run_review_finished", "player_id", "run_id", "review", "finished"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
