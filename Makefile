@@ -37,7 +37,7 @@ webapp/translations/%/LC_MESSAGES/messages.mo: webapp/translations/%/LC_MESSAGES
 
 # The page nginx refuses a costly page's flood with, one per language (deploy/nginx.conf's
 # `@tavolo_refused`), drawn by the app from its templates and catalogs (built here, never committed).
-$(REFUSALS): $(CATALOGS:.po=.mo) webapp/templates/error.html webapp/templates/base.html webapp/errors.py
+$(REFUSALS): $(CATALOGS:.po=.mo) webapp/templates/front_door_refusal.html webapp/errors.py
 	$(BIN)/flask --app webapp refusal-pages webapp/static/refused
 
 # After changing a player-facing string: extract every message and merge it into the catalogs; then
