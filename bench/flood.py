@@ -17,18 +17,19 @@ player's data, as one player with `--attempts` attempts and a friends' table of 
 own record would send it); a refusal is sent again at once (a flood, never waiting for `Retry-After`),
 from processes at `--flood-nice` (19: the attacker's CPU stands for their own machine's, not the
 server's; 0 for the figures before issue 39's last round). `GET /` is sampled ten times a second from
-other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's kept
-copy) and as another player (their cookie: always the app's own answer). Printed: each sample's p50,
-p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one (`x_quiet`),
-what the flood got (by status; ` nginx`: answered by nginx itself, not the app), the CPU seconds each
-server process group used meanwhile (`cpu_s`: gunicorn; nginx, PostgreSQL and Redis in production;
-`machine`, every process's, the flooders' and other people's too), the CPU a costly page took in one
-process for the seeded player (the mean of 20, limits off), what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
-200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking again;
-a player past the stats page's, with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32
-connections, `--rate-seconds`) beside nginx serving the same page as a file in the same run, and our
-share of nginx's rate. Figures are printed, never asserted. `--app-root DIR` serves another checkout
-(before/after a change) with this .venv.
+other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's
+kept copy) and as another player (their cookie: always the app's own answer). Printed: each sample's
+p50, p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one
+(`x_quiet`), what the flood got (by status; ` nginx`: answered by nginx itself, not the app), the CPU
+seconds each server process group used meanwhile (`cpu_s`: gunicorn; nginx, PostgreSQL and Redis in
+production; `machine`, every process's, the flooders' and other people's too), the CPU a costly page
+took in one process for the seeded player (the mean of 20, limits off), what a kept answer costs to
+serve in one process (the Flask test client, limits off: the mean of 200, wall clock and CPU), and what
+a refusal costs (an address past the analyser's limit, asking again; a player past the stats page's,
+with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32 connections, `--rate-seconds`)
+beside nginx serving the same page as a file in the same run, and our share of nginx's rate. Figures
+are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with this
+.venv.
 """
 
 from __future__ import annotations
