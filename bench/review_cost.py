@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import event, insert, select
+from sqlalchemy import event, insert, select, text
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -143,8 +143,9 @@ def main() -> int:
                 app = seed(url, turns, shape)
                 out[f"{shape}_{turns}"] = measure(app, url)
                 if args.database:
-                    with app.app_context():
-                        models.Base.metadata.drop_all(database().write_engine)
+                    with app.app_context(), database().write_engine.begin() as connection:
+                        models.Base.metadata.drop_all(connection)
+                        connection.execute(text("DROP TABLE alembic_version"))
     print(json.dumps(out, indent=2))
     return 0
 
