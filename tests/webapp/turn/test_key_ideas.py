@@ -151,6 +151,22 @@ def test_the_command_stores_the_key_ideas_of_old_rows(
     assert "found the key ideas of 0 puzzles" in again.output
 
 
+def test_again_rewrites_stale_key_ideas_and_leaves_current_ones(
+    app: Flask, runner: FlaskCliRunner, master: generator.Puzzle
+) -> None:
+    store(app, master, TODAY)
+    with app.app_context(), database().write() as session:
+        session.query(models.PoolPuzzle).one().key_ideas = []  # as an older engine stored them
+    assert "of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas"]).output
+    result = runner.invoke(args=["puzzles", "key-ideas", "--again"])
+    assert result.exit_code == 0 and "found the key ideas of 1 puzzle" in result.output
+    with app.app_context(), database().reader() as session:
+        assert session.query(models.PoolPuzzle).one().key_ideas == [
+            idea.to_json() for idea in master.key_ideas or ()
+        ]
+    assert "of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas", "--again"]).output
+
+
 JOKERS = (
     "jokers | 5S 5H 5D / 8S 8H 8D 8C / 9S 9H 9D 9C / 10H 10D 10C / JS JH JC / QS QD QC / QS QH QD"
     " | 10S 6H 4D 9D JD KC JK"
