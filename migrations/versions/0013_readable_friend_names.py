@@ -12,7 +12,7 @@ the same in every language and need no translation.
 The downgrade leaves the names as they are: the old ones drew nothing, and nothing in the schema
 changed.
 
-Revision ID: flood_readable_friend_names
+Revision ID: 0013_readable_friend_names
 Revises: 0012_attempt_puzzle_index
 Create Date: 2026-12-06 10:30:00
 """
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 from confusable_homoglyphs import confusables
 
-revision = "flood_readable_friend_names"
+revision = "0013_readable_friend_names"
 down_revision = "0012_attempt_puzzle_index"
 branch_labels = None
 depends_on = None

@@ -4,8 +4,8 @@ The review page's lists (`webapp.review.queue`) read a player's turns outside ru
 in the order they ended, from a moment on, and show the first 50: without this index each list read
 every turn of the player (issue 39: the page's work grew with the record).
 
-Revision ID: flood_review_rounds_index
-Revises: flood_readable_friend_names
+Revision ID: 0014_review_rounds_index
+Revises: 0013_readable_friend_names
 Create Date: 2026-12-06 10:50:00
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "flood_review_rounds_index"
-down_revision = "flood_readable_friend_names"
+revision = "0014_review_rounds_index"
+down_revision = "0013_readable_friend_names"
 branch_labels = None
 depends_on = None
 
