@@ -33,7 +33,7 @@ from puzzles._candidates import (
     reachable,
 )
 from puzzles._cards import JOKER, Card, sorted_cards
-from puzzles._melds import Meld, join_runs, table_order
+from puzzles._melds import Meld, MeldKind, join_runs, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
 from puzzles._rules import FreedJoker
@@ -522,6 +522,25 @@ class Model:
             for var, shape, _ in self._shapes()
             if layout[shape]
         )
+
+    def require_other_ends(self, card: Card, sets: int, runs: int) -> None:
+        """Constrain to plays where the card's copies (table and hand together) do not end as
+        `sets` in sets and `runs` in runs: another split, or another kind of meld (models built
+        without `keep`, whose final melds are candidates alone)."""
+        assert not self.kept
+        rules = self.position.rules
+        ends: dict[MeldKind, list[LinearExpr]] = {MeldKind.SET: [], MeldKind.RUN: []}
+        for var, piece, _ in self.pieces:
+            copies = dict(piece).get(card.index, 0)
+            if copies:
+                ends[meld_of(piece, rules).kind].append(copies * self.model.get_int_var_from_proto_index(var))
+        most = self.available[card.index]
+        in_sets, in_runs = self.new_int(0, most), self.new_int(0, most)
+        self.model.add(in_sets == sum(ends[MeldKind.SET]))
+        self.model.add(in_runs == sum(ends[MeldKind.RUN]))
+        other_sets = self.model.new_bool_var("")
+        self.model.add(in_sets != sets).only_enforce_if(other_sets)
+        self.model.add(in_runs != runs).only_enforce_if(~other_sets)
 
     def _require_one_fewer(self, counts: Iterable[tuple[LinearExpr, int]]) -> None:
         """Constrain one of the expressions at least to fall below its count."""

@@ -22,6 +22,9 @@ from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
+FORK_TIME_LIMIT = 2.0
+"""The time a key idea's check (`reaches_otherwise`) may take: one solve of the position with one
+card's end ruled out, a few hundredths of a second on a Master table."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -205,6 +208,22 @@ def _only_dead_left(model: Model, play: Play) -> bool:
     left = model.hand - Counter(card.index for card in play.laid)
     placeable = allowed_by(model.position, False).by_type
     return all(index not in placeable for index in left)
+
+
+def reaches_otherwise(
+    position: Position, maximum: int, card: Card, sets: int, runs: int, time_limit: float = FORK_TIME_LIMIT
+) -> bool | None:
+    """Whether some play places `maximum` hand cards with the card's copies (table and hand
+    together) ending otherwise than `sets` in sets and `runs` in runs: True, and a key idea that
+    says the card must end so is not true; False when proved that none does; None when the solve
+    proved neither within the time limit."""
+    model = Model(position, Objective.CARDS)
+    model.add(model.cards >= maximum)
+    model.require_other_ends(card, sets, runs)
+    found = model.solve(time_limit)
+    if found.status is Status.INFEASIBLE:
+        return False
+    return True if found.status.found else None
 
 
 def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME_LIMIT) -> Depth:
