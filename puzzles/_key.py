@@ -24,7 +24,7 @@ from typing import Literal, cast
 
 from puzzles._candidates import Candidate, allowed_by, meld_of
 from puzzles._cards import JOKER, Card, CardError, parse_cards
-from puzzles._forcing import Decision, agreeing_line, decisions_of
+from puzzles._forcing import Decision, agreeing_line, decisions_of, open_values
 from puzzles._melds import Meld, MeldKind, meld_problem
 from puzzles._plays import play_of
 from puzzles._position import Position
@@ -284,10 +284,37 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
             for decision in agreeing_line(position, play.placed, table) or ()
         ]
     ideas = [idea for idea in found if idea is not None and _true(position, table, play.placed, idea)]
+    if forcing.decisions is not None and len(ideas) < forcing.decisions:
+        ideas += _forced_forks(position, table, play.placed, ideas, forcing.decisions - len(ideas))
     ideas.sort(key=lambda idea: idea.kind == "decline")
     # a line that agrees with the solution may be longer than the count: say no more ideas than
     # the puzzle has decisions, the forks first
     return tuple(ideas if forcing.decisions is None else ideas[: forcing.decisions])
+
+
+def _forced_forks(
+    position: Position, table: tuple[Meld, ...], maximum: int, said: Sequence[KeyIdea], most: int
+) -> list[KeyIdea]:
+    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true:
+    cards that the forced moves leave open (`open_values`), in card order, whose every other end
+    the solver proves places fewer cards."""
+    taken = {idea.card for idea in said}
+    found: list[KeyIdea] = []
+    for card, values in open_values(position, maximum).items():
+        if len(found) == most:
+            break
+        if card.is_joker or card in taken:
+            continue
+        sets = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.SET)
+        runs = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.RUN)
+        lying = sum(meld.cards.count(card) for meld in position.table)
+        value = (sets, runs, position.hand.count(card) + lying - sets - runs)
+        if value not in values or reaches_otherwise(position, maximum, card, sets, runs) is not False:
+            continue
+        idea = _placed(position, table, Decision(card, *value, kind="fork"))
+        if idea is not None:
+            found.append(idea)
+    return found
 
 
 def _true(position: Position, table: tuple[Meld, ...], maximum: int, idea: KeyIdea) -> bool:

@@ -20,6 +20,7 @@ from puzzles import (
     parse_cards,
     play_of,
 )
+from puzzles._forcing import open_values
 from puzzles._key import KeyIdeaError, _joker_line, _placed
 from puzzles._solver import reaches_otherwise
 
@@ -84,7 +85,8 @@ def test_a_fork_the_other_choice_also_wins_is_left_out() -> None:
 
 
 def test_a_fork_comes_first_then_the_declines() -> None:
-    # c6m21k9cm0, a Master: 3♠ must split, the decline follows it (7♠'s fork is not one)
+    # c6m21k9cm0, a Master: 3♠ must split; the line's 7♠ is no fork, 2♠ (open, and proved) takes
+    # its place; the decline follows
     position = (
         "classic | 3S 3D 3C / 4S 4H 4C / 5H 5D 5C / 6H 6D 6C / 7S 7D 7C / 8S 8D 8C / 9S 9H 9C / 6H 7H 8H"
         " / 8C 9C 10C / 9H 10H JH / 5C 6C 7C / 5S 6S 7S | 2S 3S 10H JH AD 2D 9D 4C"
@@ -95,6 +97,7 @@ def test_a_fork_comes_first_then_the_declines() -> None:
     )
     assert said(position, solution) == [
         ("fork", "One 3♠ goes to the run 2♠ 3♠ 4♠; keep the other in the hand."),
+        ("fork", "2♠ goes to the run 2♠ 3♠ 4♠."),
         ("decline", "9♦ goes to 5♦ 6♦ 7♦ 8♦ 9♦, not onto 9♠ 9♥ 9♣."),
     ]
 
@@ -123,6 +126,18 @@ def test_no_more_ideas_than_decisions() -> None:
         " / 10D JD QD / 3C 4C 5C 6C / 6C 7C 8C"
     )
     assert said(position, solution) == [("fork", "2♠ goes to the run 2♠ 3♠ 4♠ 5♠ 6♠.")]
+
+
+def test_a_true_fork_the_line_left_unsaid_fills_a_dropped_ones_place() -> None:
+    # cp21k9co9, an Easy of two decisions: the line's 6♣ to a run is no fork (6♣ may as well stay
+    # in the sixes, 6♠ 7♠ 8♠ making the run); 8♠, which the forced moves leave open, must leave its run
+    position = "classic | 6S 6H 6D 6C / 8H 8D 8C / 9H 9D 9C / JS JD JC / KH KD KC / 7S 8S 9S | 7H 7D JD 7C 8C"
+    solution = "6S 6H 6D / 7S 7H 7D / 8S 8H 8D 8C / 9S 9H 9D 9C / JS JD JC / KH KD KC / 6C 7C 8C"
+    assert said(position, solution) == [
+        ("fork", "7♠ goes to the set 7♠ 7♥ 7♦, not to a run."),
+        ("fork", "8♠ goes to the set 8♠ 8♥ 8♦ 8♣, not to a run."),
+    ]
+    assert set(open_values(Position.parse(position), 4)[parse_cards("8S")[0]]) == {(1, 0, 0), (0, 1, 0)}
 
 
 def test_both_copies_are_said_where_both_must_go() -> None:
