@@ -217,7 +217,7 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     streak's attempt is never rated: a speed run must not move a rating made at leisure."""
     if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
-            rated = records.rate(session, attempt.id)
+            rated = records.rate_finished(session, attempt)
         if rated is not None:
             attempt.rating_after = rated.player.rating
             # the result card says the ratings as this game found and left them, not read again
