@@ -5,8 +5,8 @@ attempt keeps the last one applied, so that the same request sent again (nginx r
 another app host after the first died) is answered as the first was and never applied twice
 (issue 42).
 
-Revision ID: 0013_attempt_last_request
-Revises: 0012_attempt_puzzle_index
+Revision ID: 0015_attempt_last_request
+Revises: 0014_review_rounds_index
 Create Date: 2026-12-06 11:00:00
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_attempt_last_request"
-down_revision = "0012_attempt_puzzle_index"
+revision = "0015_attempt_last_request"
+down_revision = "0014_review_rounds_index"
 branch_labels = None
 depends_on = None
 
