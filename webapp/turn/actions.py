@@ -262,14 +262,14 @@ def _act_on_stored(
 def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
-        player = current_player_id()
+        player = current_player_id() or replays.started_player(session)
         attempt = store.locked(session, player, page.puzzle.id, page.review) if player else None
         _in_its_run(page, attempt)
         if attempt is not None and replays.replayed(attempt):
             return attempt, None  # applied already: answered as it stands
         built = None
         if attempt is None:
-            player = ensure_player(session)
+            player = ensure_player(session, replays.new_player_id())
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
             attempt, built = store.start(session, player, puzzle, page.number, page.review)
         board = action(attempt, built)

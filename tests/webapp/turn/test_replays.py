@@ -79,3 +79,21 @@ def test_a_malformed_request_id_is_refused_with_a_reason(app: Flask, player: Pla
         status, text = send(player, "move", bad, card=card_id(page, "10♥"), to="new")
         assert status == 400 and "the request&#39;s id must be" in text.replace("'", "&#39;")
     assert attempts(app) == []
+
+
+def test_a_first_move_sent_again_without_the_cookie_its_answer_set_finds_its_player(
+    app: Flask, player: Player, published: int
+) -> None:
+    page = player.client.get("/").get_data(as_text=True)
+    before = player.client.get_cookie("tavolo")
+    assert before is not None  # the session of the page's CSRF token, with no player yet
+    first = send(player, "move", "d" * 32, card=card_id(page, "9♠"), to="new")
+    # the answer, and the cookie naming the new player, were lost with the host that made them
+    player.client.set_cookie("tavolo", before.value)
+    assert send(player, "move", "d" * 32, card=card_id(page, "9♠"), to="new") == first
+    assert [(row[0], row[3]) for row in attempts(app)] == [(attempts(app)[0][0], 1)]
+    # the answer sent again named that player: the next move is theirs
+    assert send(player, "move", "e" * 32, card=card_id(page, "8♣"), to="new")[0] == 200
+    assert [row[3] for row in attempts(app)] == [2]
+    with app.app_context(), database().reader() as session:
+        assert len(session.scalars(select(models.Player.id)).all()) == 1
