@@ -559,12 +559,17 @@ class Model:
             net[JOKER_INDEX] = (laid_jokers - self.freed, -len(self.swaps))
         return net
 
-    def solve(self, time_limit: float, values: Sequence[LinearExpr] = ()) -> Solution:
-        """Solve within the time limit."""
+    def solve(
+        self, time_limit: float, values: Sequence[LinearExpr] = (), work_limit: float | None = None
+    ) -> Solution:
+        """Solve within the time limit and, if given, OR-Tools' deterministic time limit: a limit on
+        work, so that the same model stops at the same point on any machine."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
         solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        if work_limit is not None:
+            solver.parameters.max_deterministic_time = work_limit
         # OR-Tools would take over Ctrl-C during a solve and leave it killing the process after;
         # the CLI and the web workers need Python's KeyboardInterrupt.
         solver.parameters.catch_sigint_signal = False
