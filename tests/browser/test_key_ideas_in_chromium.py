@@ -133,3 +133,49 @@ def test_a_key_idea_naming_a_run_of_ten_stays_on_a_320_px_phone(
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-long-run-{language}-320.png"))
     context.close()
+
+
+BOTH = (
+    "classic | 5S 5H 5D / 6S 6H 6C / JS JH JC / QS QD QC / QH QD QC / KS KD KC / KH KD KC / JS QS KS"
+    " / JH QH KH | 4S 4H 6H 9H 2D 3D 4D 5D 7C 8C 9C JC"
+)
+"""A fresh Medium (c8m21k9clw, seed 4242) whose key idea moves both J♠ to sets, one of them out
+of J♠ Q♠ K♠: the longest of the key ideas' sentences."""
+
+
+@pytest.fixture
+def both_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(BOTH), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Both J♠ end in sets (J♠ J♥ J♣), the one in J♠ Q♠ K♠ too."),
+        ("it", "Entrambi i J♠ finiscono in tris (J♠ J♥ J♣), anche quello in J♠ Q♠ K♠."),
+        ("de", "Beide B♠ landen in Sätzen (B♠ B♥ B♣), auch die aus B♠ D♠ K♠."),
+        ("pl", "Obie W♠ kończą w grupach (W♠ W♥ W♣), także ta z W♠ D♠ K♠."),
+    ],
+)
+def test_both_copies_said_on_a_320_px_phone(
+    browser: object, both_site: str, language: str, said: str
+) -> None:
+    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(both_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    assert said in page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-both-{language}-320.png"))
+    context.close()
