@@ -296,11 +296,15 @@ def _forced_forks(
     position: Position, table: tuple[Meld, ...], maximum: int, said: Sequence[KeyIdea], most: int
 ) -> list[KeyIdea]:
     """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true:
-    cards that the forced moves leave open (`open_values`), in card order, whose every other end
-    the solver proves places fewer cards."""
+    cards that the forced moves leave open (`open_values`) and whose every other end the solver
+    proves places fewer cards: those that end on the table first, each group in card order."""
     taken = {idea.card for idea in said}
     found: list[KeyIdea] = []
-    for card, values in open_values(position, maximum).items():
+    opened = open_values(position, maximum)
+    # cards that go somewhere first: a kept hand card is forced by the puzzle's one best hand alone
+    laid = [card for card in opened if any(meld.cards.count(card) for meld in table)]
+    for card in [*laid, *(card for card in opened if card not in laid)]:
+        values = opened[card]
         if len(found) == most:
             break
         if card.is_joker or card in taken:
@@ -422,6 +426,9 @@ def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> 
     if home is None and decision.kept == 0:
         # a table card that stays where the forced moves would leave it: no idea to say
         return None
+    leaves = _left_meld(position, card, table, kind)
+    # both copies are said where both move: both join melds of the kind, or one leaves the other
+    copies = 1 if kind is None or (ends[kind] - lying[kind] < 2 and leaves is None) else ends[kind]
     return KeyIdea(
         "decline" if decision.kind == "decline" else "fork",
         card,
@@ -429,9 +436,9 @@ def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> 
         kind,
         None if instead is None else instead.cards,
         None if kind is None else _rival_kind(position, card, kind),
-        1 if kind is None else ends[kind],
+        copies,
         0 if home is None else decision.kept,
-        _left_meld(position, card, table, kind),
+        leaves,
     )
 
 

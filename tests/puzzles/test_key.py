@@ -156,6 +156,36 @@ def test_both_copies_are_said_where_both_must_go() -> None:
     ]
 
 
+def test_one_copy_moving_is_said_as_one() -> None:
+    # c6e21k9co7: both 7♥ end in sets, but the table's stays in its four: only the hand's moves
+    position = (
+        "classic | 8S 8D 8C / 5S 6S 7S 8S / 2D 3D 4D 5D 6D / 5C 6C 7C 8C 9C 10C JC QC KC / 7S 7H 7D 7C"
+        " / 3S 4S 5S / 4C 5C 6C | 6S 9S 3H 7H 9D QD 2C 2C JC"
+    )
+    solution = (
+        "5S 5D 5C / 6S 6D 6C / 7H 7D 7C / 7S 7H 7C / 8S 8D 8C / 3S 4S 5S 6S 7S 8S 9S / 2D 3D 4D / 4C 5C 6C"
+        " / 8C 9C 10C JC / JC QC KC"
+    )
+    assert said(position, solution)[0] == ("fork", "7♥ goes to the set 7♥ 7♦ 7♣.")
+
+
+def test_a_card_laid_comes_before_a_card_kept_among_the_true_forks() -> None:
+    # c0a4c3a2vh: the line's 10♦ is no fork; of the open cards proved, 4♦ (laid) is said, not 3♠
+    # (kept: the puzzle's one best hand says that alone)
+    position = (
+        "classic | 4S 4H 4D 4C / 9S 9H 9D 9C / 9S 9H 9D 9C / 10S 10D 10C / 10S 10H 10C / QH QD QC / JD QD KD"
+        " | 3S 5S 3D 5D 6D 10D"
+    )
+    solution = (
+        "4S 4H 4C / 9S 9H 9D 9C / 9S 9H 9D 9C / 10S 10D 10C / 10S 10H 10C / QH QD QC / 3D 4D 5D 6D"
+        " / 10D JD QD KD"
+    )
+    assert said(position, solution) == [
+        ("fork", "3♦ goes to the run 3♦ 4♦ 5♦ 6♦."),
+        ("fork", "4♦ goes to the run 3♦ 4♦ 5♦ 6♦, not to a set."),
+    ]
+
+
 def test_the_new_fields_round_trip_and_old_ideas_still_read() -> None:
     idea = KeyIdea(
         "fork",
