@@ -13,9 +13,12 @@ from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
     LEAST_DECISIONS,
+    LEAST_FORKS,
+    LOWEST_CHAIN,
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
+    graded_forks,
     graded_tier,
     is_publishable,
     skill_below,
@@ -32,10 +35,11 @@ from generator._methods import (
     RIVALLING,
     SEARCHES,
     TRAPPING,
+    TRAPPING_SEARCHES,
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import graded, met, search
+from generator._search import Found, graded, met, search
 from generator._shapes import extensions
 from puzzles import (
     JOKER,
@@ -216,6 +220,12 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         return done("unproven", start.position)
     analysis = found.analysis
     position = analysis.position
+    if not met(found, goal) and puzzle_id.method in TRAPPING_SEARCHES:
+        # forks enough but a decision short: a trap may add the decline the tier still needs
+        retried = _trapped_search(puzzle_id, found, goal, deadline)
+        if retried is None:
+            return done("unproven", position)
+        found, analysis, position = retried, retried.analysis, retried.analysis.position
     if not met(found, goal):
         return done("short of its tier", position)
     if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:
@@ -249,6 +259,31 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         return done("unproven", position)
     puzzle = Puzzle.from_analysis(puzzle_id, analysis, found.skill, live, found.forcing)
     return done(ACCEPTED, position, puzzle)
+
+
+def _trapped_search(puzzle_id: PuzzleId, found: Found, goal: str, deadline: float) -> Found | None:
+    """The search's position with a trap more (`_trapped`), graded again, when it has the goal's
+    chain and forks but too few decisions and the trapped position meets the goal; else `found`.
+    None when the solver could not prove a check in time."""
+    forcing = found.forcing
+    forks = graded_forks(forcing) if forcing is not None else None
+    if (
+        forcing is None
+        or (found.analysis.chain.length or 0) < LOWEST_CHAIN[goal]
+        or forks is None
+        or forks < LEAST_FORKS[goal]
+    ):
+        return found
+    trapped = _trapped(puzzle_id, found.analysis, forcing, goal, deadline)
+    if trapped is None:
+        return None
+    analysis = trapped[0]
+    if analysis is found.analysis:
+        return found
+    regraded = graded(analysis, goal, deadline)
+    if regraded is None:
+        return None
+    return regraded if met(regraded, goal) else found
 
 
 def count_decisions(position: Position, maximum: int) -> Forcing:

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
+from generator._geometry import sample_tree
 from generator._motifs import MARGIN, MOTIF_KINDS, chain_sampler
 from generator._rivals import sample_rivals
 from generator._shapes import is_figure
@@ -690,3 +691,20 @@ SEARCHES |= {"7e": "expert", "7m": "master"}
 FREEING = frozenset({"7e", "7m"})
 """The searching letters whose found position then has its hand joker changed for a table card."""
 JOKER_RECIPES |= {"expert": ("6e", "7e"), "master": ("6m", "7m", "6m", "7m", "5a")}
+
+# Masters from chains of varied geometry (issue 38): the 6m searches started from chains and figures
+# and kept their skeletons, so nearly every Master of a run was a near-duplicate. A chain drawn link
+# by link (runs that turn down the ranks, runs of six and five that split or branch, varied ends and
+# openings: `generator._geometry`) gives each attempt a skeleton of its own; the search polishes it.
+FIGURES["tree"] = sample_tree
+TREE = backwards(replace(FIGURE, figure="tree", size=(6, 9), melds=(1, 4), placed=(1,), decoys=(2, 3, 1)))
+"""A chain of six to nine melds of varied geometry, beside a small mid-game table."""
+METHODS |= {
+    # a chain of varied geometry, searched for a master that forks
+    "9m": family((TREE,), joker=FAMILY_JOKER, plain=1.0),
+}
+SEARCHES |= {"9m": "master"}
+TRAPPING_SEARCHES = frozenset({"9m"})
+"""The searching letters whose search, ending with the goal's chain and forks but a decision short,
+may add a trap for the decline it lacks (`generator._make._trapped_search`): a Master's two forks
+are what a strong player must find; its third decision may be a decline."""
