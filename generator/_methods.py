@@ -704,7 +704,9 @@ METHODS |= {
     "9m": family((TREE,), joker=FAMILY_JOKER, plain=1.0),
 }
 SEARCHES |= {"9m": "master"}
-TRAPPING_SEARCHES = frozenset({"9m"})
-"""The searching letters whose search, ending with the goal's chain and forks but a decision short,
-may add a trap for the decline it lacks (`generator._make._trapped_search`): a Master's two forks
-are what a strong player must find; its third decision may be a decline."""
+FINISHED_SEARCHES = frozenset({"9m"})
+"""The searching letters whose search is finished in `generator._make`: one that ends with the
+goal's chain and forks but a decision short may add a trap for the decline it lacks (a Master's two
+forks are what a strong player must find; its third decision may be a decline), and the melds the
+best play keeps whole are dropped where the position still meets its goal (a smaller table shares
+fewer melds with others)."""

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
 
 from generator import puzzle_from_id, verify
 from generator._geometry import sample_tree
+from generator._make import REPLAY_TIME_LIMIT, _trimmed
 from generator._methods import METHODS, SEARCHES
-from generator._search import honest
+from generator._search import graded, honest, met
 from generator._shapes import is_figure
 from generator._tables import counts_of, supply, to_meld
-from puzzles import MeldKind, Position, Rules, skill_limited, table_shape
+from puzzles import Meld, MeldKind, Position, Rules, analyse, skill_limited, table_shape
 
 MASTER = "c9mecwzw"
 """A 9m Master: a chain that turns, polished by the search (docs/GENERATOR.md)."""
@@ -79,3 +81,18 @@ def test_a_nine_m_master_forks_twice_and_replays_from_its_id() -> None:
     assert skill_limited(position, 5, 30, goal=master.max_placed).placed < master.max_placed
     assert verify(master) == []
     assert puzzle_from_id(MASTER) == master
+
+
+@pytest.mark.slow  # a master searched from scratch, then graded twice
+def test_a_meld_the_best_play_keeps_whole_is_trimmed_from_a_found_master() -> None:
+    position = puzzle_from_id(MASTER).position()
+    # a set of jacks that no card of the hand or the chain wants
+    extra = Meld.parse("JH JD JC", position.rules)
+    wider = Position(position.rules, (*position.table, extra), position.hand)
+    deadline = time.perf_counter() + REPLAY_TIME_LIMIT
+    found = graded(analyse(wider, time_limit=REPLAY_TIME_LIMIT), "master", deadline)
+    assert found is not None and met(found, "master")
+    trimmed = _trimmed(found, "master", deadline)
+    assert trimmed is not None and met(trimmed, "master")
+    assert extra not in trimmed.analysis.position.table
+    assert len(trimmed.analysis.position.table) == len(position.table)
