@@ -697,7 +697,9 @@ JOKER_RECIPES |= {"expert": ("6e", "7e"), "master": ("6m", "7m", "6m", "7m", "5a
 # by link (runs that turn down the ranks, runs of six and five that split or branch, varied ends and
 # openings: `generator._geometry`) gives each attempt a skeleton of its own; the search polishes it.
 FIGURES["tree"] = sample_tree
-TREE = backwards(replace(FIGURE, figure="tree", size=(6, 9), melds=(1, 4), placed=(1,), decoys=(2, 3, 1)))
+TREE = backwards(
+    replace(FIGURE, figure="tree", size=(6, 9), melds=(1, 4), placed=(1,), decoys=(2, 3, 1), hand_joker=0.0)
+)
 """A chain of six to nine melds of varied geometry, beside a small mid-game table."""
 METHODS |= {
     # a chain of varied geometry, searched for a master that forks

@@ -97,3 +97,14 @@ def test_a_meld_the_best_play_keeps_whole_is_trimmed_from_a_found_master() -> No
     assert trimmed is not None and met(trimmed, "master")
     assert extra not in trimmed.analysis.position.table
     assert len(trimmed.analysis.position.table) == len(position.table)
+
+
+@pytest.mark.parametrize("rules", ["italian", "jokers", "german-jokers", "three-decks"])
+def test_nine_m_lays_legal_positions_under_every_preset(rules: str) -> None:
+    # the Position constructor checks every meld and the copies of each card
+    made = [METHODS["9m"](Rules.named(rules), random.Random(seed)) for seed in range(30)]
+    assert sum(candidate is not None for candidate in made) >= 5
+    for candidate in made:
+        if candidate is not None:
+            assert candidate.position.rules == Rules.named(rules)
+            assert len(candidate.position.hand) >= 2
