@@ -11,9 +11,10 @@ is chosen at random, and whose shape is a tree rather than a line:
   pair, or two cards of a rank);
 - a meld of the table *gives* it, and may need a card in turn: a set of three takes the suit it
   lacks (from a run); a run of three gives an end card and needs the card beyond its other end,
-  going up or turning down the ranks (runs that turn direction); a run of six gives its third or
-  fourth card, and its pair needs the card beyond; a run of five gives its middle card and both its
-  pairs need one, so that the chain branches;
+  going up or turning down the ranks where they are free (runs that turn direction); a run of four
+  gives its second card, and the single card left joins a set of the other three suits one rank
+  away as its fourth; a run of six gives its third or fourth card, and its pair needs the card
+  beyond; a run of five gives its middle card and both its pairs need one (the chain branches);
 - the chain ends where a meld gives without needing: a set of four, a run of four or five giving
   its end card, a run of seven its middle card, the hand holding the card (a swap), or a set that
   gives its card while its two others start runs with pairs from the hand (a cycle's end).
