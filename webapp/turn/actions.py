@@ -184,7 +184,7 @@ def ask_hint(page: PuzzlePage) -> Turn:
     ideas = ideas_of(page.puzzle) if used == 0 else ()
 
     def worked_out() -> Hint:
-        return hint(board, used + 1, solution, limit, ideas[0].card if ideas else None)
+        return hint(board, used + 1, solution, limit, ideas[0] if ideas else None)
 
     advice = solver_gate.run(worked_out)
 
