@@ -712,6 +712,5 @@ goal's chain and forks but a decision short may add a trap for the decline it la
 forks are what a strong player must find; its third decision may be a decline), and the melds the
 best play keeps whole are dropped where the position still meets its goal (a smaller table shares
 fewer melds with others)."""
-RECIPES |= {"master": ("6m", "9m")}
-"""9m takes every other turn of Master: it finds them as often as 6m a CPU minute, from chains of
-another geometry, and trims their tables (docs/GENERATOR.md)."""
+# 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
+# as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.

@@ -61,7 +61,7 @@ def test_trees_vary_their_skeletons_run_lengths_and_directions() -> None:
 
 def test_nine_m_searches_for_master_and_gives_up_figures_before_the_solver() -> None:
     assert SEARCHES["9m"] == "master"
-    assert RECIPES["master"] == ("6m", "9m")
+    assert all("9m" not in recipe for recipe in RECIPES.values())  # measured, not yet better than 6m
     rules = Rules.named("classic")
     made = [METHODS["9m"](rules, random.Random(seed)) for seed in range(40)]
     assert sum(candidate is not None for candidate in made) > 10
