@@ -15,8 +15,9 @@ unexport PYTHONDONTWRITEBYTECODE
 .PHONY: run test check lint typecheck unit postgres-test unit-tests postgres-tests quick-tests system bench setup clean messages
 
 CATALOGS := $(wildcard webapp/translations/*/LC_MESSAGES/messages.po)
+REFUSALS := webapp/static/refused/en.html
 
-setup: $(STAMP) node_modules/.installed $(CATALOGS:.po=.mo)
+setup: $(STAMP) node_modules/.installed $(CATALOGS:.po=.mo) $(REFUSALS)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +35,11 @@ node_modules/.installed: package.json package-lock.json
 webapp/translations/%/LC_MESSAGES/messages.mo: webapp/translations/%/LC_MESSAGES/messages.po $(STAMP)
 	$(BIN)/pybabel -q compile -i $< -o $@
 
+# The page nginx refuses a costly page's flood with, one per language (deploy/nginx.conf's
+# `@tavolo_refused`), drawn by the app from its templates and catalogs (built here, never committed).
+$(REFUSALS): $(CATALOGS:.po=.mo) webapp/templates/front_door_refusal.html webapp/errors.py
+	$(BIN)/flask --app webapp refusal-pages webapp/static/refused
+
 # After changing a player-facing string: extract every message and merge it into the catalogs; then
 # translate what `make messages` leaves empty or fuzzy (tests/webapp/test_translations.py insists).
 messages: $(STAMP)
@@ -50,7 +56,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/peer.py bench/solver.py bench/phases_ab.py bench/attack.py bench/crossings.py bench/guard.py bench/rush.py bench/flood.py bench/web.py
+	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/peer.py bench/solver.py bench/phases_ab.py bench/attack.py bench/crossings.py bench/guard.py bench/rush.py bench/flood.py bench/web.py bench/review_cost.py
 
 # Debian packages for the tests: Chromium for the browser test, PostgreSQL for the database tests.
 system:

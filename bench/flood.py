@@ -17,18 +17,19 @@ player's data, as one player with `--attempts` attempts and a friends' table of 
 own record would send it); a refusal is sent again at once (a flood, never waiting for `Retry-After`),
 from processes at `--flood-nice` (19: the attacker's CPU stands for their own machine's, not the
 server's; 0 for the figures before issue 39's last round). `GET /` is sampled ten times a second from
-other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's kept
-copy) and as another player (their cookie: always the app's own answer). Printed: each sample's p50,
-p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one (`x_quiet`),
-what the flood got (by status), the CPU seconds each server process group used meanwhile (`cpu_s`:
-gunicorn; nginx, PostgreSQL and Redis in production; `machine`, every process's, the flooders' and other
-people's too), the CPU a costly page took in one process for the seeded player (the mean of 20, limits
-off), what a kept answer costs to serve in one process (the Flask test client, limits off: the mean of
-200, wall clock and CPU), and what a refusal costs (an address past the analyser's limit, asking again;
-a player past the stats page's, with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32
-connections, `--rate-seconds`) beside nginx serving the same page as a file in the same run, and our
-share of nginx's rate. Figures are printed, never asserted. `--app-root DIR` serves another checkout
-(before/after a change) with this .venv.
+other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's
+kept copy) and as another player (their cookie: always the app's own answer). Printed: each sample's
+p50, p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one
+(`x_quiet`), what the flood got (by status; ` nginx`: answered by nginx itself, not the app), the CPU
+seconds each server process group used meanwhile (`cpu_s`: gunicorn; nginx, PostgreSQL and Redis in
+production; `machine`, every process's, the flooders' and other people's too), the CPU a costly page
+took in one process for the seeded player (the mean of 20, limits off), what a kept answer costs to
+serve in one process (the Flask test client, limits off: the mean of 200, wall clock and CPU), and what
+a refusal costs (an address past the analyser's limit, asking again; a player past the stats page's,
+with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32 connections, `--rate-seconds`)
+beside nginx serving the same page as a file in the same run, and our share of nginx's rate. Figures
+are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with this
+.venv.
 """
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ HOST = "tavolo.example"
 """The site's host in deploy/nginx.conf: sent with every request (the app takes any host here)."""
 
 
-def ask(link: Any, kind: str) -> int:
+def ask(link: Any, kind: str) -> str:
+    """The answer's status, with ` nginx` when nginx answered it itself (a refusal of its own: the
+    app's answers, its refusals kept in front of Flask too, carry its security headers)."""
     headers = {"Host": HOST}
     if kind in COSTLY:
         link.request("GET", COSTLY[kind], headers={**headers, "Cookie": COOKIE.get("header", "")})
@@ -88,7 +91,7 @@ def ask(link: Any, kind: str) -> int:
         )
     response = link.getresponse()
     response.read()
-    return int(response.status)
+    return f"{response.status}{'' if response.getheader('Permissions-Policy') else ' nginx'}"
 
 
 def get_home(link: Any, cookie: str = "") -> int:
@@ -103,7 +106,7 @@ def flooder(
 ) -> None:
     COOKIE["header"] = cookie  # a process of its own: the parent's module state is not inherited
     os.nice(nice)
-    statuses: Counter[int] = Counter()
+    statuses: Counter[str] = Counter()
     lock = threading.Lock()
 
     def connection() -> None:
@@ -114,7 +117,7 @@ def flooder(
             except OSError:
                 link.close()
                 link = attack._link(port, address)
-                status = 0
+                status = "0"
             with lock:
                 statuses[status] += 1
 
@@ -181,7 +184,7 @@ def flood(port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any])
     cpu_before = rush.cpu_seconds(GROUPS)
     home = sample_home(port, args.seconds)
     cpu_after = rush.cpu_seconds(GROUPS)
-    statuses: Counter[int] = Counter()
+    statuses: Counter[str] = Counter()
     for _ in processes:
         statuses.update(out.get(timeout=120))
     for process in processes:
@@ -191,7 +194,7 @@ def flood(port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any])
         if before and figures.get("p95_ms") is not None:
             figures["x_quiet"] = round(figures["p95_ms"] / before, 1)
     cpu = {name: round(cpu_after[name] - cpu_before[name], 1) for name in cpu_before}
-    return {**home, "flood_by_status": {str(k): v for k, v in sorted(statuses.items())}, "cpu_s": cpu}
+    return {**home, "flood_by_status": dict(sorted(statuses.items())), "cpu_s": cpu}
 
 
 def kept_answer_ms(app_root: Path, database: str) -> dict[str, dict[str, float]]:

@@ -36,6 +36,10 @@ lines, `show`, `check`, and the solve answer alike). A joker stands in for so ma
 searches run far longer than classic ones (tens of seconds at the default limit, on a loaded
 machine); three decisions are all a grade needs, and a tenth of the default proves them. Published
 puzzle IDs were graded with it: changing it would change which puzzle some of them give."""
+KEY_NODE_LIMIT = 20_000
+"""Decisions tried by `agreeing_line`, the key ideas' own search where the grade's line does not
+reach the solution (most joker puzzles, whose count stops at JOKER_NODE_LIMIT): it tries only the
+solution's value of each card, so a joker Master's line takes a few thousand at most."""
 
 Value = tuple[int, int, int]
 """How a card's copies end: (in sets, in runs, kept in the hand)."""
@@ -994,6 +998,26 @@ def _counted(position: Position, maximum: int, limit: int, shown: tuple[Meld, ..
     """`decisions_of`, kept: a count depends on its arguments alone (a limit of decisions tried, not
     the clock), and the generator counts a position its search counted already."""
     return forcing_player(position, maximum, node_limit=limit, shown=shown)
+
+
+def agreeing_line(
+    position: Position, maximum: int, shown: Sequence[Meld], node_limit: int = KEY_NODE_LIMIT
+) -> tuple[Decision, ...] | None:
+    """The fewest decisions whose every decided card ends as it does in the play shown (`shown`, a
+    final table of a maximal play), with which the forcing player places `maximum` cards: the
+    search of `forcing_player`'s last `agrees` attempt, on its own. Each decision gives a card its
+    value in that play, so a search tries only one value a card, and a joker's decisions say where
+    it goes as the play has it. None when no such line is found within `node_limit` decisions
+    tried (a limit on work, not the clock: the same position finds the same line on any machine)."""
+    board = _Board(position, maximum)
+    target = board.values_of(position, shown)
+    if target is None:
+        return None
+    root = board.begin(frozenset(), ())
+    if root is not None and board.solved(root):
+        return ()
+    found = _search(board, root, node_limit, target=target)
+    return None if found.line is None else board.decisions(found.line)
 
 
 def _ms(started: float) -> float:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from puzzles._cards import Card, CardError, parse_cards
-from puzzles._forcing import Decision, decisions_of
+from puzzles._cards import JOKER, Card, CardError, parse_cards
+from puzzles._forcing import Decision, agreeing_line, decisions_of
 from puzzles._melds import Meld, MeldKind, meld_problem
 from puzzles._plays import play_of
 from puzzles._position import Position
@@ -56,6 +56,8 @@ class KeyIdea:
     def words(self) -> Words:
         """The idea as one sentence, in the solution's terms."""
         card = (self.card,)
+        if self.card.is_joker:
+            return self._joker_words()
         if self.home is None:
             if self.instead is None:
                 return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
@@ -70,6 +72,20 @@ class KeyIdea:
         if self.home_kind is MeldKind.SET:
             return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
         return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
+
+    def _joker_words(self) -> Words:
+        """A joker's decision is where it goes, and so which card it takes: in a run the one card
+        of its place, which the words name; in a set a missing suit of its rank, any of them."""
+        card = (self.card,)
+        if self.home is None:
+            return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
+        if self.home_kind is MeldKind.SET:
+            return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
+        return words(
+            "The joker stands for %(card)s in the run %(home)s.",
+            card=(_run_stand_in(self.home),),
+            home=self.home,
+        )
 
     def to_json(self) -> dict[str, object]:
         """The idea as stored with its puzzle: cards as tokens, melds as lists of them."""
@@ -116,6 +132,17 @@ def ideas_from_json(data: object) -> tuple[KeyIdea, ...]:
     return tuple(KeyIdea.from_json(item) for item in data)
 
 
+def _run_stand_in(run: tuple[Card, ...]) -> Card:
+    """The card a run's joker stands for: the run is in table order, low to high with its joker in
+    its place, so a real card and the distance to it tell the place (an ace after another card is
+    the high ace)."""
+    at = run.index(JOKER)
+    first = next(i for i, card in enumerate(run) if not card.is_joker)
+    real = run[first]
+    place = (14 if real.rank == 1 and first > 0 else real.rank) + at - first
+    return Card(1 if place == 14 else place, real.suit)
+
+
 def _one_card(value: object) -> Card:
     if not isinstance(value, str):
         raise KeyIdeaError(f"a key idea's card must be a card token, not {str(value)[:40]!r}")
@@ -137,9 +164,12 @@ def _maybe_meld(value: object, name: str) -> tuple[Card, ...] | None:
 
 
 def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[KeyIdea, ...]:
-    """The decisions of the forcing player's line (`decisions_of`, the count the grade reads) that
-    the solution (a maximal play's final table) bears out, forks first, each group in line order.
-    Empty when the line needs none or was not found within the search's limit."""
+    """The decisions of a forcing player's line that the solution (a maximal play's final table)
+    bears out, forks first, each group in line order: the line of the count the grade reads
+    (`decisions_of`) where it agrees with the solution, else the fewest decisions that reach the
+    solution (`agreeing_line`), a joker's first: where it goes and so which card it stands for
+    (`_joker_line`). Empty when the line needs none or none was found within the searches' limits
+    of decisions tried."""
     return _key_ideas(position, tuple(tuple(meld) for meld in solution))
 
 
@@ -149,8 +179,93 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
     table = tuple(Meld.of(meld, rules) for meld in solution)
     play = play_of(position, table)
     forcing = decisions_of(position, play.placed, shown=table)
-    ideas = [idea for decision in forcing.line if (idea := _placed(position, table, decision)) is not None]
+    found: list[KeyIdea | None] | None = None
+    if forcing.agrees:
+        found = [_placed(position, table, decision) for decision in forcing.line]
+    # with a joker the grade's count most often stops at its limit, and where it does not, its
+    # line, with the joker's place left open, is longer than the joker's line
+    with_joker = _joker_line(position, table, play.placed)
+    if with_joker is not None and (found is None or len(with_joker) <= len(found)):
+        found = with_joker
+    if found is None:
+        # the grade's line leads elsewhere than the solution
+        found = [
+            _placed(position, table, decision)
+            for decision in agreeing_line(position, play.placed, table) or ()
+        ]
+    ideas = [idea for idea in found if idea is not None]
     return tuple(sorted(ideas, key=lambda idea: idea.kind == "decline"))
+
+
+def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> list[KeyIdea | None] | None:
+    """The key ideas of a solution that lays every joker: first each joker's own fork, where the
+    solution puts it (and so which card it stands for; none for a table joker that stays where it
+    lies), then the decisions that reach the solution on the table with each joker read as that
+    card (`agreeing_line`). A joker can fill any gap, so while it is free the forced moves tell
+    little apart, and the lines the forcing player finds are long; once it is placed, a joker
+    Expert needs a decision or three. None where no joker is in play, or one ends in the hand (a
+    freed joker stands for nothing), or no line was found."""
+    jokers = sum(meld.jokers for meld in position.table) + position.hand.count(JOKER)
+    if not jokers or sum(meld.jokers for meld in table) != jokers:
+        return None
+    ends = Counter(_stand_ins(table))
+    # a table joker that ends standing for the card it stands for now has no fork; the others and
+    # the hand's take the rest of the solution's stand-ins
+    left = Counter(ends)
+    lying: list[Card | None] = []
+    for card in _stand_ins(position.table):
+        kept = left[card] > 0
+        left[card] -= kept
+        lying.append(card if kept else None)
+    moved = list(left.elements())
+    rest = iter(moved)
+    given = iter([card if card is not None else next(rest) for card in lying])
+    rules = replace(position.rules, decks=position.rules.decks + jokers)
+    hand = tuple(card for card in position.hand if not card.is_joker)
+    read = Position(rules, tuple(_read_as(meld, given) for meld in position.table), (*hand, *rest))
+    read_table = tuple(_read_as(meld, iter(_stand_ins((meld,)))) for meld in table)
+    line = agreeing_line(read, placed, read_table)
+    if line is None:
+        return None
+    ideas: list[KeyIdea | None] = []
+    for meld in table:
+        for card in _stand_ins((meld,)):
+            if card in moved:
+                moved.remove(card)
+                ideas.append(KeyIdea("fork", JOKER, meld.cards, meld.kind, None))
+    for decision in line:
+        idea = _placed(read, read_table, decision)
+        if idea is None:
+            continue
+        home = None
+        if idea.home is not None:
+            home = table[next(k for k, meld in enumerate(read_table) if meld.cards == idea.home)]
+            if idea.card not in home.cards:
+                continue  # a card a joker stands for: the joker's own fork says where it goes
+        instead = _obvious_meld(position, idea.card, home)
+        ideas.append(
+            replace(
+                idea,
+                home=None if home is None else home.cards,
+                instead=None if instead is None else instead.cards,
+            )
+        )
+    return ideas
+
+
+def _stand_ins(melds: Sequence[Meld]) -> list[Card]:
+    """The card each joker of these melds stands for, in order: in a run the one card of its place;
+    in a set the first suit the set lacks (any would do: the others are alike to the search)."""
+    return [min(options, key=lambda card: card.index) for meld in melds for options in meld.stand_ins()]
+
+
+def _read_as(meld: Meld, standing: Iterator[Card]) -> Meld:
+    """The meld with each joker read as the next card of `standing`."""
+    if not meld.jokers:
+        return meld
+    return Meld(
+        tuple(next(standing) if card.is_joker else card for card in meld.cards), meld.kind, meld.start
+    )
 
 
 def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> KeyIdea | None:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask, Response, current_app, g, jsonify, redirect, render_template, request, session
 from flask_babel import LazyString, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from limits import RateLimitItem
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import (
@@ -28,7 +32,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from puzzles import Problem, Words, argtypes
 from webapp import refused_early
-from webapp.security import limiter
+from webapp.languages import LANGUAGES
+from webapp.security import limiter, wait_when_spent
 from webapp.templating import drawn_for_keeping, sessionless, token_filled
 from webapp.wording import gettext, rate_limit_words, say
 
@@ -81,6 +86,24 @@ class Wait(Refusal):
     def __init__(self, why: Words | Problem | str, status: int, retry_after: int) -> None:
         super().__init__(why, status)
         self.retry_after = retry_after
+
+
+def refuse_when_spent(
+    budget: RateLimitItem,
+    namespace: str,
+    key: str,
+    words: Callable[[int], str],
+    noted: Callable[[int], None] | None = None,
+) -> None:
+    """A `Wait` (429, `Retry-After`) while `key` has spent `budget` (the solver seconds, the costly
+    pages' CPU seconds): `words(wait)` says why in the player's words, and `noted(wait)` hears of it
+    first (the costly pages refuse again in front of Flask)."""
+    wait = wait_when_spent(budget, namespace, key)
+    if wait is None:
+        return
+    if noted is not None:
+        noted(wait)
+    raise Wait(words(wait), 429, wait)
 
 
 def json_body(body: bytes, expected: str) -> Any:
@@ -218,7 +241,42 @@ def database_away(error: OperationalError | PoolTimeout) -> Response:
     return reply(503, gettext("The database is unavailable for a moment. Try again in a few seconds."))
 
 
+FRONT_DOOR_PATH = "/stats"
+"""A costly page: the front door's refusal is drawn as the app draws a refusal of one."""
+
+
+def front_door_refusals(app: Flask) -> dict[str, str]:
+    """The pages nginx answers a costly page's flood with, by file name (`en.html`, ...): the app's 429
+    page in each language, cut to what a refused player reads (nginx sends one to every request of a
+    flood: 0.6 KB, against 3.9 KB with the whole bar), with no token and no script (deploy/nginx.conf's
+    `@tavolo_refused` picks one by the language cookie, else the browser's first language, else
+    English)."""
+    pages = {}
+    for language in LANGUAGES:
+        # an app context of its own: the language chosen is kept in it (`g`) for its lifetime
+        with (
+            app.app_context(),
+            app.test_request_context(FRONT_DOOR_PATH, headers={"Accept-Language": language}),
+        ):
+            why = gettext("Too many requests for this page. Wait a few seconds and try again.")
+            pages[f"{language}.html"] = render_template("front_door_refusal.html", message=why)
+    return pages
+
+
+@click.command("refusal-pages", help="Write the pages nginx refuses a costly page's flood with into FOLDER.")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+def refusal_pages_command(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    for name, page in front_door_refusals(app).items():
+        # whole or not at all: nginx may be serving the old one meanwhile
+        written = folder / f".{name}.tmp"
+        written.write_text(page, encoding="utf-8")
+        written.replace(folder / name)
+
+
 def init_app(app: Flask) -> None:
+    app.cli.add_command(refusal_pages_command)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Refusal, refused)
     app.register_error_handler(OperationalError, database_away)

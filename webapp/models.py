@@ -10,17 +10,7 @@ from datetime import date, datetime, timedelta
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import (
-    JSON,
-    Double,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    UniqueConstraint,
-    false,
-)
+from sqlalchemy import JSON, Double, ForeignKey, Index, Integer, MetaData, String, UniqueConstraint, false
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -179,8 +169,10 @@ class PlayerAttempt(Base):
     __tablename__ = "attempt"
     __table_args__ = (
         UniqueConstraint("player_id", "puzzle_id", "review"),
-        # how everyone did reads a puzzle's attempts finished since its last count (`players.crowd`)
+        # how everyone did reads a puzzle's attempts finished since its last count (`players.crowd`);
+        # a review list, one round's turns by their end from a moment on, its first 50 (`review.queue`)
         Index("ix_attempt_puzzle_id_finished", "puzzle_id", "finished"),
+        Index("ix_attempt_player_run_review_finished", "player_id", "run_id", "review", "finished"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -37,8 +37,8 @@ from typing import TypeVar, cast
 import limits
 from flask import Flask, current_app
 
-from webapp.errors import Wait
-from webapp.security import client_key, counting, milliseconds, wait_when_spent
+from webapp.errors import Wait, refuse_when_spent
+from webapp.security import client_key, counting, milliseconds
 from webapp.wording import gettext, rate_limit_words
 
 T = TypeVar("T")
@@ -120,7 +120,7 @@ def run(solve: Callable[[], T], lane: str = "", least: bool = True) -> T:
     address = client_key()
     config = current_app.config
     budget = _budget()
-    _refuse_when_spent(budget, address)
+    refuse_when_spent(budget, "solver-seconds", address, _spent_words)
     # the site's clock (frozen in the tests) times the solve: what a solve is charged never depends on
     # how fast the machine is in a test
     in_lane = f"{address} {lane}" if lane else address
@@ -140,19 +140,12 @@ def _budget() -> limits.RateLimitItem:
     return milliseconds(str(current_app.config["SOLVE_SECONDS_LIMIT"]), "solver")
 
 
-def _refuse_when_spent(budget: limits.RateLimitItem, address: str) -> None:
-    wait = wait_when_spent(budget, "solver-seconds", address)
-    if wait is None:
-        return
+def _spent_words(wait: int) -> str:
     spent = limits.parse(str(current_app.config["SOLVE_SECONDS_LIMIT"]))
-    raise Wait(
-        gettext(
-            "Too many requests: at most %(limit)s. Try again in %(seconds)s s.",
-            limit=rate_limit_words(spent, solver=True),
-            seconds=wait,
-        ),
-        429,
-        wait,
+    return gettext(
+        "Too many requests: at most %(limit)s. Try again in %(seconds)s s.",
+        limit=rate_limit_words(spent, solver=True),
+        seconds=wait,
     )
 
 

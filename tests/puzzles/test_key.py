@@ -7,8 +7,20 @@ from collections import Counter
 
 import pytest
 
-from puzzles import Decision, Meld, MeldKind, Position, key_ideas, maximum, meld_problem, parse_cards, play_of
-from puzzles._key import _placed
+from puzzles import (
+    JOKER,
+    Decision,
+    KeyIdea,
+    Meld,
+    MeldKind,
+    Position,
+    key_ideas,
+    maximum,
+    meld_problem,
+    parse_cards,
+    play_of,
+)
+from puzzles._key import _joker_line, _placed
 
 MASTER = (
     "classic | 3S 3D 3C / 6H 6D 6C / 9S 9H 9D / QS QH QC / 6S 7S 8S / 3H 4H 5H / 9C 10C JC"
@@ -27,6 +39,24 @@ TABLE_FORK = (
 TABLE_FORK_SOLUTION = (
     "4S 4H 4C / 7S 7D 7C / 10S 10H 10D / JH JD JC / QH QD QC / KH KD KC / 5H 6H 7H / 2D 3D 4D 5D 6D"
     " / 8C 9C 10C"
+)
+JOKERS = (
+    "jokers | 5S 5H 5D / 8S 8H 8D 8C / 9S 9H 9D 9C / 10H 10D 10C / JS JH JC / QS QD QC / QS QH QD"
+    " | 10S 6H 4D 9D JD KC JK"
+)
+"""A generated `jokers` Expert (seed 0): the grade's count stops at its limit (at least 4 decisions)."""
+JOKERS_SOLUTION = (
+    "5S 5H 5D / 8S 8D 8C / 9S 9D 9C / QS QH QD / 10S JS QS / 6H JK 8H / 9H 10H JH / 9D 10D JD QD"
+    " / 10C JC QC KC"
+)
+GERMAN_JOKERS = (
+    "german-jokers | 7H 7D 7C / KH KD KC / 5S 6S 7S 8S / 8H 9H 10H / 5D 6D 7D / 9D 10D JD QD / 3C 4C 5C 6C JK"
+    " | 10S 10S 4D 3C 8C 9C QC QC KC"
+)
+"""A generated `german-jokers` Expert (seed 0) whose table joker leaves its run for a set."""
+GERMAN_JOKERS_SOLUTION = (
+    "7H 7D 7C / 8S 8H 8C / 9H 9D 9C / 10S 10H JK / KH KD KC / 5S 6S 7S / 4D 5D 6D 7D / 10D JD QD"
+    " / 3C 4C 5C 6C"
 )
 
 
@@ -124,9 +154,54 @@ def test_the_key_ideas_of_the_solvers_own_play_are_true_of_it(text: str) -> None
     check_agrees(position, final)
 
 
+def test_a_joker_says_which_card_it_stands_for_then_the_decisions_it_leaves() -> None:
+    # the grade's count finds no line within JOKER_NODE_LIMIT; with the joker placed, two declines do
+    assert said(JOKERS, JOKERS_SOLUTION) == [
+        ("fork", "The joker stands for 7♥ in the run 6♥ 🃏 8♥."),
+        ("decline", "10♠ goes to 10♠ J♠ Q♠, not onto 10♥ 10♦ 10♣."),
+        ("decline", "J♦ goes to 9♦ 10♦ J♦ Q♦, not onto J♠ J♥ J♣."),
+    ]
+
+
+def test_a_table_joker_that_moves_to_a_set_is_a_fork() -> None:
+    assert said(GERMAN_JOKERS, GERMAN_JOKERS_SOLUTION) == [
+        ("fork", "🃏 goes to the set 10♠ 10♥ 🃏, not to a run."),
+        ("decline", "8♣ goes to 8♠ 8♥ 8♣, not onto 3♣ 4♣ 5♣ 6♣ 🃏."),
+    ]
+
+
+def test_a_table_joker_that_stays_where_it_lies_is_no_fork() -> None:
+    # the joker's run is only extended: it stands for 9♦ before and after
+    position = Position.parse("jokers | 8D JK 10D / 5S 5H 5C | JD 5D 7D")
+    final = tuple(Meld.parse(meld, position.rules) for meld in ("7D 8D JK 10D JD", "5S 5H 5D 5C"))
+    assert _joker_line(position, final, 3) == []
+    # moved to a set, it is one
+    position = Position.parse("jokers | 8D JK 10D JD / 5S 5H 5C | 9D")
+    final = tuple(Meld.parse(meld, position.rules) for meld in ("8D 9D 10D JD", "5S 5H 5C JK"))
+    moved = _joker_line(position, final, 1)
+    assert moved is not None and moved[0] == KeyIdea("fork", JOKER, final[1].cards, MeldKind.SET, None)
+
+
+def test_a_run_joker_names_its_card_by_its_place() -> None:
+    ace_high = Position.parse("jokers | QH KH AH | JK")
+    (idea,) = (KeyIdea("fork", JOKER, parse_cards("QH KH JK"), MeldKind.RUN, None),)
+    assert str(idea.words()) == "The joker stands for A♥ in the run Q♥ K♥ 🃏."
+    low = KeyIdea("fork", JOKER, parse_cards("AH JK 3H"), MeldKind.RUN, None)
+    assert str(low.words()) == "The joker stands for 2♥ in the run A♥ 🃏 3♥."
+    first = KeyIdea("fork", JOKER, parse_cards("JK 5C 6C"), MeldKind.RUN, None)
+    assert str(first.words()) == "The joker stands for 4♣ in the run 🃏 5♣ 6♣."
+    assert ace_high.rules.ace_high
+
+
 @pytest.mark.parametrize(
     ("position", "solution"),
-    [(MASTER, MASTER_SOLUTION), (MEDIUM, MEDIUM_SOLUTION), (TABLE_FORK, TABLE_FORK_SOLUTION)],
+    [
+        (MASTER, MASTER_SOLUTION),
+        (MEDIUM, MEDIUM_SOLUTION),
+        (TABLE_FORK, TABLE_FORK_SOLUTION),
+        (JOKERS, JOKERS_SOLUTION),
+        (GERMAN_JOKERS, GERMAN_JOKERS_SOLUTION),
+    ],
 )
 def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> None:
     parsed = Position.parse(position)

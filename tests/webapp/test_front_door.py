@@ -6,7 +6,9 @@ today's page for a visitor without a cookie is nginx's to serve."""
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -18,15 +20,21 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import generator
 from bench import nginx_conf
 from tests.waiting import answers, wait_until
 from tests.webapp.conftest import FrozenClock, make_app, variant
 from webapp import models
+from webapp.addresses import client_network
 from webapp.db import database
+from webapp.errors import front_door_refusals
+from webapp.languages import LANGUAGES
 from webapp.schedule import pool
 from webapp.schedule.days import Calendar
+from webapp.security import CONTENT_SECURITY_POLICY
 from webapp.settings import PROJECT_ROOT
 
 pytestmark = pytest.mark.slow  # runs nginx and gunicorn as programs
@@ -240,3 +248,169 @@ def test_the_token_and_its_cookie_come_from_the_app_for_each_visitor(front_door:
         mine, page = fetch(front_door, "/", Cookie=cookie.split(";", 1)[0])
         assert mine.getheader("X-Cache-Status") == "BYPASS" and b'name="csrf-token" content=""' not in page
     assert len(tokens) == 2
+
+
+def get_from(
+    port: int, source: str, path: str, method: str = "GET", **headers: str
+) -> tuple[http.client.HTTPResponse, bytes]:
+    """A request from the loopback address `source` (127.0.0.2, ...: another client to nginx)."""
+    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    link.request(method, path, headers={"Host": HOST, **headers})
+    response = link.getresponse()
+    body = response.read()
+    link.close()
+    return response, body
+
+
+REFUSALS = PROJECT_ROOT / "webapp/static/refused"
+
+
+def nginx_refusal(language: str) -> bytes:
+    return (REFUSALS / f"{language}.html").read_bytes()
+
+
+def refused_by_nginx(
+    port: int, source: str, path: str, tries: int, **headers: str
+) -> tuple[http.client.HTTPResponse, bytes] | None:
+    """The first of up to `tries` requests that nginx refused itself (one of its pages), else None. A
+    zone lets a request through now and then (one a second): the app answers that one."""
+    pages = {nginx_refusal(language) for language in LANGUAGES}
+    for _ in range(tries):
+        response, body = get_from(port, source, path, **headers)
+        if body in pages:
+            assert response.status == 429
+            return response, body
+    return None
+
+
+def test_nginx_refuses_a_costly_page_flood_by_address_and_by_cookie(front_door: int) -> None:
+    # one address, one made-up session cookie, asking /stats again and again: the app answers, then
+    # refuses past its own limit (its 429s pass through as it drew them), then nginx refuses itself
+    player = {"Cookie": "tavolo=scraped-record; tavolo_language=de"}
+    answered = []
+    for _ in range(200):
+        response, body = get_from(front_door, "127.0.0.2", "/stats", **player)
+        if body == nginx_refusal("de"):
+            break
+        answered.append(response.status)
+    else:
+        pytest.fail("nginx never refused /stats itself")
+    assert 200 in answered and 429 in answered  # the app's own page, then its own refusal
+    # the same cookie from another address, far within that address's burst: the cookie's zone
+    assert refused_by_nginx(front_door, "127.0.0.3", "/stats", 10, **player) is not None
+    # that address without the cookie: the app answers (its own limit counts at most 10 so far)
+    response, body = get_from(front_door, "127.0.0.3", "/stats")
+    assert response.status == 200 and app_answered(response)
+    # a form at a costly path: not counted, the app answers (no CSRF token: its 400)
+    response, body = get_from(front_door, "127.0.0.2", "/friends", "POST", Cookie="tavolo=scraped-record")
+    assert response.status == 400 and app_answered(response)
+    # other pages, and the puzzles under /review/, are not costly pages
+    for path in ("/help", "/review/nosuchcode"):
+        response, _ = get_from(front_door, "127.0.0.2", path, **player)
+        assert app_answered(response) and response.status != 429, path
+
+
+def test_nginx_refusal_speaks_the_visitors_language_with_the_apps_headers(front_door: int) -> None:
+    flooded = "127.0.0.4"
+    assert refused_by_nginx(front_door, flooded, "/review", 300) is not None  # its burst spent
+    for headers, language in (
+        ({}, "en"),
+        ({"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.8"}, "pl"),
+        ({"Accept-Language": "fr, it;q=0.5"}, "en"),  # only the first language is read
+        ({"Cookie": "tavolo_language=it", "Accept-Language": "de"}, "it"),
+        ({"Cookie": "tavolo_language=xx", "Accept-Language": "de"}, "de"),
+    ):
+        refused = refused_by_nginx(front_door, flooded, "/review", 10, **headers)
+        assert refused is not None, headers
+        answer, body = refused
+        assert body == nginx_refusal(language), headers
+        assert answer.getheader("Content-Security-Policy") == CONTENT_SECURITY_POLICY
+        assert answer.getheader("Retry-After") == "2" and answer.getheader("Cache-Control") == "no-store"
+        assert answer.getheader("Content-Type") == "text/html; charset=utf-8"
+
+
+def test_the_refusal_pages_are_the_apps_own_in_each_language(module_database_url: str) -> None:
+    app = make_app(module_database_url, FrozenClock(datetime.now(UTC)))
+    pages = front_door_refusals(app)
+    assert sorted(pages) == sorted(f"{language}.html" for language in LANGUAGES)
+    for name, page in pages.items():
+        assert page.encode() == (REFUSALS / name).read_bytes(), f"{name} is stale: run make setup"
+    assert 'lang="it"' in pages["it.html"] and "Troppe richieste" in pages["it.html"]
+    assert "<h1>Zwolnij</h1>" in pages["pl.html"] and 'href="/static/tavolo.css"' in pages["pl.html"]
+    assert all("csrf" not in page and "<script" not in page for page in pages.values())  # no one's
+
+
+CLIENT_MAP = re.compile(r"^map \$remote_addr \$tavolo_client \{$.*?^\}$", re.MULTILINE | re.DOTALL)
+CLIENT_SITE = """{client_map}
+server {{
+    listen 127.0.0.1:{port};
+    # the test's X-Real-IP stands for the client's address, as nginx would have read it off a socket
+    set_real_ip_from 127.0.0.1;
+    real_ip_header X-Real-IP;
+    location / {{ return 200 "$tavolo_client"; }}
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def client_key_server() -> Iterator[int]:
+    """nginx answering with deploy/nginx.conf's `$tavolo_client` for the address in `X-Real-IP`."""
+    if not Path(nginx_conf.NGINX).exists():
+        pytest.skip("needs Debian's nginx (make test installs it)")
+    found = CLIENT_MAP.search((PROJECT_ROOT / "deploy/nginx.conf").read_text())
+    assert found is not None, "deploy/nginx.conf has no map for $tavolo_client"
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-nginx-"))
+    port = free_port()
+    nginx = nginx_conf.start(folder, CLIENT_SITE.format(client_map=found.group(0), port=port))
+    try:
+        wait_until(answers(f"http://127.0.0.1:{port}/"), "nginx did not answer")
+        yield port
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def nginx_client_key(port: int, address: str) -> str:
+    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    link.request("GET", "/", headers={"X-Real-IP": address})
+    key = link.getresponse().read().decode()
+    link.close()
+    return key
+
+
+def as_network(key: str) -> str:
+    """nginx's key as the app writes its client: an IPv4 address as it is, a /64 as a network."""
+    return key if "." in key else str(ipaddress.IPv6Network(f"{key}::/64" if key.count(":") == 3 else key))
+
+
+# groups of zeros in every place, where nginx's short form (`::`) is hardest to read off
+GROUP = st.one_of(st.just(0), st.integers(0, 0xFFFF))
+IPV6 = st.lists(GROUP, min_size=8, max_size=8).map(
+    lambda groups: ipaddress.IPv6Address(
+        sum(group << (16 * (7 - place)) for place, group in enumerate(groups))
+    )
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(address=IPV6, written=st.sampled_from(["compressed", "exploded"]))
+def test_nginx_counts_a_client_as_the_app_does(
+    client_key_server: int, address: ipaddress.IPv6Address, written: str
+) -> None:
+    key = nginx_client_key(client_key_server, getattr(address, written))
+    assert as_network(key) == client_network(str(address)), key
+    # and every other address in its /64 is that client too
+    neighbour = ipaddress.IPv6Address(int(address) ^ 0xFFFF_0000_0000_0001)
+    assert nginx_client_key(client_key_server, str(neighbour)) == key or address.ipv4_mapped is not None
+
+
+def test_nginx_counts_an_ipv4_client_alone_and_a_mapped_one_as_itself(client_key_server: int) -> None:
+    assert nginx_client_key(client_key_server, "192.0.2.7") == "192.0.2.7"
+    assert nginx_client_key(client_key_server, "::ffff:192.0.2.7") == "192.0.2.7"
+    assert nginx_client_key(client_key_server, "2001:db8::1") == nginx_client_key(
+        client_key_server, "2001:db8::ffff:2"
+    )
+    assert nginx_client_key(client_key_server, "2001:db8::1") != nginx_client_key(
+        client_key_server, "2001:db8:0:1::1"
+    )

@@ -224,3 +224,65 @@ def test_the_friend_name_keys_revision_makes_every_key_again_by_lookalikes(bare_
             "\u0440\u0430ul",
             "eva",
         ]
+
+
+def test_the_readable_friend_names_revision_renames_names_that_show_nothing(bare_app: Flask) -> None:
+    with bare_app.app_context():
+        migrate("0012_attempt_puzzle_index")
+        moment = "'2026-11-29 12:00:00+00:00'"
+        with database().write_engine.begin() as connection:
+            for player in range(1, 9):
+                connection.execute(text(f"INSERT INTO player (id, created) VALUES ('p{player}', {moment})"))
+            for group_id, name in ((1, "\u3164"), (2, "Club\u2800"), (3, "Chess")):
+                connection.execute(
+                    text(f"INSERT INTO friend_group (id, name, created) VALUES (:id, :name, {moment})"),
+                    {"id": group_id, "name": name},
+                )
+            members = [
+                (1, 1, "Anna"),
+                (2, 1, "\u3164"),  # a Hangul filler: an empty row
+                (3, 1, "Anna\u2800"),  # `Anna` beside `Anna`, with a blank Braille pattern
+                (4, 1, "#5"),  # typed by its member: the next blank one is not called so
+                (5, 1, "\u2800 \u115f"),
+                (6, 2, "Eva\u200b"),  # a zero-width space: `Eva` is free at its table
+                (7, 2, ""),
+                (8, 3, "\u0410nna"),  # a lookalike, not a blank: 0010's keys hold it
+            ]
+            for member_id, group_id, name in members:
+                connection.execute(
+                    text(
+                        "INSERT INTO friend_member (id, group_id, player_id, name, name_key, joined)"
+                        f" VALUES (:id, :group, :player, :name, :key, {moment})"
+                    ),
+                    {
+                        "id": member_id,
+                        "group": group_id,
+                        "player": f"p{member_id}",
+                        "name": name,
+                        "key": groups.name_key(name),
+                    },
+                )
+        migrate("head")
+        renamed = [
+            (1, "Anna", "anna"),
+            (2, "#2", "#2"),
+            (3, "#3", "#3"),
+            (4, "#5", "#5"),
+            (5, "#5-5", "#5-5"),
+            (6, "Eva", "eva"),
+            (7, "#2", "#2"),
+            (8, "\u0410nna", "anna"),
+        ]
+        assert rows("SELECT id, name, name_key FROM friend_member ORDER BY id") == renamed
+        assert rows("SELECT id, name FROM friend_group ORDER BY id") == [(1, "#1"), (2, "Club"), (3, "Chess")]
+    with bare_app.app_context(), database().reader() as session:
+        # every name shows (the lookalike aside), and holds its place: nobody else joins as `#2` or
+        # `Eva` beside it
+        for _, name, _ in renamed[:-1]:
+            groups.tidy_name(name, groups.NAME_MOST)
+        for group_id, name in ((1, "#2"), (2, "EVA")):
+            with pytest.raises(Refusal):
+                groups._check_name_free(session, group_id, name, "p9")
+    with bare_app.app_context():
+        migrate("0012_attempt_puzzle_index", down=True)  # nothing to undo: the names stay readable
+        assert rows("SELECT id, name, name_key FROM friend_member ORDER BY id") == renamed

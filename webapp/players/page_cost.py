@@ -31,10 +31,10 @@ import limits
 from flask import current_app
 
 from webapp import refused_early
-from webapp.errors import Wait
+from webapp.errors import refuse_when_spent
 from webapp.players.identity import current_player_id
 from webapp.refused_early import COSTLY_VIEW, PLAYER_KEY
-from webapp.security import client_key, counting, limiter, milliseconds, wait_when_spent
+from webapp.security import client_key, counting, limiter, milliseconds
 from webapp.wording import gettext, rate_limit_words
 
 P = ParamSpec("P")
@@ -69,26 +69,32 @@ def _keys() -> tuple[str, ...]:
     return (client_key(),) if player is None else (client_key(), f"{PLAYER_KEY}{player}")
 
 
-def _refuse_when_spent(budget: limits.RateLimitItem, key: str) -> None:
-    wait = wait_when_spent(budget, NAMESPACE, key)
-    if wait is None:
-        return
-    spent = limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
-    # refused again in front of Flask until then, at this path (a GET: `costly` views are pages)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    description = f"{spent.amount} seconds per {spent.GRANULARITY.name}"
-    refused_early.remember(
-        app, int(time.time()) + wait, description, costly=True, player=key.startswith(PLAYER_KEY)
+def _spent_words(wait: int) -> str:
+    spent = _seconds_limit()
+    return gettext(
+        "Too many costly pages: at most %(limit)s of the server's time. Try again in %(seconds)s s.",
+        limit=rate_limit_words(spent, seconds=True),
+        seconds=wait,
     )
-    raise Wait(
-        gettext(
-            "Too many costly pages: at most %(limit)s of the server's time. Try again in %(seconds)s s.",
-            limit=rate_limit_words(spent, seconds=True),
-            seconds=wait,
-        ),
-        429,
-        wait,
-    )
+
+
+def _seconds_limit() -> limits.RateLimitItem:
+    return limits.parse(str(current_app.config["PAGE_SECONDS_LIMIT"]))
+
+
+def _noted(key: str) -> Callable[[int], None]:
+    """Refused again in front of Flask until the wait is over, at this path (a GET: `costly` views
+    are pages), for the address or for the player of `key`."""
+
+    def note(wait: int) -> None:
+        spent = _seconds_limit()
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        description = f"{spent.amount} seconds per {spent.GRANULARITY.name}"
+        refused_early.remember(
+            app, int(time.time()) + wait, description, costly=True, player=key.startswith(PLAYER_KEY)
+        )
+
+    return note
 
 
 def _charge(budget: limits.RateLimitItem, keys: tuple[str, ...], cost: int) -> None:
@@ -106,7 +112,7 @@ def costly(view: Callable[P, T]) -> Callable[P, T]:
             return view(*args, **kwargs)
         keys = _keys()
         for key in keys:
-            _refuse_when_spent(budget, key)
+            refuse_when_spent(budget, NAMESPACE, key, _spent_words, _noted(key))
         meter: Callable[[], float] = current_app.config["PAGE_COST_METER"]
         started = meter()
         try:

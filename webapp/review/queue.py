@@ -126,18 +126,18 @@ def review(session: Session, player: str | None, moment: datetime, zone: ZoneInf
             select(Daily.puzzle_id, Daily.number, Daily.day).where(Daily.puzzle_id.in_(ids))
         )
     }
+    # found by the listed puzzles (one first turn each), the run told apart here: asked in the query,
+    # the index of a round's turns by their end looked cheaper to SQLite, and read them all
     first_played = {
         puzzle_id: finished.astimezone(zone).date()
-        for puzzle_id, finished in session.execute(
-            select(PlayerAttempt.puzzle_id, PlayerAttempt.finished).where(
+        for puzzle_id, finished, run_id in session.execute(
+            select(PlayerAttempt.puzzle_id, PlayerAttempt.finished, PlayerAttempt.run_id).where(
                 PlayerAttempt.player_id == player,
-                PlayerAttempt.run_id.is_(None),
                 PlayerAttempt.review == 0,
-                PlayerAttempt.finished.is_not(None),
                 PlayerAttempt.puzzle_id.in_([puzzle for puzzle in ids if puzzle not in dailies]),
             )
         )
-        if finished is not None
+        if finished is not None and run_id is None
     }
     today = moment.astimezone(zone).date()
 

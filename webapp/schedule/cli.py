@@ -82,8 +82,11 @@ def rescore_command(time_limit: float | None) -> None:
     help="Find the key ideas (the decisions in words) of the stored puzzles that have none yet,"
     " so that no page works them out.",
 )
-def key_ideas_command() -> None:
-    filled = rescore.fill_key_ideas()
+@click.option(
+    "--again", is_flag=True, help="Work out the key ideas of every stored puzzle, not only those without."
+)
+def key_ideas_command(again: bool) -> None:
+    filled = rescore.fill_key_ideas(again)
     click.echo(f"found the key ideas of {filled} puzzle{'s' if filled != 1 else ''}")
 
 

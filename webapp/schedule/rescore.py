@@ -138,29 +138,28 @@ def rescore(time_limit: float) -> Report:
     return report
 
 
-def fill_key_ideas() -> int:
-    """Find the key ideas of every stored puzzle that has none yet (stored before they were kept);
-    needs an app context. Returns how many were found. The forcing player works under its node
-    limit (a large share of a second on a joker puzzle), outside any transaction; a row whose
-    solution changed meanwhile (a rescore) is left for the next run."""
+def fill_key_ideas(again: bool = False) -> int:
+    """Find the key ideas of every stored puzzle that has none yet (stored before they were kept),
+    or with `again` of every stored puzzle (after the engine learned to state more of them, as it
+    did for jokers); needs an app context. Returns how many were found or changed. The forcing
+    player works under its node limit (a large share of a second on a joker puzzle), outside any
+    transaction; a row whose solution or ideas changed meanwhile is left for the next run."""
     database = db.database()
     with database.reader() as session:
-        ids = list(
-            session.scalars(
-                select(models.PoolPuzzle.id)
-                .where(models.PoolPuzzle.key_ideas.is_(None))
-                .order_by(models.PoolPuzzle.id)
-            )
-        )
+        rows = select(models.PoolPuzzle.id).order_by(models.PoolPuzzle.id)
+        if not again:
+            rows = rows.where(models.PoolPuzzle.key_ideas.is_(None))
+        ids = list(session.scalars(rows))
     filled = 0
     for puzzle_id in ids:
         with database.reader() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             position, solution, cards = row.position(), row.solution, row.solution_cards()
+            stored = row.key_ideas
         ideas = [idea.to_json() for idea in puzzles.key_ideas(position, cards)]
         with database.write() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
-            if row.solution == solution and row.key_ideas is None:
+            if row.solution == solution and row.key_ideas == stored and stored != ideas:
                 row.key_ideas = ideas
                 filled += 1
     return filled

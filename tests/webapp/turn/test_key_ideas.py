@@ -149,3 +149,46 @@ def test_the_command_stores_the_key_ideas_of_old_rows(
         assert row.key_ideas and row.key_ideas[0]["card"] == "10S"
     again = runner.invoke(args=["puzzles", "key-ideas"])
     assert "found the key ideas of 0 puzzles" in again.output
+
+
+def test_again_rewrites_stale_key_ideas_and_leaves_current_ones(
+    app: Flask, runner: FlaskCliRunner, master: generator.Puzzle
+) -> None:
+    store(app, master, TODAY)
+    with app.app_context(), database().write() as session:
+        session.query(models.PoolPuzzle).one().key_ideas = []  # as an older engine stored them
+    assert "of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas"]).output
+    result = runner.invoke(args=["puzzles", "key-ideas", "--again"])
+    assert result.exit_code == 0 and "found the key ideas of 1 puzzle" in result.output
+    with app.app_context(), database().reader() as session:
+        assert session.query(models.PoolPuzzle).one().key_ideas == [
+            idea.to_json() for idea in master.key_ideas or ()
+        ]
+    assert "of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas", "--again"]).output
+
+
+JOKERS = (
+    "jokers | 5S 5H 5D / 8S 8H 8D 8C / 9S 9H 9D 9C / 10H 10D 10C / JS JH JC / QS QD QC / QS QH QD"
+    " | 10S 6H 4D 9D JD KC JK"
+)
+"""A generated `jokers` Expert (seed 0) whose grade stops at its limit: its key is the joker's place."""
+JOKER_IDEA = {
+    "en": "The joker stands for 7♥ in the run 6♥\u00a0🃏\u00a08♥.",
+    "it": "Il jolly sta per 7♥ nella scala 6♥\u00a0🃏\u00a08♥.",
+    "de": "Der Joker steht für 7♥ in der Reihe 6♥\u00a0🃏\u00a08♥.",
+    "pl": "Joker zastępuje 7♥ w sekwensie 6♥\u00a0🃏\u00a08♥.",
+}
+
+
+def test_a_joker_puzzle_says_which_card_the_joker_stands_for_in_each_language(
+    app: Flask, player: Player
+) -> None:
+    puzzle = generator.puzzle_of("jk0", Position.parse(JOKERS), time_limit=20)
+    assert puzzle.decisions is None, "the grade's count proves no line: the key ideas find their own"
+    store(app, puzzle, TODAY)
+    result = text(player.post(f"/puzzles/{TODAY}/give-up"))
+    said = re.findall(r"<li>(.*?)</li>", result.split('id="key-ideas"')[1].split("</div>")[0])
+    assert said[0] == JOKER_IDEA["en"] and len(said) == 3
+    for language, sentence in JOKER_IDEA.items():
+        player.client.set_cookie(LANGUAGE_COOKIE, language)
+        assert sentence in text(player.client.get("/")), language
