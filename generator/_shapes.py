@@ -80,7 +80,7 @@ def broken_melds(position: Position, solution: Sequence[Sequence[str]]) -> list[
     # where each original meld's cards go: the meld itself for those that stay
     targets: list[set[int | None]] = [set() for _ in position.table]
     moved = [0] * len(position.table)
-    for step in plan_steps(position, play):
+    for step in plan_steps(position, play, turned_new=False):
         if step.kind is not StepKind.BREAK and step.source is not None and step.source < len(position.table):
             targets[step.source].add(step.target)
             moved[step.source] += len(step.cards)
@@ -103,7 +103,8 @@ def holds_joker(position: Position) -> bool:
 def moves_joker(position: Position, solution: Sequence[Sequence[str]]) -> bool:
     """Whether the final table lays a joker from the hand or puts a table joker somewhere else."""
     play = _play(position, solution)
-    return any(JOKER in step.cards for step in plan_steps(position, play) if step.kind is not StepKind.BREAK)
+    steps = plan_steps(position, play, turned_new=False)
+    return any(JOKER in step.cards for step in steps if step.kind is not StepKind.BREAK)
 
 
 def _play(position: Position, solution: Sequence[Sequence[str]]) -> Play:
@@ -162,6 +163,6 @@ def frees_joker(position: Position, solution: Sequence[Sequence[str]]) -> bool:
         return True
     return any(
         JOKER in step.cards and step.source is not None and step.source < len(position.table)
-        for step in plan_steps(position, play)
+        for step in plan_steps(position, play, turned_new=False)
         if step.kind is not StepKind.BREAK
     )

@@ -171,7 +171,7 @@ class _Solution:
             dict.fromkeys(meld.cards, i) for i, meld in enumerate(position.table)
         ]
         comes: dict[int, dict[Card, int | None]] = {}
-        for step in plan_steps(position, play):
+        for step in plan_steps(position, play, turned_new=False):
             if step.kind is StepKind.BREAK:
                 continue
             for card in step.cards:

@@ -7,7 +7,9 @@ the player's valid melds and whose hand is every card still to be laid or rehous
 
 1. the puzzle's key card (`key_ideas`: its first decision, a fork before a decline), without where
    it goes, while it has not moved; else which meld must be broken first (a meld of the puzzle's
-   table, or one the player has made);
+   table, or one the player has made). A declined card is the key to a puzzle without a fork, and
+   "think about where it goes" would send the player to the meld it fits, the trap: its words say
+   to think twice before laying it there, still without saying where it goes, if anywhere;
 2. which card moves where next;
 3. one whole meld of that final table.
 
@@ -25,6 +27,7 @@ from typing import Any
 
 from puzzles._board import Board, MeldState
 from puzzles._cards import Card, sorted_cards
+from puzzles._key import KeyIdea
 from puzzles._melds import Meld, MeldError, meld_problem
 from puzzles._model import Objective
 from puzzles._plays import Play, play_of
@@ -70,11 +73,11 @@ Melds = tuple[tuple[Card, ...], ...]
 
 
 def hint(
-    board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float, key: Card | None = None
+    board: Board, rung: int, solution: Sequence[Sequence[Card]], time_limit: float, key: KeyIdea | None = None
 ) -> Hint:
     """Hint number `rung` (1 to 3) for the board as it stands, towards a best play like `solution`.
 
-    `key`: the puzzle's key card (`key_ideas(...)[0].card`), which the first rung names."""
+    `key`: the puzzle's first key idea (`key_ideas(...)[0]`), whose card the first rung names."""
     if not 1 <= rung <= HINT_RUNGS:
         raise HintError(f"there are {HINT_RUNGS} hints, not {rung}")
     cards = board.cards()
@@ -93,15 +96,21 @@ def hint(
     if not moving:
         return Hint(rung, words("Every card is where it belongs: end your turn."), (), None)
     if rung == 1:
-        unmoved = None if key is None else _unmoved(board, key)
-        if unmoved is not None:
-            said = words("%(card)s is the key card: think about where it goes.", card=(key,))
-            return Hint(1, said, (unmoved,), None)
+        unmoved = None if key is None else _unmoved(board, key.card)
+        if key is not None and unmoved is not None:
+            return Hint(1, _key_words(key), (unmoved,), None)
         return _break_hint(board, steps)
     if rung == 2 or moving[0].kind is StepKind.TAKE:
         # a joker going back to the hand has no meld of the best table to show
         return _move_hint(board, moving[0], rung)
     return _meld_hint(board, moving[0], apply_steps(start, steps))
+
+
+def _key_words(key: KeyIdea) -> Words:
+    card = (key.card,)
+    if key.kind == "decline":
+        return words("%(card)s is the key card: think twice before you lay it where it fits.", card=card)
+    return words("%(card)s is the key card: think about where it goes.", card=card)
 
 
 def final_table(board: Board, solution: Sequence[Sequence[Card]], time_limit: float) -> Melds:

@@ -2,7 +2,9 @@
 
 Plain combinatorics, no solver. The plan keeps as many original melds whole as it can (so its
 "break" steps are the melds the play breaks, its chain depth), builds each final meld where the
-original meld that already holds most of its cards lies, and moves every other card once. It
+original meld that already holds most of its cards lies (not on one of the other kind that keeps a
+single card of it, where starting a new meld holds no more melds invalid at once), and moves every
+other card once. It
 orders the moves as a person makes them: from the hand along the chain, with as few melds invalid
 at once as it finds (`most_invalid` counts them). For `classic | 3C 4C 5C 6C 7C 8C 9C | 6H 6D`
 and the play `6H 6D 6C / 3C 4C 5C / 7C 8C 9C`:
@@ -90,7 +92,12 @@ def _meld(index: int | None) -> str:
 
 
 def plan_steps(
-    position: Position, play: Play, broken: Collection[int] = (), *, meld_by_meld: bool = False
+    position: Position,
+    play: Play,
+    broken: Collection[int] = (),
+    *,
+    meld_by_meld: bool = False,
+    turned_new: bool = True,
 ) -> tuple[Step, ...]:
     """The steps from the position's table to the play's final table, in an order to follow.
 
@@ -99,10 +106,17 @@ def plan_steps(
     breaks these, so that the steps name the melds the answer names.
 
     `meld_by_meld`: the same moves in the order the plan used before it followed the chain, meld by
-    meld with the hand last, to compare with (bench/steps.py)."""
+    meld with the hand last, to compare with (bench/steps.py).
+
+    `turned_new`: a final meld of the other kind than the original meld it would be built on, which
+    keeps one card of it (a set turned into a run: "lay 4♦ 5♦ on meld 4 (6♠ 6♥ 6♦)"), starts as a
+    new meld instead where that holds no more melds invalid at once. False: the plan as it was
+    before, which the generator's themes and shapes read, so that published puzzles keep theirs."""
     start = [meld.cards for meld in position.table]
     final = [meld.cards for meld in play.table]
-    return steps_between(start, final, position.rules, broken, meld_by_meld=meld_by_meld)
+    return steps_between(
+        start, final, position.rules, broken, meld_by_meld=meld_by_meld, turned_new=turned_new
+    )
 
 
 def steps_between(
@@ -112,13 +126,14 @@ def steps_between(
     broken: Collection[int] = (),
     *,
     meld_by_meld: bool = False,
+    turned_new: bool = True,
 ) -> tuple[Step, ...]:
     """The steps from any table (melds as card lists, valid or not, as on a board mid-turn) to a
     final one. Cards the final table has beyond `start` come from the hand; cards `start` has
-    beyond the final table go back to the hand. `broken` and `meld_by_meld` as for `plan_steps`;
-    the rules tell which melds are valid on the way."""
+    beyond the final table go back to the hand. `broken`, `meld_by_meld` and `turned_new` as for
+    `plan_steps`; the rules tell which melds are valid on the way."""
     planner = _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final], rules, broken)
-    return planner.steps(meld_by_meld)
+    return planner.steps(meld_by_meld, turned_new)
 
 
 def most_invalid(start: Sequence[Sequence[Card]], steps: Sequence[Step], rules: Rules) -> int:
@@ -203,12 +218,48 @@ class _Planner:
         # flows[(start meld or _HAND, final meld or _HAND)]: the cards going that way
         self.flows: dict[tuple[int, int], Counter[Card]] = {}
 
-    def steps(self, meld_by_meld: bool) -> tuple[Step, ...]:
+    def steps(self, meld_by_meld: bool, turned_new: bool = True) -> tuple[Step, ...]:
         kept = self._keep_most()
         left = [+Counter(meld) for meld in self.demand]
         for meld, destination in kept.items():
             left[destination].subtract(self.start[meld])
         base = self._bases(kept, left)
+        # a set that becomes a run (or a run a set) where one card of it stays reads as "lay 4♦ 5♦
+        # on 6♠ 6♥ 6♦": such a meld starts as a new one instead, unless that holds more melds
+        # invalid at once; the order meld by meld then writes the same moves
+        if turned_new and any(self._turns(i, k, left) for k, i in base.items()):
+            turned = [
+                (i, k)
+                for i in range(len(self.start))
+                for k in range(len(self.final))
+                if i not in kept and self._turns(i, k, left)
+            ]
+            apart = self._bases(kept, left, turned)
+            on_them = self._built_on(base, kept, left, meld_by_meld=False)
+            started = self._built_on(apart, kept, left, meld_by_meld=False)
+            if most_invalid(self.layout, started, self.rules) <= most_invalid(
+                self.layout, on_them, self.rules
+            ):
+                base = apart
+        return self._built_on(base, kept, left, meld_by_meld)
+
+    def _turns(self, meld: int, final: int, left: list[Counter[Card]]) -> bool:
+        """Whether the final meld built on this valid start meld keeps only one of its cards and is of
+        the other kind."""
+        stays = self.start[meld] & left[final]
+        return (
+            sum(stays.values()) == 1
+            and not _same_kind(self.start[meld], self.demand[final])
+            # a meld as it lies on the table, not one left incomplete mid-turn (a hint's board)
+            and meld_problem(self.layout[meld], self.rules) is None
+        )
+
+    def _built_on(
+        self, base: dict[int, int], kept: dict[int, int], left: list[Counter[Card]], meld_by_meld: bool
+    ) -> tuple[Step, ...]:
+        """The steps when each final meld is built on the start meld `base` names (or is new)."""
+        self.flows = {}
+        left = [Counter(cards) for cards in left]
         supply = {meld: Counter(cards) for meld, cards in enumerate(self.start) if meld not in kept}
         for meld, destination in kept.items():
             self._flow(meld, destination, self.start[meld])
@@ -259,8 +310,11 @@ class _Planner:
         search(0)
         return best
 
-    def _bases(self, kept: dict[int, int], left: list[Counter[Card]]) -> dict[int, int]:
-        """For each final meld, the start meld it is built on (the one with most cards in it already).
+    def _bases(
+        self, kept: dict[int, int], left: list[Counter[Card]], apart: Collection[tuple[int, int]] = ()
+    ) -> dict[int, int]:
+        """For each final meld, the start meld it is built on (the one with most cards in it already),
+        never a pair (start meld, final meld) named `apart`.
 
         A maximum-weight matching: a start meld hosts at most one final meld. Ties go to a meld of
         the same kind (a set stays a set), then to the earlier melds.
@@ -274,7 +328,7 @@ class _Planner:
                     stays = sum(cards.values()) if kept[i] == k else 0
                 else:
                     stays = sum((cards & left[k]).values())
-                if stays:
+                if stays and (i, k) not in apart:
                     weight[i][k] = stays * scale + _same_kind(cards, self.demand[k])
         pairs = _max_weight_matching(weight)
         return {k: i for i, k in pairs if weight[i][k] > 0}

@@ -52,13 +52,32 @@ def _shown(value: Any) -> str:
     if isinstance(value, Card):
         return shown_card(value, letters())
     if isinstance(value, tuple) and value and all(isinstance(card, Card) for card in value):
-        # no-break spaces: a meld is read as one, never split over two lines
-        return "\u00a0".join(shown_card(card, letters()) for card in value)
+        return cards_text([shown_card(card, letters()) for card in value])
     if isinstance(value, date):
         return day_words(value, "long")
     if isinstance(value, PresetName):
         return rules_title(value)
     return str(say(value))
+
+
+UNBROKEN_CARDS = 5
+"""The most cards of a meld that a sentence keeps on one line whatever the width: a run of ten
+joined by no-break spaces is wider than a 320 px phone's line, and ran off the result card."""
+
+
+def cards_text(shown: list[str]) -> str:
+    """Cards in a sentence, kept together: no-break spaces inside groups of at most UNBROKEN_CARDS
+    of about equal size, a plain space between groups. A set, or a run of up to five, never splits;
+    a longer run splits, where the line is too narrow for it, only between its groups, never inside
+    a card."""
+    groups = -(-len(shown) // UNBROKEN_CARDS)
+    size, extra = divmod(len(shown), groups)
+    parts, start = [], 0
+    for group in range(groups):
+        end = start + size + (group < extra)
+        parts.append("\u00a0".join(shown[start:end]))
+        start = end
+    return " ".join(parts)
 
 
 def problem_words(problem: Problem) -> str:

@@ -102,3 +102,42 @@ def test_the_key_card_then_the_key_ideas_on_a_phone(
     page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
     context.close()
+
+
+LONG_RUN = (
+    "jokers | 3H 3D JK / 5S 5H 5D 5C / 10S 10H 10C / 4S 5S 6S / 5H 6H 7H 8H 9H / 10H JH QH"
+    " / 2D 3D 4D 5D 6D / 3C 4C 5C 6C | 8S 3H AC JK"
+)
+"""A fresh jokers Medium (j8m21k9cln, seed 4242): its first key idea names a run of ten, 3♥ 🃏 5♥
+... Q♥, which ran off the result card at 320 px while its cards were all joined by no-break spaces."""
+
+
+@pytest.fixture
+def long_run_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("jz9", Position.parse(LONG_RUN), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("language", "run"), [("de", "10♥ B♥ D♥"), ("pl", "10♥ W♥ D♥")])
+def test_a_key_idea_naming_a_run_of_ten_stays_on_a_320_px_phone(
+    browser: object, long_run_site: str, language: str, run: str
+) -> None:
+    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(long_run_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    assert run in page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # every line of the ideas ends inside the card, the last card of the run too
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-long-run-{language}-320.png"))
+    context.close()

@@ -12,11 +12,13 @@ from puzzles import (
     Card,
     Hint,
     HintError,
+    KeyIdea,
     MeldState,
     Position,
     analyse,
     final_table,
     hint,
+    key_ideas,
     maximum,
     meld_problem,
     words,
@@ -168,22 +170,48 @@ def test_a_joker_the_best_play_takes_back_is_sent_to_the_hand_at_every_rung_past
         )
 
 
+def fork_on(card: Card) -> KeyIdea:
+    """A fork's key idea on this card; the first rung reads only its card and kind."""
+    return KeyIdea("fork", card, None, None, None)
+
+
 def test_the_first_hint_names_the_key_card_alone_while_it_has_not_moved(
     known_solution: list[list[Card]],
 ) -> None:
     board = board_of()
     key = Card.parse("QS")
-    first = hint(board, 1, known_solution, TIME_LIMIT, key)
+    first = hint(board, 1, known_solution, TIME_LIMIT, fork_on(key))
     assert str(first.words) == "Q♠ is the key card: think about where it goes."
     (card_id,) = first.card_ids
     assert card_id.startswith("h") and board.cards()[card_id] == key
     assert first.meld is None, "the hint does not say where the card goes"
     # a key card on the table is named while its meld is untouched, not once the meld is changed
     jack = Card.parse("JS")
-    (table_id,) = hint(board, 1, known_solution, TIME_LIMIT, jack).card_ids
+    (table_id,) = hint(board, 1, known_solution, TIME_LIMIT, fork_on(jack)).card_ids
     assert board.cards()[table_id] == jack and table_id.startswith("t")
     moved = board.move(cards_at(board, "JH")[0], "new")
-    assert hint(moved, 1, known_solution, TIME_LIMIT, jack).words.message.startswith("Break the meld")
+    after_move = hint(moved, 1, known_solution, TIME_LIMIT, fork_on(jack))
+    assert after_move.words.message.startswith("Break the meld")
     # once the key card has moved, the first rung names a meld to break as before
     laid = board.move(card_id, "1")
-    assert str(hint(laid, 1, known_solution, TIME_LIMIT, key).words).startswith("Break the meld ")
+    assert str(hint(laid, 1, known_solution, TIME_LIMIT, fork_on(key)).words).startswith("Break the meld ")
+
+
+TRAP = Position.parse("classic | QS QH QD QC / QH QD QC / 4S 5S 6S 7S / AH 2H 3H / 2D 3D 4D | 8S 7D 7C")
+"""A fresh Easy (c0a21k9cma, seed 4242): 8♠ fits 4♠ 5♠ 6♠ 7♠ as it lies, and laid there it
+keeps 7♠ from the set 7♠ 7♦ 7♣ that places two. Its one decision declines 8♠: no fork."""
+
+
+def test_the_first_hint_on_a_declined_key_card_does_not_send_it_where_it_fits() -> None:
+    best = maximum(TRAP, time_limit=TIME_LIMIT)
+    assert best.play is not None and best.placed == 2
+    solution = [list(meld.cards) for meld in best.play.table]
+    ideas = key_ideas(TRAP, solution)
+    assert [(idea.kind, str(idea.card)) for idea in ideas] == [("decline", "8S")]
+    board = Board.start(TRAP)
+    first = hint(board, 1, solution, TIME_LIMIT, ideas[0])
+    # "think about where it goes" would point at 4♠ 5♠ 6♠ 7♠, the one meld it fits: the trap
+    assert str(first.words) == "8♠ is the key card: think twice before you lay it where it fits."
+    (card_id,) = first.card_ids
+    assert card_id.startswith("h") and board.cards()[card_id] == Card.parse("8S")
+    assert first.meld is None, "the hint does not say where the card goes, nor that it stays"

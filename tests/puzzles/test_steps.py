@@ -15,6 +15,7 @@ from puzzles import (
     PRESETS,
     Card,
     Meld,
+    MeldKind,
     Objective,
     Play,
     Position,
@@ -146,9 +147,67 @@ def test_the_italian_example_moves_every_card_once() -> None:
     play = play_of(position, ["JH QH KH", "JD QD KD", "JC QC KC AC"], "AC")
     steps = follow(position, play)
     moved = [card for step in steps if step.kind is StepKind.MOVE for card in step.cards]
-    assert len(moved) == 6 and len(set(moved)) == 6
-    # the ace starts the chain on the jacks' meld, which ends as the clubs' run
-    assert texts(steps)[0] == "lay A♣ from the hand on meld 3"
+    assert len(moved) == 9 and len(set(moved)) == 9
+    # each run keeps one card of each set: the ace starts the clubs' run as a new meld, not on the
+    # jacks' meld ("lay A♣ on J♥ J♦ J♣"), and each run is built as a new meld
+    assert texts(steps)[0] == "lay A♣ from the hand as a new meld 4"
+    old = plan_steps(position, play, turned_new=False)
+    assert texts(old)[0] == "lay A♣ from the hand on meld 3"
+    start = [meld.cards for meld in position.table]
+    assert most_invalid(start, steps, position.rules) == most_invalid(start, old, position.rules) == 3
+
+
+TURNED = [
+    (
+        "classic | 2S 2D 2C / 4H 4D 4C / 8S 8H 8D / 10H 10D 10C / 3S 4S 5S 6S 7S 8S / 5H 6H 7H"
+        " / 3D 4D 5D 6D | 9S 10S 6H 7D 3C QC",
+        "10H 10D 10C / 2S 3S 4S 5S 6S 7S 8S / 8S 9S 10S / 4H 5H 6H / 6H 7H 8H / 2D 3D 4D"
+        " / 4D 5D 6D 7D 8D / 2C 3C 4C",
+        "9S 10S 6H 7D 3C",
+    ),
+    (
+        "classic | 10H 10D 10C / JH JD JC / 9S 10S JS / 7H 8H 9H 10H / 7D 8D 9D 10D / 7C 8C 9C"
+        " / JC QC KC | 8S 9S QS QS 7H KD 5C 9C KC",
+        "7H 7D 7C / 8S 8H 8D 8C / 9S 9D 9C / 9S 9H 9C / 10H 10D 10C / 10S 10H 10D / JS JH JD JC / JC QC KC",
+        "8S 9S 9C",
+    ),
+]
+"""Fresh Experts of seed 4242 (c6e21k9cld, c6e21k9cly) and their stored solutions. Their steps
+had "lay 6♥ from the hand on meld 2" (4♥ 4♦ 4♣) and began "lay 9♣ from the hand on meld 3" (9♠ 10♠
+J♠): a meld built on one of the other kind, of which one card stays in it."""
+
+
+def laid_across(position: Position, steps: Sequence[Step]) -> list[str]:
+    """The steps that put cards of the other kind (another rank on a set, another suit on a run)
+    onto an original meld that still lies whole."""
+    start = [meld.cards for meld in position.table]
+    found = []
+    for number, step in enumerate(steps):
+        if step.kind is StepKind.BREAK or step.new or step.target is None or step.target >= len(start):
+            continue
+        lying = apply_steps(start, steps[:number])[step.target]
+        if Counter(lying) != Counter(start[step.target]):
+            continue
+        first = next(card for card in lying if not card.is_joker)
+        if position.table[step.target].kind is MeldKind.SET:
+            other = any(card.rank != first.rank for card in step.cards if not card.is_joker)
+        else:
+            other = any(card.suit != first.suit for card in step.cards if not card.is_joker)
+        if other:
+            found.append(f"step {number + 1}: {step}")
+    return found
+
+
+@pytest.mark.parametrize(("text", "melds", "placed"), TURNED)
+def test_a_meld_is_not_built_on_one_of_the_other_kind_still_whole(text: str, melds: str, placed: str) -> None:
+    position = Position.parse(text)
+    play = play_of(position, melds.split(" / "), placed)
+    steps = follow(position, play)
+    old = plan_steps(position, play, turned_new=False)
+    assert laid_across(position, old), "the plan as it was lays a run onto a set"
+    assert laid_across(position, steps) == []
+    start = [meld.cards for meld in position.table]
+    assert most_invalid(start, steps, position.rules) <= most_invalid(start, old, position.rules)
 
 
 def test_a_freed_joker_goes_back_to_the_hand() -> None:

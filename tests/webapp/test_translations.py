@@ -480,3 +480,19 @@ def test_italian_calls_a_puzzle_a_rompicapo_throughout() -> None:
             if re.search(r"problem", text, re.IGNORECASE):
                 said.append(text)
     assert said == []
+
+
+def test_a_long_meld_in_a_sentence_breaks_only_between_groups_of_cards(app: Flask) -> None:
+    """A meld is read as one: no-break spaces keep a set, or a run of up to five, on one line. A run
+    of ten (a fresh jokers Medium, j8m21k9cln: "3♥ 🃏 5♥ ... D♥") is wider than a 320 px phone's
+    line: it may break between groups of cards, never inside one, so it no longer runs off the card."""
+    nbsp = "\u00a0"
+    short = tuple(Card.parse(token) for token in ["4S", "5S", "6S", "JK", "8S"])
+    long = tuple(Card.parse(token) for token in ["3H", "JK", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH"])
+    said = words("%(card)s goes to the run %(home)s, not to a set.", card=long[:1], home=long)
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert say(words("%(meld)s", meld=short)) == nbsp.join(["4♠", "5♠", "6♠", "🃏", "8♠"])
+        german = say(said)
+    meld = german.split("Reihe ")[1].split(",")[0]
+    groups = [group.split(nbsp) for group in meld.split(" ")]
+    assert groups == [["3♥", "🃏", "5♥", "6♥", "7♥"], ["8♥", "9♥", "10♥", "B♥", "D♥"]]

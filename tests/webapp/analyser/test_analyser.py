@@ -104,7 +104,7 @@ def test_worked_example_1_under_italian_and_classic(client: FlaskClient) -> None
     table = "KH KD KC / QH QD QC / JH JD JC"
     italian = text_of(page(client, "italian", table, "AC"))
     assert "The best play places your only card" in italian
-    assert "Break meld 1" in italian and "Lay A ♣ ♣ from the hand on meld 3" in italian
+    assert "Break meld 1" in italian and "Lay A ♣ ♣ from the hand as a new meld 4" in italian
     classic = page(client, "classic", table, "AC")
     assert classic.status_code == 200
     answer = text_of(classic)

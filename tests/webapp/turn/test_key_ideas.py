@@ -88,6 +88,36 @@ def test_the_first_hint_names_the_key_card_and_nothing_more(player: Player, stor
     assert "key" not in api.lower() and "10S" not in api.split('"hand"')[0]
 
 
+TRAP = "classic | QS QH QD QC / QH QD QC / 4S 5S 6S 7S / AH 2H 3H / 2D 3D 4D | 8S 7D 7C"
+"""A fresh Easy (c0a21k9cma, seed 4242) with no fork: its key idea declines 8♠, which fits 4♠ 5♠ 6♠
+7♠ as it lies and laid there keeps 7♠ from the sevens."""
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "8♠ is the key card: think twice before you lay it where it fits."),
+        ("it", "8♠ è la carta chiave: pensaci bene prima di calarla dove si attacca."),
+        ("de", "8♠ ist die Schlüsselkarte: überlege gut, bevor du sie dort anlegst, wo sie passt."),
+        ("pl", "8♠ to kluczowa karta: zastanów się dwa razy, zanim dołożysz ją tam, gdzie pasuje."),
+    ],
+)
+def test_a_declined_key_card_is_not_sent_where_it_fits(
+    app: Flask, player: Player, language: str, said: str
+) -> None:
+    puzzle = generator.puzzle_of("cz9", Position.parse(TRAP), time_limit=20)
+    assert [idea.kind for idea in puzzle.key_ideas or ()] == ["decline"]
+    store(app, puzzle, TODAY)
+    player.client.set_cookie(LANGUAGE_COOKIE, language)
+    page = text(player.client.get("/"))
+    eight = card_id(page, "8♠")
+    board = text(player.post(f"/puzzles/{TODAY}/hint"))
+    assert said in board.replace("\u00a0", " ")
+    assert "think about where it goes" not in board and "pensa a dove va" not in board
+    assert re.findall(r'class="card [^"]*\bhinted"\s+data-card="(\w+)"', board) == [eight]
+    assert "hinted-meld" not in board
+
+
 def test_the_pages_read_the_key_ideas_stored_with_the_puzzle(
     player: Player, stored: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
