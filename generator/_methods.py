@@ -611,8 +611,14 @@ METHODS |= {
     "6e": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
 }
 SEARCHES |= {"6m": "master", "6e": "expert"}
+METHODS |= {
+    # a mid-game table, searched for a master with budgets of its own, its untouched melds pruned
+    # (`generator._search.STYLES`)
+    "6p": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
+}
+SEARCHES |= {"6p": "master"}
 
-RECIPES |= {"expert": ("6e",), "master": ("6m",)}
+RECIPES |= {"expert": ("6e",), "master": ("6p",)}
 
 # Hard and Medium that mix sets and runs (issue 38): Hard was a figure swept through (most tables a
 # figure, most best plays breaking only sets or only runs) and Medium mostly an end card, with few
