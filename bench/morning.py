@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import re
+import secrets
 import time
 from collections.abc import Generator
 
@@ -123,11 +124,18 @@ class Player:
             if beside is not None:
                 found = re.search(f'data-card="{beside}" data-from="(\\w+)"', page)
                 target = found.group(1) if found else "new"
+            self.new_request()
             answer = yield ("POST", "/puzzles/1/move", f"card={card}&to={target}")
             if answer is None:
                 return
             page = answer
+        self.new_request()
         self.finished = (yield ("POST", "/puzzles/1/end", None)) is not None
+
+    def new_request(self) -> None:
+        """A POST's own id, as play.js gives every POST (webapp/turn/replays.py): nginx may send it
+        again to another host, and the app applies it once."""
+        self.headers["X-Tavolo-Request"] = secrets.token_hex(16)
 
 
 Played = tuple[list[float], list[tuple[str, float]], bool]

@@ -30,9 +30,10 @@ does.
 own), in deploy/nginx.conf's one `upstream`, on the one PostgreSQL and the one Redis. Printed too,
 per host from nginx's log (`by_host`): the requests each answered, and the tries nginx gave up on
 there and sent to another host or answered 502 itself. `--kill-host-at S`: S seconds into the
-rush, the last host dies (SIGKILL to its master and workers at once, as a machine that fails); the
-errors then are what that host had in flight (`in_flight`), each a POST it had been sent, which
-nginx never sends again (deploy/nginx.conf, `proxy_next_upstream`); `errors_from_kill_s` says when
+rush, the last host dies (SIGKILL to its master and workers at once, as a machine that fails); what
+that host had in flight (`in_flight`) nginx sends again to another host, POSTs too, since each
+carries its own id as the page's script gives it (bench/morning.py, webapp/turn/replays.py) and the
+app applies it once; the errors then are what nginx could not send again; `errors_from_kill_s` says when
 the first and last came. After each rush the database is asked for the rush's attempts
 (`attempts_finished_with_every_move`: finished, with as many moves as each player made), beside the
 players whose end of turn was answered (`players_finished`): nothing finished is lost.

@@ -39,7 +39,7 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import Found, graded, met, search
+from generator._search import STYLES, Found, graded, met, search
 from generator._shapes import broken_melds, extensions
 from puzzles import (
     JOKER,
@@ -215,7 +215,7 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     must not yield to "never play the obvious card", issue 38). The search has counted the
     decisions and run the skill-limited player of the position it ends on; no decoy or trap is added."""
     goal = SEARCHES[puzzle_id.method]
-    found = search(str(puzzle_id), start, goal, deadline)
+    found = search(str(puzzle_id), start, goal, deadline, STYLES.get(puzzle_id.method))
     if found is None:
         return done("unproven", start.position)
     analysis = found.analysis

@@ -9,6 +9,7 @@ database lock for a single UPDATE, not for the Python work around it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
 from flask.cli import AppGroup
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -52,12 +53,12 @@ class Database:
             # without a BEGIN, the driver's autocommit makes each statement a transaction
             self.autocommit_engine: Engine = self.engine.execution_options(tavolo_begin=None)
         else:
-            # pre-ping: a database restarted under us costs one failed request, not a restart
             # a move may be lost in a crash, as with SQLite's synchronous=NORMAL, but never half
             # written; not waiting for the disk on every move doubles what the server can take
             self.engine = self.write_engine = create_engine(
-                self.url, pool_pre_ping=True, connect_args={"options": "-c synchronous_commit=off"}
+                self.url, connect_args={"options": "-c synchronous_commit=off"}
             )
+            _ping_when_idle(self.engine, PING_AFTER_IDLE)
             self.autocommit_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.reader = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = sessionmaker(self.write_engine, expire_on_commit=False)
@@ -80,6 +81,33 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+PING_AFTER_IDLE = 1.0
+"""Seconds a pooled PostgreSQL connection may sit unused before its next checkout pings it."""
+
+
+def _ping_when_idle(engine: Engine, seconds: float) -> None:
+    """Ping a connection on checkout when it has sat in the pool longer than `seconds`, and swap it
+    for a new one if the ping fails: a database restarted under us costs one failed request at most,
+    not a restart. Pinging on every checkout (`pool_pre_ping`) was a round trip more for every
+    move and three for an end of turn, while a rush's connections are back in use within
+    milliseconds (bench/move_cpu.py)."""
+
+    @event.listens_for(engine, "checkin")
+    def checkin(dbapi_connection: Any, record: Any) -> None:
+        record.info["tavolo_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        since = record.info.get("tavolo_idle_since")
+        if since is None or time.monotonic() - since <= seconds:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            # the pool drops this connection and checks out another (a fresh one if need be)
+            raise exc.DisconnectionError(str(error)) from error
 
 
 def _sqlite_engine(url: str, busy_ms: int) -> Engine:

@@ -190,10 +190,9 @@ class PlayerAttempt(Base):
     moves: Mapped[int] = mapped_column(default=0)
     hints: Mapped[int] = mapped_column(default=0)
     hint_log: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, server_default="[]")
-    slips: Mapped[int] = mapped_column(default=0, server_default="0")
-    """Moves that took the table off track or to a dead end (the step check's verdict), as a wrong
-    move counts in a Lichess puzzle: a clean solve has no hint and no slip."""
     """The hints shown, oldest first, as `hints.Hint.to_json` writes them."""
+    slips: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Moves that took the table off track or to a dead end, as a wrong move counts on Lichess."""
     status: Mapped[Status] = mapped_column(StatusType(), default=Status.PLAYING)
     time_limit: Mapped[int | None] = mapped_column(default=None)
     """Seconds for a timed turn, counted from `started`; None for an untimed one."""
@@ -204,8 +203,9 @@ class PlayerAttempt(Base):
     started: Mapped[datetime] = mapped_column(UtcDateTime)
     finished: Mapped[datetime | None] = mapped_column(UtcDateTime)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("run.id"), index=True, default=None)
-    """The rush or streak run this attempt was played in: such an attempt is unrated, and counts
-    neither in the stats of practice nor for the daily streak."""
+    """The rush or streak run it was played in: unrated, counted in neither practice's stats nor streaks."""
+    last_request: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The id of the last request applied (`turn.replays`): sent again, it is not applied twice."""
 
     puzzle: Mapped[PoolPuzzle] = relationship(lazy="joined", innerjoin=True)
 

@@ -108,8 +108,15 @@ def test_play_to_the_maximum_on_a_desktop(browser: object, site: str, known_puzz
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    # every POST the page sends carries an id of its own, for the server to apply it once
+    ids: list[str | None] = []
+    page.on(
+        "request", lambda sent: sent.method == "POST" and ids.append(sent.headers.get("x-tavolo-request"))
+    )
     share = play(page, site, known_puzzle, "desktop")
     assert SHARE.match(share), share
+    assert len(ids) > 5 and all(re.fullmatch(r"[0-9a-f]{32}", str(sent)) for sent in ids), ids
+    assert len(set(ids)) == len(ids)
     assert "Solved!" in page.inner_text("#result")
     assert page.inner_text("#result-slips").strip() == "1 slip"
     assert "a clean solve" not in page.inner_text("#result")

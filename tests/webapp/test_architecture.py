@@ -317,7 +317,7 @@ def test_every_setting_read_has_its_default_in_settings() -> None:
 def test_every_cache_is_bounded_and_names_its_figure() -> None:
     for module in MODULES:
         importlib.import_module(module)
-    assert len(caching.CACHES) == 13
+    assert len(caching.CACHES) == 14
     for cache in caching.CACHES:
         # a shared cache (Redis) is bounded in time: every entry it puts expires
         assert cache.size > 0 or cache.name.endswith("(Redis)"), cache.name

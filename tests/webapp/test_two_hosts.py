@@ -2,7 +2,8 @@
 of their own) in deploy/nginx.conf's upstream, on one PostgreSQL and one Redis. A limit counts across
 both hosts, an analysis solved on one is served by the other from Redis, 200 players who play today's
 puzzle through nginx, spread over both hosts, each leave their finished attempt in the database with
-every move, and once a host is dead the other answers everything, POSTs too.
+every move, a move sent again to the other host (with its id) is applied once, and once a host is
+dead the other answers everything, POSTs too.
 
 PostgreSQL only: hosts on machines of their own share no SQLite file."""
 
@@ -209,6 +210,40 @@ def test_two_hundred_players_on_two_hosts_lose_nothing(hosts: Hosts, known_puzzl
         assert row.status is models.Status.SOLVED, row
         assert row.moves == len(moves) and len(row.history) == len(moves)
         assert row.placed == len(known_puzzle.laid)
+
+
+def test_a_post_sent_again_to_the_other_host_is_answered_alike_and_applied_once(
+    hosts: Hosts, known_puzzle: generator.Puzzle
+) -> None:
+    # as nginx sends a move again to the second host when the first died with it: the same bytes
+    player = morning.Player(solution_moves(hosts, known_puzzle))
+    script = player.script()
+    headers = {"X-Forwarded-For": "10.9.8.7"}
+
+    def send(port: int, request: morning.Request) -> tuple[int, str]:
+        link = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        method, path, body = request
+        link.request(method, path, body, player.headers | headers)
+        response = link.getresponse()
+        text = response.read().decode()
+        player.took(response.headers.get_all("Set-Cookie") or [])
+        link.close()
+        return response.status, text
+
+    status, page = send(hosts.ports[0], next(script))
+    assert status == 200
+    move = script.send(page)
+    first, again = send(hosts.ports[0], move), send(hosts.ports[1], move)
+    assert first[0] == 200 and again == first
+    engine = create_engine(engine_url(hosts.database_url))
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(models.PlayerAttempt.moves).where(
+                models.PlayerAttempt.last_request == player.headers["X-Tavolo-Request"]
+            )
+        ).all()
+    engine.dispose()
+    assert [row.moves for row in rows] == [1]
 
 
 def held_connections(port: int) -> int:

@@ -192,51 +192,79 @@ class Rated:
     """The player's rating after it."""
     puzzle_before: float
     """The puzzle's rating as the game found it."""
+    player_before: float
+    """The player's rating as the game found it: the result card's change is the difference."""
 
 
 def rate(session: Session, attempt_id: int) -> Rated | None:
     """Rate a finished attempt as a Glicko-2 game between player and puzzle, once; the ratings it
     found and made, or None when it was rated already (or is not finished)."""
     attempt = session.get(models.PlayerAttempt, attempt_id, with_for_update=True)
-    if attempt is None or not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
+    return None if attempt is None else rate_finished(session, attempt)
+
+
+def rate_finished(session: Session, attempt: models.PlayerAttempt) -> Rated | None:
+    """`rate` for an attempt as its last write left it (an end of turn's), not read again: the
+    guarded UPDATE of `rating_after` rates it once whoever races it, and finds it gone if erased."""
+    if not attempt.done or attempt.rating_after is not None or attempt.run_id is not None:
         return None  # a rush's or streak's attempt is unrated
     if attempt.review:
         # a review round follows a finished turn, whose result showed the solution: replaying it scored
         # clean solves (4 Masters given up, then replayed: 1327 to 1909), so it moves no rating at all
         return None
-    player = session.get(models.Player, attempt.player_id, with_for_update=True)
-    if player is None:  # erased meanwhile
-        return None
-    # locked only when this game moves it, late: a rush of new players (who never do) queued on it
-    moves_puzzle = _real(session, player, attempt)
-    last = session.scalar(
-        select(func.max(models.PlayerAttempt.finished)).where(
+    last_rated = (
+        select(func.max(models.PlayerAttempt.finished))
+        .where(
             models.PlayerAttempt.player_id == attempt.player_id,
             models.PlayerAttempt.rating_after.is_not(None),
         )
+        .scalar_subquery()
     )
-    puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=moves_puzzle or None)
+    # the player locked, their last rated game's end and the puzzle's rating: one statement
+    found = session.execute(
+        select(
+            models.Player,
+            last_rated,
+            models.PoolPuzzle.rating,
+            models.PoolPuzzle.deviation,
+            models.PoolPuzzle.volatility,
+        )
+        .join(models.PoolPuzzle, models.PoolPuzzle.id == attempt.puzzle_id)
+        .where(models.Player.id == attempt.player_id)
+        .with_for_update(of=models.Player)
+    ).first()
+    if found is None:  # erased meanwhile
+        return None
+    player, last, *puzzle_found = found
+    puzzle_before = Rating(*puzzle_found)
+    # locked only when this game moves it, late: a rush of new players (who never do) queued on it
+    moves_puzzle = _real(session, player, attempt)
+    puzzle = None
+    if moves_puzzle:
+        puzzle = session.get_one(models.PoolPuzzle, attempt.puzzle_id, with_for_update=True)
+        puzzle_before = _rating_of(puzzle)
     # a rating period is a day, and the game's own period widens the deviation already (in play):
     # each whole day between the last rated game and this one makes the rating less certain too
     days = (attempt.finished - last).days if last is not None and attempt.finished is not None else 0
-    player_after, puzzle_after = play(idle(_rating_of(player), days - 1), _rating_of(puzzle), score(attempt))
-    if not moves_puzzle:  # a throwaway cookie's game moves
-        # its own rating, never the puzzle's: 40 fresh cookies giving up moved one from 1500 to 2208
-        puzzle_after = _rating_of(puzzle)
+    player_after, puzzle_after = play(idle(_rating_of(player), days - 1), puzzle_before, score(attempt))
     # the guard makes a second rating of the same attempt, racing this one, change nothing
     changed = session.execute(
         update(models.PlayerAttempt)
-        .where(models.PlayerAttempt.id == attempt_id, models.PlayerAttempt.rating_after.is_(None))
+        .where(models.PlayerAttempt.id == attempt.id, models.PlayerAttempt.rating_after.is_(None))
         .values(rating_after=player_after.rating)
         .execution_options(synchronize_session=False)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         return None
-    set_committed_value(attempt, "rating_after", player_after.rating)  # written above: not again
-    puzzle_before = puzzle.rating
+    if attempt in session:
+        set_committed_value(attempt, "rating_after", player_after.rating)  # written above: not again
+    player_before = player.rating
     _store(player, player_after)
-    _store(puzzle, puzzle_after)
-    return Rated(player_after, puzzle_before)
+    # a throwaway cookie's game moves its own rating, never the puzzle's: 40 fresh cookies giving
+    # up moved one from 1500 to 2208
+    if puzzle is not None:
+        _store(puzzle, puzzle_after)
+    return Rated(player_after, puzzle_before.rating, player_before)
 
 
 def _rating_of(row: models.Player | models.PoolPuzzle) -> Rating:

@@ -17,10 +17,18 @@
   function say(key, english) { return words[key] || english; }
   function playing() { var b = board(); return b && !b.classList.contains("done") && !pending; }
 
-  // htmx sends the CSRF token in a header with every request it makes
+  // htmx sends the CSRF token in a header with every request it makes, and every POST an id of its
+  // own: the server applies a request once however often it arrives (nginx sends it again to
+  // another host when the first died with it), and answers a repeat with the turn as it stands
+  function requestId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
   document.addEventListener("htmx:configRequest", function (event) {
     var meta = document.querySelector('meta[name="csrf-token"]');
     if (meta) { event.detail.headers["X-CSRFToken"] = meta.content; }
+    if (String(event.detail.verb).toLowerCase() !== "get") { event.detail.headers["X-Tavolo-Request"] = requestId(); }
   });
 
   // today's page for a visitor without a session comes without a token (one copy serves them all):

@@ -36,7 +36,7 @@ from webapp.models import PlayerAttempt, PoolPuzzle
 from webapp.players import records
 from webapp.players.identity import current_player_id, ensure_player
 from webapp.schedule.clock import now
-from webapp.turn import attempts, store
+from webapp.turn import attempts, replays, store
 from webapp.turn.attempts import Action, TurnError, TurnOver, TurnRace
 from webapp.turn.modes import PuzzlePage
 from webapp.turn.turn_view import TurnView, turn_view
@@ -171,6 +171,8 @@ def ask_hint(page: PuzzlePage) -> Turn:
     player = current_player_id()
     attempt = store.find(db.session(), player, page.puzzle, page.review) if player else None
     _in_its_run(page, attempt)
+    if replays.replayed(attempt):
+        return turn_of(page.puzzle, attempt)
     if attempt is not None and attempt.done:
         raise TurnOver(words("this puzzle is finished: no more hints"))
     if attempt is not None and attempt.overdue(now()):
@@ -217,7 +219,7 @@ def _rated(attempt: PlayerAttempt) -> PlayerAttempt:
     streak's attempt is never rated: a speed run must not move a rating made at leisure."""
     if attempt.done and attempt.rating_after is None and attempt.run_id is None:
         with db.write() as session:
-            rated = records.rate(session, attempt.id)
+            rated = records.rate_finished(session, attempt)
         if rated is not None:
             attempt.rating_after = rated.player.rating
             # the result card says the ratings as this game found and left them, not read again
@@ -248,7 +250,10 @@ def _act_on_stored(
             if stored is None:
                 return None
             _in_its_run(page, stored.attempt)
+            if replays.replayed(stored.attempt):
+                return stored.attempt, None  # applied already: answered as it stands
             board = action(stored.attempt, None)
+            replays.mark(stored.attempt)
             if store.write(connection, stored):
                 return stored.attempt, board
     raise TurnRace(words("the table changed in another window meanwhile: reload the page"))
@@ -257,13 +262,16 @@ def _act_on_stored(
 def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
     """A player's first action on the puzzle: their row (and cookie) if new, and the attempt."""
     with db.write() as session:
-        player = current_player_id()
+        player = current_player_id() or replays.started_player(session)
         attempt = store.locked(session, player, page.puzzle.id, page.review) if player else None
         _in_its_run(page, attempt)
+        if attempt is not None and replays.replayed(attempt):
+            return attempt, None  # applied already: answered as it stands
         built = None
         if attempt is None:
-            player = ensure_player(session)
+            player = ensure_player(session, replays.new_player_id())
             puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
             attempt, built = store.start(session, player, puzzle, page.number, page.review)
         board = action(attempt, built)
+        replays.mark(attempt)
     return attempt, board

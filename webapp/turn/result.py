@@ -171,7 +171,7 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
             say(part) for part in attempts.share_text(page.title, attempt, streak.current if streak else None)
         ),
         streak=streak,
-        rating_change=records.rating_change(db.session(), attempt),
+        rating_change=_rating_change(attempt),
         provisional=_rating_after(attempt).provisional,
         **_solution_of(page.puzzle),
         elapsed=_elapsed(attempt),
@@ -185,6 +185,15 @@ def result_of(page: PuzzlePage, attempt: PlayerAttempt, tz_name: str) -> Result:
         share_url=None if page.mode is Mode.REVIEW else page.url("puzzle", _external=True),
         today_open=streak is not None and _today_open(page, attempt, moment, tz_name),
     )
+
+
+def _rating_change(attempt: PlayerAttempt) -> tuple[float, float] | None:
+    """The rating after the attempt and how much it moved it: from the game this request rated,
+    else read."""
+    rated = rated_now(attempt.id)
+    if rated is None:
+        return records.rating_change(db.session(), attempt)
+    return rated.player.rating, rated.player.rating - rated.player_before
 
 
 def _rating_after(attempt: PlayerAttempt) -> Rating:
