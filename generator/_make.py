@@ -13,9 +13,12 @@ from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
     LEAST_DECISIONS,
+    LEAST_FORKS,
+    LOWEST_CHAIN,
     MAXIMUM_FLOOR,
     TIERS,
     graded_decisions,
+    graded_forks,
     graded_tier,
     is_publishable,
     skill_below,
@@ -24,6 +27,7 @@ from generator._grading import (
 )
 from generator._methods import (
     BEFORE_TWINS,
+    FINISHED_SEARCHES,
     FREEING,
     JOKER_RECIPES,
     METHODS,
@@ -35,8 +39,8 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import graded, met, search
-from generator._shapes import extensions
+from generator._search import STYLES, Found, graded, met, search
+from generator._shapes import broken_melds, extensions
 from puzzles import (
     JOKER,
     SUITS,
@@ -211,13 +215,25 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     must not yield to "never play the obvious card", issue 38). The search has counted the
     decisions and run the skill-limited player of the position it ends on; no decoy or trap is added."""
     goal = SEARCHES[puzzle_id.method]
-    found = search(str(puzzle_id), start, goal, deadline)
+    found = search(str(puzzle_id), start, goal, deadline, STYLES.get(puzzle_id.method))
     if found is None:
         return done("unproven", start.position)
     analysis = found.analysis
     position = analysis.position
+    if not met(found, goal) and puzzle_id.method in FINISHED_SEARCHES:
+        # forks enough but a decision short: a trap may add the decline the tier still needs
+        retried = _trapped_search(puzzle_id, found, goal, deadline)
+        if retried is None:
+            return done("unproven", position)
+        found, analysis, position = retried, retried.analysis, retried.analysis.position
     if not met(found, goal):
         return done("short of its tier", position)
+    if puzzle_id.method in FINISHED_SEARCHES:
+        # melds the best play keeps whole, dropped: a smaller table shares fewer melds with others
+        trimmed = _trimmed(found, goal, deadline)
+        if trimmed is None:
+            return done("unproven", position)
+        found, analysis, position = trimmed, trimmed.analysis, trimmed.analysis.position
     if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:
         return done("small hand", position)
     if puzzle_id.method in FREEING:
@@ -249,6 +265,64 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         return done("unproven", position)
     puzzle = Puzzle.from_analysis(puzzle_id, analysis, found.skill, live, found.forcing)
     return done(ACCEPTED, position, puzzle)
+
+
+def _trapped_search(puzzle_id: PuzzleId, found: Found, goal: str, deadline: float) -> Found | None:
+    """The search's position with a trap more (`_trapped`), graded again, when it has the goal's
+    chain and forks but too few decisions and the trapped position meets the goal; else `found`.
+    None when the solver could not prove a check in time."""
+    forcing = found.forcing
+    forks = graded_forks(forcing) if forcing is not None else None
+    if (
+        forcing is None
+        or (found.analysis.chain.length or 0) < LOWEST_CHAIN[goal]
+        or forks is None
+        or forks < LEAST_FORKS[goal]
+    ):
+        return found
+    trapped = _trapped(puzzle_id, found.analysis, forcing, goal, deadline)
+    if trapped is None:
+        return None
+    analysis = trapped[0]
+    if analysis is found.analysis:
+        return found
+    regraded = graded(analysis, goal, deadline)
+    if regraded is None:
+        return None
+    return regraded if met(regraded, goal) else found
+
+
+TRIM_TRIES = 8
+"""How many melds `_trimmed` tries to drop at most."""
+
+
+def _trimmed(found: Found, goal: str, deadline: float) -> Found | None:
+    """The found position without the melds its best play keeps whole, one at a time, each drop
+    kept when the position, analysed and graded again, still meets the goal (TRIM_TRIES tries at
+    most). Near-duplicates are tables that share four melds after the best relabelling, and a
+    searched Master's table grows melds of three that any other table may share. None when the
+    solver could not prove a check in time."""
+    place = tries = 0
+    while place < len(found.analysis.position.table) and tries < TRIM_TRIES:
+        position, best = found.analysis.position, found.analysis.best.play
+        solution = [meld.tokens() for meld in best.table]
+        if place in broken_melds(position, solution):
+            place += 1
+            continue
+        tries += 1
+        table = position.table[:place] + position.table[place + 1 :]
+        analysis = analyse(Position(position.rules, table, position.hand), time_limit=_left(deadline))
+        if not analysis.proven:
+            return None
+        if analysis.uniqueness.unique is True and analysis.best.placed >= 1:
+            regraded = graded(analysis, goal, deadline)
+            if regraded is None:
+                return None
+            if met(regraded, goal):
+                found = regraded
+                continue
+        place += 1
+    return found
 
 
 def count_decisions(position: Position, maximum: int) -> Forcing:

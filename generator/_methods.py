@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
+from generator._geometry import sample_tree
 from generator._motifs import MARGIN, MOTIF_KINDS, chain_sampler
 from generator._rivals import sample_rivals
 from generator._shapes import is_figure
@@ -611,8 +612,14 @@ METHODS |= {
     "6e": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
 }
 SEARCHES |= {"6m": "master", "6e": "expert"}
+METHODS |= {
+    # a mid-game table, searched for a master with budgets of its own, its untouched melds pruned
+    # (`generator._search.STYLES`)
+    "6p": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
+}
+SEARCHES |= {"6p": "master"}
 
-RECIPES |= {"expert": ("6e",), "master": ("6m",)}
+RECIPES |= {"expert": ("6e",), "master": ("6p",)}
 
 # Hard and Medium that mix sets and runs (issue 38): Hard was a figure swept through (most tables a
 # figure, most best plays breaking only sets or only runs) and Medium mostly an end card, with few
@@ -714,3 +721,26 @@ METHODS |= {
 }
 SEARCHES |= {"3e": "expert"}
 RECIPES |= {"expert": ("6e", "3e")}
+
+# Masters from chains of varied geometry (issue 38): the 6m searches started from chains and figures
+# and kept their skeletons, so nearly every Master of a run was a near-duplicate. A chain drawn link
+# by link (runs that turn down the ranks, runs of six and five that split or branch, varied ends and
+# openings: `generator._geometry`) gives each attempt a skeleton of its own; the search polishes it.
+FIGURES["tree"] = sample_tree
+TREE = backwards(
+    replace(FIGURE, figure="tree", size=(6, 9), melds=(1, 4), placed=(1,), decoys=(2, 3, 1), hand_joker=0.0)
+)
+"""A chain of six to nine melds of varied geometry, beside a small mid-game table."""
+METHODS |= {
+    # a chain of varied geometry, searched for a master that forks
+    "9m": family((TREE,), joker=FAMILY_JOKER, plain=1.0),
+}
+SEARCHES |= {"9m": "master"}
+FINISHED_SEARCHES = frozenset({"9m"})
+"""The searching letters whose search is finished in `generator._make`: one that ends with the
+goal's chain and forks but a decision short may add a trap for the decline it lacks (a Master's two
+forks are what a strong player must find; its third decision may be a decline), and the melds the
+best play keeps whole are dropped where the position still meets its goal (a smaller table shares
+fewer melds with others)."""
+# 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
+# as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.

@@ -146,15 +146,45 @@ def graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
     return Found(analysis, forcing, run)
 
 
-def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | None:
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one searching method searches: its budgets, and whether it prunes what it found. A budget
+    left None takes its goal's (`STEPS`, `POLISH`, `HOPELESS`, `TABLE_MELDS`), so that a new method
+    gets budgets of its own without changing how an older letter replays its IDs."""
+
+    steps: int | None = None
+    polish: int | None = None
+    hopeless: int | None = None
+    table_melds: tuple[int, int] | None = None
+    prune: int = 0
+    """Once the goal is met, how many melds that the best play leaves as they lie the search tries
+    to drop, one at a time, keeping each drop after which the goal is still met: a meld nobody
+    touches adds nothing to the puzzle but melds another table may share up to relabelling."""
+
+    def budgets(self, goal: str) -> tuple[int, int, int, tuple[int, int]]:
+        """Steps, polish, hopeless and table melds for this goal."""
+        return (
+            STEPS[goal] if self.steps is None else self.steps,
+            POLISH[goal] if self.polish is None else self.polish,
+            HOPELESS[goal] if self.hopeless is None else self.hopeless,
+            TABLE_MELDS[goal] if self.table_melds is None else self.table_melds,
+        )
+
+
+def search(
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+) -> Found | None:
     """The best position the search reaches from `start` towards a puzzle of the `goal` tier (see
-    the module's docstring); None when the solver could not prove a step in time."""
+    the module's docstring), searching as `style` says (by default as the goal's budgets say); None
+    when the solver could not prove a step in time."""
+    style = style or Style()
+    steps, polish, hopeless, melds = style.budgets(goal)
     rng = random.Random(f"{seed}/search")
-    if len(start.position.table) > TABLE_MELDS[goal][1]:
+    if len(start.position.table) > melds[1]:
         # a wide table shares more melds with others (near-duplicates): melds go at random
         position = start.position
         table = list(position.table)
-        while len(table) > TABLE_MELDS[goal][1]:
+        while len(table) > melds[1]:
             del table[rng.randrange(len(table))]
         narrow = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
         if not narrow.proven:
@@ -168,16 +198,16 @@ def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | No
     else:
         # no puzzle yet (a wide table cut down): any puzzle a change makes is better
         current, score = Found(start), (-1,)
-    limit, polishing = STEPS[goal], False
+    limit, polishing = steps, False
     step = 0
     while step < limit and not met(current, goal):
         if score[0] >= LOWEST_CHAIN[goal] and not polishing:
             # the chain is long enough: the decisions and forks get steps of their own
-            limit, polishing = max(limit, step + POLISH[goal]), True
-        elif score[0] < LOWEST_CHAIN[goal] and step >= HOPELESS[goal]:
+            limit, polishing = max(limit, step + polish), True
+        elif score[0] < LOWEST_CHAIN[goal] and step >= hopeless:
             break  # the chain is still too short: another start is likelier to get there
         step += 1
-        changed = _change(current.analysis.position, rng, goal)
+        changed = _change(current.analysis.position, rng, goal, melds)
         if changed is None:
             continue
         analysis = analyse(changed, time_limit=_left(deadline))
@@ -192,7 +222,36 @@ def search(seed: str, start: Analysis, goal: str, deadline: float) -> Found | No
             return None
         if (new := _score(found, goal)) >= score:
             current, score = found, new
+    if style.prune and met(current, goal):
+        return _pruned(current, goal, deadline, rng, style.prune, melds[0])
     return current
+
+
+def _pruned(
+    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, least: int
+) -> Found | None:
+    """The found position with melds that its best play leaves as they lie dropped, each tried once
+    in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`)."""
+    position = found.analysis.position
+    intact = sorted(set(Counter(position.table) & Counter(found.analysis.best.play.table)), key=str)
+    rng.shuffle(intact)
+    for meld in intact[:tries]:
+        position = found.analysis.position
+        if len(position.table) <= least:
+            break
+        table = list(position.table)
+        table.remove(meld)
+        analysis = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
+        if not analysis.proven:
+            return None
+        if not _a_puzzle(analysis):
+            continue
+        pruned = graded(analysis, goal, deadline)
+        if pruned is None:
+            return None
+        if met(pruned, goal):
+            found = pruned
+    return found
 
 
 def _a_puzzle(analysis: Analysis) -> bool:
@@ -201,15 +260,19 @@ def _a_puzzle(analysis: Analysis) -> bool:
     return analysis.best.placed >= 1 and analysis.uniqueness.unique is True and bool(analysis.chain.length)
 
 
-def _change(position: Position, rng: random.Random, goal: str) -> Position | None:
-    """A random change of the position: changes are drawn until one applies (DRAWS at most, else
+def _change(
+    position: Position, rng: random.Random, goal: str, melds: tuple[int, int] | None = None
+) -> Position | None:
+    """A random change of the position that keeps the table within `melds` (the fewest and most;
+    by default the goal's `TABLE_MELDS`): changes are drawn until one applies (DRAWS at most, else
     None), so that every step of the search asks the solver about a new position."""
+    melds = TABLE_MELDS[goal] if melds is None else melds
     changes = CHANGES + JOKER_CHANGES if position.rules.jokers else CHANGES
     for _ in range(DRAWS):
         change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
-        if change is _add_meld and len(position.table) >= TABLE_MELDS[goal][1]:
+        if change is _add_meld and len(position.table) >= melds[1]:
             continue
-        if change is _drop_meld and len(position.table) <= TABLE_MELDS[goal][0]:
+        if change is _drop_meld and len(position.table) <= melds[0]:
             continue
         try:
             changed = change(position, rng)
@@ -393,3 +456,10 @@ JOKER_CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] 
 
 def _left(deadline: float) -> float:
     return max(deadline - time.perf_counter(), 0.001)
+
+
+STYLES: dict[str, Style] = {
+    "6p": Style(steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8),
+}
+"""The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
+so that their IDs replay)."""

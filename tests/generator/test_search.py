@@ -1,10 +1,12 @@
-"""The searching methods (6e, 6m): Expert and Master that fork, with honest obvious cards, found by
-local search from mid-game tables (Expert) and recipes, figures and wide tables (Master) (issue 38)."""
+"""The searching methods (6e, 6m, 6p): Expert and Master that fork, with honest obvious cards, found
+by local search from mid-game tables (Expert, and Master by 6p) and recipes, figures and wide tables
+(Master by 6m) (issue 38)."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
@@ -12,11 +14,25 @@ import pytest
 
 from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
 from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
-from generator._methods import METHODS, SEARCHES
+from generator._methods import METHODS, RECIPES, SEARCHES
 from generator._runs import Plan, Tally, generate
-from generator._search import CHANGES, TABLE_MELDS, _change, _score, graded, honest, met
+from generator._search import (
+    CHANGES,
+    HOPELESS,
+    POLISH,
+    STEPS,
+    STYLES,
+    TABLE_MELDS,
+    Style,
+    _change,
+    _pruned,
+    _score,
+    graded,
+    honest,
+    met,
+)
 from generator._shapes import obvious_laid
-from puzzles import Position, Rules, analyse, parse_cards, skill_limited
+from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
 
 CHAIN_OF_SEVEN = (
     "classic | 4H 4D 4C / 7S 7D 7C / 10S 10H 10C / KS KH KD KC / 4S 5S 6S / 7H 8H 9H / 10D JD QD | "
@@ -141,3 +157,57 @@ def test_a_searching_attempt_gives_a_puzzle_of_its_goal_or_none() -> None:
             assert len(result.puzzle.table) <= TABLE_MELDS["expert"][1]
         goals.append(result.outcome)
     assert "short of its tier" in goals
+
+
+PRUNED_MASTER = (
+    "classic | AH AD AC / AS AH AC / 2H 2D 2C / 4S 4H 4D / AS 2S 3S / 5H 6H 7H 8H 9H 10H / 3C 4C 5C /"
+    " AD 2D 3D 4D / 3H 3D 3C / 4H 5H 6H / 5C 6C 7C | 2S 5S 5S 3H 8H JD 6C"
+)
+"""`c6p6v7ye`, a Master that 6p found: chain 6, two forks, three decisions."""
+
+
+def test_a_style_takes_its_goals_budgets_where_it_leaves_one_out() -> None:
+    for goal in ("expert", "master"):
+        assert Style().budgets(goal) == (STEPS[goal], POLISH[goal], HOPELESS[goal], TABLE_MELDS[goal])
+    assert Style(steps=7, table_melds=(2, 3)).budgets("master") == (
+        7,
+        POLISH["master"],
+        HOPELESS["master"],
+        (2, 3),
+    )
+    # the older letters search by their goals' budgets, so that their IDs replay; 6p has its own
+    assert not {"6e", "6m", "7e", "7m"} & set(STYLES)
+    assert set(STYLES) <= set(SEARCHES) and SEARCHES["6p"] == "master"
+    assert STYLES["6p"].prune > 0 and STYLES["6p"].budgets("master") != Style().budgets("master")
+    assert RECIPES["master"] == ("6p",)
+
+
+def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> None:
+    position = Position.parse(PRUNED_MASTER)
+    # a run far from the hand's cards: the best play leaves it as it lies
+    untouched = Meld.of(parse_cards("JS QS KS"), position.rules)
+    wider = Position(position.rules, (*position.table, untouched), position.hand)
+    deadline = time.perf_counter() + REPLAY_TIME_LIMIT
+    found = graded(analyse(wider, time_limit=REPLAY_TIME_LIMIT), "master", deadline)
+    assert found is not None and met(found, "master")
+    assert untouched in found.analysis.best.play.table
+    pruned = _pruned(found, "master", deadline, random.Random(1), tries=8, least=4)
+    assert pruned is not None and met(pruned, "master")
+    assert untouched not in pruned.analysis.position.table
+    assert len(pruned.analysis.position.table) < len(wider.table)
+    # every meld it dropped was one the best play left as it lay; the hand is the same
+    dropped = Counter(wider.table) - Counter(pruned.analysis.position.table)
+    assert set(dropped) <= set(found.analysis.best.play.table)
+    assert pruned.analysis.position.hand == wider.hand
+    # with no tries it drops nothing
+    assert _pruned(found, "master", deadline, random.Random(1), tries=0, least=4) == found
+
+
+def test_a_6p_master_replays_from_its_id_forks_twice_and_is_honest() -> None:
+    master = puzzle_from_id("c6p6v7ye")
+    assert master.tier == "master" and master.chain >= 6
+    assert master.forks is not None and master.forks >= 2
+    assert master.decisions is not None and master.decisions >= 3
+    assert honest(master.position(), master.laid_cards)
+    assert len(master.table) <= STYLES["6p"].budgets("master")[3][1]
+    assert verify(master) == []

@@ -1,0 +1,137 @@
+"""Why a searching method's attempts fail, and which of its puzzles a run keeps (issue 38).
+
+Runs the attempts of one searching letter (6e, 6m, 6d, ...) in seed order in this process and
+prints, per attempt: the base its family drew (the index in the letter's bases), how it ended, where
+its search stopped (chain length, melds, forks, decisions, whether the skill-limited player below the
+goal solves it) and its CPU seconds. Then it keeps the accepted puzzles as a run does, leaving out
+each that shares 4+ melds after relabelling with one kept before (`generator.near_duplicate`), and
+names the earlier puzzle (and its base) each dropped one repeats. The summary gives, per base, the
+attempts, puzzles and kept puzzles, and the rate a CPU minute with and without the near-duplicates.
+
+    .venv/bin/python bench/searches.py 6d --seed 11 --attempts 60 [--bases SEARCH_EXPERT_BASES]
+
+The figures are printed, never asserted: the machine may be shared and loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import generator._make as make
+from generator import Puzzle, near_duplicate
+from generator._grading import graded_decisions, graded_forks
+from generator._make import DEFAULT_TIME_LIMIT, attempt, attempt_id
+from generator._methods import SEARCHES, Method
+from generator._search import Found, Style
+from puzzles import Analysis
+
+BASES = {
+    "6e": "SEARCH_EXPERT_BASES",
+    "7e": "SEARCH_EXPERT_BASES",
+    "6m": "SEARCH_MASTER_BASES",
+    "7m": "SEARCH_MASTER_BASES",
+    "6p": "SEARCH_EXPERT_BASES",
+}
+"""The bases each letter's family draws from, by their name in `generator._methods`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Where one search stopped."""
+
+    chain: int
+    melds: int
+    forks: int | None
+    decisions: int | None
+    beaten: bool
+
+    def __str__(self) -> str:
+        counted = "" if self.forks is None else f" forks {self.forks} decisions {self.decisions}"
+        return f"chain {self.chain} melds {self.melds}{counted}{' beaten' if self.beaten else ''}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("letter", help="a searching method: " + ", ".join(sorted(SEARCHES)))
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--attempts", type=int, default=60)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--bases", help="the name of the letter's bases in generator._methods")
+    args = parser.parse_args(argv)
+    if args.letter not in SEARCHES:
+        parser.error(f"{args.letter!r} is not a searching method; they are {', '.join(sorted(SEARCHES))}")
+    import generator._methods as methods
+
+    name = args.bases or BASES.get(args.letter)
+    bases: Sequence[str | Method] = getattr(methods, name) if name else ()
+    stops: list[Stop] = []
+    searched = make.search  # type: ignore[attr-defined]
+
+    def search(
+        seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+    ) -> Found | None:
+        found = searched(seed, start, goal, deadline, style)
+        if found is not None:
+            forcing = found.forcing
+            stops.append(
+                Stop(
+                    found.analysis.chain.length or 0,
+                    len(found.analysis.position.table),
+                    None if forcing is None else graded_forks(forcing),
+                    None if forcing is None else graded_decisions(forcing),
+                    found.beaten,
+                )
+            )
+        return found
+
+    make.search = search  # type: ignore[attr-defined]
+    per_base: dict[int, Counter[str]] = {}
+    kept: list[tuple[Puzzle, int]] = []
+    cpu = 0.0
+    accepted = 0
+    for number in range(args.attempts):
+        puzzle_id = attempt_id(args.rules, (args.letter,), args.seed, number)
+        base = bases.index(random.Random(str(puzzle_id)).choice(bases)) if bases else -1
+        stops.clear()
+        started = time.process_time()
+        result = attempt(puzzle_id, DEFAULT_TIME_LIMIT)
+        spent = time.process_time() - started
+        cpu += spent
+        tally = per_base.setdefault(base, Counter())
+        tally["attempts"] += 1
+        line = f"{puzzle_id} base {base:2} {spent:5.2f} s {result.outcome}"
+        if stops:
+            line += f" ({stops[-1]})"
+        if result.puzzle is not None:
+            accepted += 1
+            tally["puzzles"] += 1
+            like = [(p, b) for p, b in kept if near_duplicate(p.table, result.puzzle.table, args.rules)]
+            if like:
+                line += " near-duplicate of " + ", ".join(f"{p.id} (base {b})" for p, b in like[:3])
+            else:
+                kept.append((result.puzzle, base))
+                tally["kept"] += 1
+                line += " kept"
+        print(line, flush=True)
+    print(f"\n{args.letter}, seed {args.seed}: {args.attempts} attempts in {cpu:.0f} CPU-s")
+    for base, tally in sorted(per_base.items()):
+        print(
+            f"  base {base}: {tally['attempts']} attempts, {tally['puzzles']} puzzles, {tally['kept']} kept"
+        )
+    minutes = max(cpu, 1e-9) / 60
+    print(
+        f"  puzzles a CPU minute {accepted / minutes:.1f}, kept (no near-duplicate) {len(kept) / minutes:.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
