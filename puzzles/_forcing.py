@@ -1020,5 +1020,15 @@ def agreeing_line(
     return None if found.line is None else board.decisions(found.line)
 
 
+def open_values(position: Position, maximum: int) -> dict[Card, tuple[Value, ...]]:
+    """Each card that the obvious moves and the forced moves leave more than one value, with those
+    values: the cards a fork can decide. Empty where the obvious moves clash."""
+    board = _Board(position, maximum)
+    root = board.begin(frozenset(), ())
+    if root is None:
+        return {}
+    return {board.cards[i]: values for i, values in enumerate(root) if len(values) > 1}
+
+
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

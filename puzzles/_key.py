@@ -22,18 +22,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
+from puzzles._candidates import Candidate, allowed_by, meld_of
 from puzzles._cards import JOKER, Card, CardError, parse_cards
-from puzzles._forcing import Decision, agreeing_line, decisions_of
+from puzzles._forcing import Decision, agreeing_line, decisions_of, open_values
 from puzzles._melds import Meld, MeldKind, meld_problem
 from puzzles._plays import play_of
 from puzzles._position import Position
-from puzzles._words import Words, words
+from puzzles._solver import reaches_otherwise
+from puzzles._words import Words, words, words_n
 
 KeyKind = Literal["decline", "fork"]
 KEY_KINDS: tuple[KeyKind, ...] = ("decline", "fork")
 IDEA_FIELDS = ("kind", "card", "home", "home_kind", "instead")
 """The keys of one key idea's JSON form, every one required (`home`, `home_kind` and `instead` may
 be null)."""
+MORE_FIELDS = ("rival_kind", "copies", "kept", "leaves")
+"""The keys an idea's JSON form has only where they differ from their defaults (ideas stored before
+them read as they were said then, less any "not to a set" they could not back)."""
 
 
 class KeyIdeaError(ValueError):
@@ -52,6 +57,16 @@ class KeyIdea:
     instead: tuple[Card, ...] | None
     """The table meld the card fits as it lies (the obvious move), where the solution does not
     put it; None when there is none."""
+    rival_kind: MeldKind | None = None
+    """The other kind of meld than the home's that some meld of the position's cards could take the
+    card into: the choice the words say the card refuses. None when none could (no other fours
+    for a set): the words then name no choice."""
+    copies: int = 1
+    """How many copies of the card end in melds of the home's kind: two where both must."""
+    kept: int = 0
+    """Hand copies of the card that stay in the hand while another goes home."""
+    leaves: tuple[Card, ...] | None = None
+    """A table meld of the other kind that a copy must leave to get there, where one does."""
 
     def words(self) -> Words:
         """The idea as one sentence, in the solution's terms."""
@@ -62,6 +77,9 @@ class KeyIdea:
             if self.instead is None:
                 return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
             return words("Keep %(card)s back, though it fits %(meld)s.", card=card, meld=self.instead)
+        split = self._split_words()
+        if split is not None:
+            return split
         if self.instead is not None:
             return words(
                 "%(card)s goes to %(home)s, not onto %(meld)s.",
@@ -69,9 +87,54 @@ class KeyIdea:
                 home=self.home,
                 meld=self.instead,
             )
+        if self.rival_kind is None:
+            # no meld of the other kind could take it: no choice to name
+            if self.home_kind is MeldKind.SET:
+                return words("%(card)s goes to the set %(home)s.", card=card, home=self.home)
+            return words("%(card)s goes to the run %(home)s.", card=card, home=self.home)
         if self.home_kind is MeldKind.SET:
             return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
         return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
+
+    def _split_words(self) -> Words | None:
+        """A decision about more than one copy: one goes home and another stays in the hand, or
+        both go to melds of the home's kind (one leaving a meld of the other kind)."""
+        card = (self.card,)
+        if self.kept and self.home_kind is MeldKind.SET:
+            return words_n(
+                "One %(card)s goes to the set %(home)s; keep the other in the hand.",
+                "One %(card)s goes to the set %(home)s; keep the other %(num)d in the hand.",
+                self.kept,
+                card=card,
+                home=self.home,
+            )
+        if self.kept:
+            return words_n(
+                "One %(card)s goes to the run %(home)s; keep the other in the hand.",
+                "One %(card)s goes to the run %(home)s; keep the other %(num)d in the hand.",
+                self.kept,
+                card=card,
+                home=self.home,
+            )
+        if self.copies != 2:
+            return None
+        if self.leaves is not None:
+            if self.home_kind is MeldKind.SET:
+                return words(
+                    "Both %(card)s end in sets (%(home)s), the one in %(meld)s too.",
+                    card=card,
+                    home=self.home,
+                    meld=self.leaves,
+                )
+            return words(
+                "Both %(card)s end in runs (%(home)s), the one in %(meld)s too.",
+                card=card,
+                home=self.home,
+                meld=self.leaves,
+            )
+        if self.home_kind is MeldKind.SET:
+            return words("Both %(card)s end in sets, one in %(home)s.", card=card, home=self.home)
+        return words("Both %(card)s end in runs, one in %(home)s.", card=card, home=self.home)
 
     def _joker_words(self) -> Words:
         """A joker's decision is where it goes, and so which card it takes: in a run the one card
@@ -88,14 +151,24 @@ class KeyIdea:
         )
 
     def to_json(self) -> dict[str, object]:
-        """The idea as stored with its puzzle: cards as tokens, melds as lists of them."""
-        return {
+        """The idea as stored with its puzzle: cards as tokens, melds as lists of them; the
+        `MORE_FIELDS` only where they are not their defaults."""
+        data: dict[str, object] = {
             "kind": self.kind,
             "card": str(self.card),
             "home": None if self.home is None else [str(card) for card in self.home],
             "home_kind": None if self.home_kind is None else self.home_kind.value,
             "instead": None if self.instead is None else [str(card) for card in self.instead],
         }
+        if self.rival_kind is not None:
+            data["rival_kind"] = self.rival_kind.value
+        if self.copies != 1:
+            data["copies"] = self.copies
+        if self.kept:
+            data["kept"] = self.kept
+        if self.leaves is not None:
+            data["leaves"] = [str(card) for card in self.leaves]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> KeyIdea:
@@ -105,7 +178,7 @@ class KeyIdea:
         missing = [name for name in IDEA_FIELDS if name not in data]
         if missing:
             raise KeyIdeaError(f"a key idea lacks {missing[0]!r}")
-        unknown = sorted(str(name) for name in data if name not in IDEA_FIELDS)
+        unknown = sorted(str(name) for name in data if name not in IDEA_FIELDS + MORE_FIELDS)
         if unknown:
             raise KeyIdeaError(f"a key idea has an unknown field {unknown[0][:40]!r}")
         kind = data["kind"]
@@ -120,8 +193,25 @@ class KeyIdea:
             raise KeyIdeaError("a key idea has a home and its kind, or neither")
         if home is not None and card not in home:
             raise KeyIdeaError(f"a key idea's home does not hold its card {card}")
+        rival_kind = data.get("rival_kind")
+        if rival_kind is not None and rival_kind not in ("set", "run"):
+            raise KeyIdeaError(
+                f"a key idea's rival_kind is 'set', 'run' or null, not {str(rival_kind)[:40]!r}"
+            )
+        copies, kept = data.get("copies", 1), data.get("kept", 0)
+        for name, count in (("copies", copies), ("kept", kept)):
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 8:
+                raise KeyIdeaError(f"a key idea's {name} must be a whole number from 0 to 8")
         return cls(
-            cast(KeyKind, kind), card, home, None if home_kind is None else MeldKind(home_kind), instead
+            cast(KeyKind, kind),
+            card,
+            home,
+            None if home_kind is None else MeldKind(home_kind),
+            instead,
+            None if rival_kind is None else MeldKind(rival_kind),
+            cast(int, copies),
+            cast(int, kept),
+            _maybe_meld(data.get("leaves"), "leaves"),
         )
 
 
@@ -193,8 +283,54 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
             _placed(position, table, decision)
             for decision in agreeing_line(position, play.placed, table) or ()
         ]
-    ideas = [idea for idea in found if idea is not None]
-    return tuple(sorted(ideas, key=lambda idea: idea.kind == "decline"))
+    ideas = [idea for idea in found if idea is not None and _true(position, table, play.placed, idea)]
+    if forcing.decisions is not None and len(ideas) < forcing.decisions:
+        ideas += _forced_forks(position, table, play.placed, ideas, forcing.decisions - len(ideas))
+    ideas.sort(key=lambda idea: idea.kind == "decline")
+    # a line that agrees with the solution may be longer than the count: say no more ideas than
+    # the puzzle has decisions, the forks first
+    return tuple(ideas if forcing.decisions is None else ideas[: forcing.decisions])
+
+
+def _forced_forks(
+    position: Position, table: tuple[Meld, ...], maximum: int, said: Sequence[KeyIdea], most: int
+) -> list[KeyIdea]:
+    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true:
+    cards that the forced moves leave open (`open_values`) and whose every other end the solver
+    proves places fewer cards: those that end on the table first, each group in card order."""
+    taken = {idea.card for idea in said}
+    found: list[KeyIdea] = []
+    opened = open_values(position, maximum)
+    # cards that go somewhere first: a kept hand card is forced by the puzzle's one best hand alone
+    laid = [card for card in opened if any(meld.cards.count(card) for meld in table)]
+    for card in [*laid, *(card for card in opened if card not in laid)]:
+        values = opened[card]
+        if len(found) == most:
+            break
+        if card.is_joker or card in taken:
+            continue
+        sets = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.SET)
+        runs = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.RUN)
+        lying = sum(meld.cards.count(card) for meld in position.table)
+        value = (sets, runs, position.hand.count(card) + lying - sets - runs)
+        if value not in values or reaches_otherwise(position, maximum, card, sets, runs) is not False:
+            continue
+        idea = _placed(position, table, Decision(card, *value, kind="fork"))
+        if idea is not None:
+            found.append(idea)
+    return found
+
+
+def _true(position: Position, table: tuple[Meld, ...], maximum: int, idea: KeyIdea) -> bool:
+    """Whether the idea is one: no play that ends its card otherwise (another split between sets
+    and runs) places as many cards, as the solver finds within its time limit (where it proves
+    neither, the idea stands: the forcing player found it needed). A joker's idea is where it
+    goes, which the same split does not tell: it stands."""
+    if idea.card.is_joker:
+        return True
+    sets = sum(meld.cards.count(idea.card) for meld in table if meld.kind is MeldKind.SET)
+    runs = sum(meld.cards.count(idea.card) for meld in table if meld.kind is MeldKind.RUN)
+    return reaches_otherwise(position, maximum, idea.card, sets, runs) is not True
 
 
 def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> list[KeyIdea | None] | None:
@@ -248,6 +384,8 @@ def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> lis
                 idea,
                 home=None if home is None else home.cards,
                 instead=None if instead is None else instead.cards,
+                rival_kind=None if home is None else _rival_kind(position, idea.card, home.kind),
+                leaves=_left_meld(position, idea.card, table, None if home is None else home.kind),
             )
         )
     return ideas
@@ -288,13 +426,48 @@ def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> 
     if home is None and decision.kept == 0:
         # a table card that stays where the forced moves would leave it: no idea to say
         return None
+    leaves = _left_meld(position, card, table, kind)
+    # both copies are said where both move: both join melds of the kind, or one leaves the other
+    copies = 1 if kind is None or (ends[kind] - lying[kind] < 2 and leaves is None) else ends[kind]
     return KeyIdea(
         "decline" if decision.kind == "decline" else "fork",
         card,
         None if home is None else home.cards,
-        None if home is None else home.kind,
+        kind,
         None if instead is None else instead.cards,
+        None if kind is None else _rival_kind(position, card, kind),
+        copies,
+        0 if home is None else decision.kept,
+        leaves,
     )
+
+
+def _rival_kind(position: Position, card: Card, kind: MeldKind) -> MeldKind | None:
+    """The other kind of meld than `kind`, if some meld of the position's cards (table and hand
+    together) of that kind could hold the card: the solver's candidate melds, which list them all."""
+    other = MeldKind.RUN if kind is MeldKind.SET else MeldKind.SET
+    allowed = allowed_by(position, False)
+    for n in allowed.by_type.get(card.index, ()):
+        if n >= allowed.candidates:
+            continue
+        if meld_of(cast(Candidate, allowed.every[n]), position.rules).kind is other:
+            return other
+    return None
+
+
+def _left_meld(
+    position: Position, card: Card, table: tuple[Meld, ...], kind: MeldKind | None
+) -> tuple[Card, ...] | None:
+    """A table meld of the other kind than `kind` that holds the card, where fewer copies end in
+    that kind than lie in it now: a copy leaves it for the home."""
+    if kind is None:
+        return None
+    other = MeldKind.RUN if kind is MeldKind.SET else MeldKind.SET
+    ending = sum(meld.cards.count(card) for meld in table if meld.kind is other)
+    lying = [meld for meld in position.table if meld.kind is other and card in meld.cards]
+    if sum(meld.cards.count(card) for meld in lying) <= ending:
+        return None
+    return lying[0].cards
 
 
 def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | None:

@@ -33,7 +33,7 @@ from puzzles._candidates import (
     reachable,
 )
 from puzzles._cards import JOKER, Card, sorted_cards
-from puzzles._melds import Meld, join_runs, table_order
+from puzzles._melds import Meld, MeldKind, join_runs, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
 from puzzles._rules import FreedJoker
@@ -523,6 +523,25 @@ class Model:
             if layout[shape]
         )
 
+    def require_other_ends(self, card: Card, sets: int, runs: int) -> None:
+        """Constrain to plays where the card's copies (table and hand together) do not end as
+        `sets` in sets and `runs` in runs: another split, or another kind of meld (models built
+        without `keep`, whose final melds are candidates alone)."""
+        assert not self.kept
+        rules = self.position.rules
+        ends: dict[MeldKind, list[LinearExpr]] = {MeldKind.SET: [], MeldKind.RUN: []}
+        for var, piece, _ in self.pieces:
+            copies = dict(piece).get(card.index, 0)
+            if copies:
+                ends[meld_of(piece, rules).kind].append(copies * self.model.get_int_var_from_proto_index(var))
+        most = self.available[card.index]
+        in_sets, in_runs = self.new_int(0, most), self.new_int(0, most)
+        self.model.add(in_sets == sum(ends[MeldKind.SET]))
+        self.model.add(in_runs == sum(ends[MeldKind.RUN]))
+        other_sets = self.model.new_bool_var("")
+        self.model.add(in_sets != sets).only_enforce_if(other_sets)
+        self.model.add(in_runs != runs).only_enforce_if(~other_sets)
+
     def _require_one_fewer(self, counts: Iterable[tuple[LinearExpr, int]]) -> None:
         """Constrain one of the expressions at least to fall below its count."""
         fewer = []
@@ -540,12 +559,17 @@ class Model:
             net[JOKER_INDEX] = (laid_jokers - self.freed, -len(self.swaps))
         return net
 
-    def solve(self, time_limit: float, values: Sequence[LinearExpr] = ()) -> Solution:
-        """Solve within the time limit."""
+    def solve(
+        self, time_limit: float, values: Sequence[LinearExpr] = (), work_limit: float | None = None
+    ) -> Solution:
+        """Solve within the time limit and, if given, OR-Tools' deterministic time limit: a limit on
+        work, so that the same model stops at the same point on any machine."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = SEED
         solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        if work_limit is not None:
+            solver.parameters.max_deterministic_time = work_limit
         # OR-Tools would take over Ctrl-C during a solve and leave it killing the process after;
         # the CLI and the web workers need Python's KeyboardInterrupt.
         solver.parameters.catch_sigint_signal = False

@@ -22,6 +22,13 @@ from puzzles._position import Position, PositionError
 from puzzles._rules import FreedJoker
 
 DEFAULT_TIME_LIMIT = 10.0
+FORK_WORK_LIMIT = 2.0
+"""The work a key idea's check (`reaches_otherwise`) may do, in OR-Tools' deterministic seconds:
+one solve of the position with one card's end ruled out, a few milliseconds on a Master table. A
+limit on work, not the clock, so that a puzzle's stored ideas are the same on any machine (the
+generator's `check` works them out again)."""
+FORK_TIME_LIMIT = 10.0
+"""The clock's limit on that check, only a backstop on a machine far slower than the work limit."""
 CHAIN_SHARE = 0.5
 """The share of an analysis's time limit kept for the chain length, the one part that can take long."""
 
@@ -205,6 +212,28 @@ def _only_dead_left(model: Model, play: Play) -> bool:
     left = model.hand - Counter(card.index for card in play.laid)
     placeable = allowed_by(model.position, False).by_type
     return all(index not in placeable for index in left)
+
+
+def reaches_otherwise(
+    position: Position,
+    maximum: int,
+    card: Card,
+    sets: int,
+    runs: int,
+    time_limit: float = FORK_TIME_LIMIT,
+    work_limit: float = FORK_WORK_LIMIT,
+) -> bool | None:
+    """Whether some play places `maximum` hand cards with the card's copies (table and hand
+    together) ending otherwise than `sets` in sets and `runs` in runs: True, and a key idea that
+    says the card must end so is not true; False when proved that none does; None when the solve
+    proved neither within its limits."""
+    model = Model(position, Objective.CARDS)
+    model.add(model.cards >= maximum)
+    model.require_other_ends(card, sets, runs)
+    found = model.solve(time_limit, work_limit=work_limit)
+    if found.status is Status.INFEASIBLE:
+        return False
+    return True if found.status.found else None
 
 
 def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME_LIMIT) -> Depth:

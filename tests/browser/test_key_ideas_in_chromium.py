@@ -21,43 +21,35 @@ from tests.webapp.turn.test_key_ideas import MASTER
 SAID = {
     "en": {
         "locale": "en-GB",
-        "hint": "10♠ is the key card: think about where it goes.",
+        "hint": "2♥ is the key card: think twice before you lay it where it fits.",
         "title": "The key ideas",
-        "ideas": ["10♠ goes to the set 10♠ 10♥ 10♣, not to a run.", "Keep 2♥ back, though it fits 3♥ 4♥ 5♥."],
+        "ideas": ["Keep 2♥ back, though it fits 3♥ 4♥ 5♥."],
     },
     "it": {
         "locale": "it-IT",
-        "hint": "10♠ è la carta chiave: pensa a dove va.",
+        "hint": "2♥ è la carta chiave: pensaci bene prima di calarla dove si attacca.",
         "title": "Le idee chiave",
-        "ideas": [
-            "10♠ va nel tris 10♠ 10♥ 10♣, non in una scala.",
-            "Tieni 2♥ in mano, anche se si attacca a 3♥ 4♥ 5♥.",
-        ],
+        "ideas": ["Tieni 2♥ in mano, anche se si attacca a 3♥ 4♥ 5♥."],
     },
     "de": {
         "locale": "de-DE",
-        "hint": "10♠ ist die Schlüsselkarte: überlege, wohin sie gehört.",
+        "hint": "2♥ ist die Schlüsselkarte: überlege gut, bevor du sie dort anlegst, wo sie passt.",
         "title": "Die Schlüsselideen",
-        "ideas": [
-            "10♠ gehört in den Satz 10♠ 10♥ 10♣, nicht in eine Reihe.",
-            "Behalte 2♥ auf der Hand, obwohl sie an 3♥ 4♥ 5♥ passt.",
-        ],
+        "ideas": ["Behalte 2♥ auf der Hand, obwohl sie an 3♥ 4♥ 5♥ passt."],
     },
     "pl": {
         "locale": "pl-PL",
-        "hint": "10♠ to kluczowa karta: zastanów się, gdzie ją położyć.",
+        "hint": "2♥ to kluczowa karta: zastanów się dwa razy, zanim dołożysz ją tam, gdzie pasuje.",
         "title": "Kluczowe idee",
-        "ideas": [
-            "10♠ trafia do grupy 10♠ 10♥ 10♣, nie do sekwensu.",
-            "Zatrzymaj 2♥ na ręce, choć pasuje do 3♥ 4♥ 5♥.",
-        ],
+        "ideas": ["Zatrzymaj 2♥ na ręce, choć pasuje do 3♥ 4♥ 5♥."],
     },
 }
+"""The Master's ideas are two declines (its line's fork is not one: tests/puzzles/test_key.py)."""
 
 
 @pytest.fixture
 def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
-    """The app with a generated Master (a fork and two declines) as today's puzzle (#7)."""
+    """The app with a generated Master (two declines) as today's puzzle (#7)."""
     app: Flask = make_app(database_url, clock)
     store(app, generator.puzzle_of("cz9", Position.parse(MASTER), time_limit=20), 7)
     with served(app) as url:
@@ -85,7 +77,7 @@ def test_the_key_card_then_the_key_ideas_on_a_phone(
     marked = page.eval_on_selector_all(
         "#board .card.hinted", "els => els.map(e => e.getAttribute('aria-label'))"
     )
-    assert len(marked) == 1 and marked[0].startswith("10♠")
+    assert len(marked) == 1 and marked[0].startswith("2♥")
     assert page.query_selector("#board .hinted-meld") is None
     assert page.query_selector("#key-ideas") is None
     page.screenshot(path=str(ARTIFACTS / f"{shots}-1-hint.png"), full_page=True)
@@ -140,4 +132,50 @@ def test_a_key_idea_naming_a_run_of_ten_stays_on_a_320_px_phone(
     assert overflow and max(overflow) <= 0, overflow
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-long-run-{language}-320.png"))
+    context.close()
+
+
+BOTH = (
+    "classic | 5S 5H 5D / 6S 6H 6C / JS JH JC / QS QD QC / QH QD QC / KS KD KC / KH KD KC / JS QS KS"
+    " / JH QH KH | 4S 4H 6H 9H 2D 3D 4D 5D 7C 8C 9C JC"
+)
+"""A fresh Medium (c8m21k9clw, seed 4242) whose key idea moves both J♠ to sets, one of them out
+of J♠ Q♠ K♠: the longest of the key ideas' sentences."""
+
+
+@pytest.fixture
+def both_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(BOTH), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Both J♠ end in sets (J♠ J♥ J♣), the one in J♠ Q♠ K♠ too."),
+        ("it", "Entrambi i J♠ finiscono in tris (J♠ J♥ J♣), anche quello in J♠ Q♠ K♠."),
+        ("de", "Beide B♠ landen in Sätzen (B♠ B♥ B♣), auch die aus B♠ D♠ K♠."),
+        ("pl", "Obie W♠ kończą w grupach (W♠ W♥ W♣), także ta z W♠ D♠ K♠."),
+    ],
+)
+def test_both_copies_said_on_a_320_px_phone(
+    browser: object, both_site: str, language: str, said: str
+) -> None:
+    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(both_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    assert said in page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-both-{language}-320.png"))
     context.close()

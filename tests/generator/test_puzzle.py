@@ -76,14 +76,16 @@ def test_json_round_trip(master: Puzzle) -> None:
 
 def test_a_line_keeps_its_key_ideas_said_against_its_solution(master: Puzzle) -> None:
     assert master.key_ideas is not None
+    # the line's fork, 8♠ to a run, is not said (another play places as many with 8♠ elsewhere);
+    # 9♠, which the forced moves leave open and every other end of which places fewer, is
     assert [str(idea.words()) for idea in master.key_ideas] == [
-        "8♠ goes to the run 8♠ 9♠ 10♠ J♠ Q♠, not to a set.",
+        "9♠ goes to the run 8♠ 9♠ 10♠ J♠ Q♠, not to a set.",
         "Keep J♣ back, though it fits J♠ J♥ J♦.",
     ]
     assert master.key_ideas == key_ideas(master.position(), [parse_cards(meld) for meld in master.solution])
     assert verify(master) == []
     # a line that says another key idea than its solution's is refuted
-    swapped = replace(master, key_ideas=(master.key_ideas[1], master.key_ideas[0]))
+    swapped = replace(master, key_ideas=())
     assert any("key_ideas do not say" in problem for problem in verify(swapped))
 
 

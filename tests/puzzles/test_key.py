@@ -20,7 +20,9 @@ from puzzles import (
     parse_cards,
     play_of,
 )
-from puzzles._key import _joker_line, _placed
+from puzzles._forcing import open_values
+from puzzles._key import KeyIdeaError, _joker_line, _placed
+from puzzles._solver import reaches_otherwise
 
 MASTER = (
     "classic | 3S 3D 3C / 6H 6D 6C / 9S 9H 9D / QS QH QC / 6S 7S 8S / 3H 4H 5H / 9C 10C JC"
@@ -70,12 +72,137 @@ def said(position: str, solution: str) -> list[tuple[str, str]]:
     ]
 
 
-def test_a_fork_comes_first_then_the_declines() -> None:
+def test_a_fork_the_other_choice_also_wins_is_left_out() -> None:
+    # the line's fork "10♠ goes to the set 10♠ 10♥ 10♣, not to a run" is not one: 10♠ J♠ Q♠ on
+    # 7♠ 8♠ 9♠, with 10♥ J♥ Q♥ and 10♣ J♣ Q♣, places as many cards; the declines are true
     assert said(MASTER, MASTER_SOLUTION) == [
-        ("fork", "10♠ goes to the set 10♠ 10♥ 10♣, not to a run."),
         ("decline", "Keep 2♥ back, though it fits 3♥ 4♥ 5♥."),
         ("decline", "Keep 8♣ back, though it fits 9♣ 10♣ J♣."),
     ]
+    position = Position.parse(MASTER)
+    assert reaches_otherwise(position, 8, parse_cards("10S")[0], 1, 0) is True
+    assert reaches_otherwise(position, 8, parse_cards("2H")[0], 0, 0) is False
+
+
+def test_a_fork_comes_first_then_the_declines() -> None:
+    # c6m21k9cm0, a Master: 3♠ must split; the line's 7♠ is no fork, 2♠ (open, and proved) takes
+    # its place; the decline follows
+    position = (
+        "classic | 3S 3D 3C / 4S 4H 4C / 5H 5D 5C / 6H 6D 6C / 7S 7D 7C / 8S 8D 8C / 9S 9H 9C / 6H 7H 8H"
+        " / 8C 9C 10C / 9H 10H JH / 5C 6C 7C / 5S 6S 7S | 2S 3S 10H JH AD 2D 9D 4C"
+    )
+    solution = (
+        "2S 3S 4S / 5S 6S 7S / 7S 8S 9S / 4H 5H 6H / 6H 7H 8H 9H 10H JH / 9H 10H JH / AD 2D 3D"
+        " / 5D 6D 7D 8D 9D / 3C 4C 5C 6C 7C 8C 9C 10C / 4C 5C 6C 7C 8C 9C"
+    )
+    assert said(position, solution) == [
+        ("fork", "One 3♠ goes to the run 2♠ 3♠ 4♠; keep the other in the hand."),
+        ("fork", "2♠ goes to the run 2♠ 3♠ 4♠."),
+        ("decline", "9♦ goes to 5♦ 6♦ 7♦ 8♦ 9♦, not onto 9♠ 9♥ 9♣."),
+    ]
+
+
+def test_no_other_kind_is_named_where_none_could_take_the_card() -> None:
+    # c0a21k9cli: no other four is anywhere, so 4♦ has no set to refuse
+    position = (
+        "classic | AH AD AC / 2S 2H 2D 2C / 6S 6H 6D 6C / 10S 10H 10D / JH JD JC / QS QH QD"
+        " / KS KH KD KC / 9H 10H JH QH KH | 4D 5D 7D 7C 8C"
+    )
+    solution = (
+        "AH AD AC / 2S 2H 2D 2C / 6S 6H 6C / 10S 10H 10D / JH JD JC / QS QH QD / KS KH KD KC"
+        " / 9H 10H JH QH KH / 4D 5D 6D 7D"
+    )
+    assert said(position, solution) == [("fork", "4♦ goes to the run 4♦ 5♦ 6♦ 7♦.")]
+
+
+def test_no_more_ideas_than_decisions() -> None:
+    # cn4c3a2w6, an Easy of one decision: the only line that agrees with the solution has four
+    position = (
+        "classic | 3S 3D 3C / 5H 5D 5C / 7S 7H 7C / 4S 5S 6S / 7H 8H 9H / 4D 5D 6D 7D 8D / 6D 7D 8D"
+        " / 10D JD QD / 4C 5C 6C / 6C 7C 8C | 2S 8S 6H 8H 2D 2D 3C 8C 10C"
+    )
+    solution = (
+        "5H 5D 5C / 7S 7H 7C / 8S 8H 8C / 2S 3S 4S 5S 6S / 6H 7H 8H 9H / 2D 3D 4D 5D 6D 7D 8D / 6D 7D 8D"
+        " / 10D JD QD / 3C 4C 5C 6C / 6C 7C 8C"
+    )
+    assert said(position, solution) == [("fork", "2♠ goes to the run 2♠ 3♠ 4♠ 5♠ 6♠.")]
+
+
+def test_a_true_fork_the_line_left_unsaid_fills_a_dropped_ones_place() -> None:
+    # cp21k9co9, an Easy of two decisions: the line's 6♣ to a run is no fork (6♣ may as well stay
+    # in the sixes, 6♠ 7♠ 8♠ making the run); 8♠, which the forced moves leave open, must leave its run
+    position = "classic | 6S 6H 6D 6C / 8H 8D 8C / 9H 9D 9C / JS JD JC / KH KD KC / 7S 8S 9S | 7H 7D JD 7C 8C"
+    solution = "6S 6H 6D / 7S 7H 7D / 8S 8H 8D 8C / 9S 9H 9D 9C / JS JD JC / KH KD KC / 6C 7C 8C"
+    assert said(position, solution) == [
+        ("fork", "7♠ goes to the set 7♠ 7♥ 7♦, not to a run."),
+        ("fork", "8♠ goes to the set 8♠ 8♥ 8♦ 8♣, not to a run."),
+    ]
+    assert set(open_values(Position.parse(position), 4)[parse_cards("8S")[0]]) == {(1, 0, 0), (0, 1, 0)}
+
+
+def test_both_copies_are_said_where_both_must_go() -> None:
+    # c8m21k9clw: the J♠ of J♠ Q♠ K♠ must leave it for a set too
+    position = (
+        "classic | 5S 5H 5D / 6S 6H 6C / JS JH JC / QS QD QC / QH QD QC / KS KD KC / KH KD KC / JS QS KS"
+        " / JH QH KH | 4S 4H 6H 9H 2D 3D 4D 5D 7C 8C 9C JC"
+    )
+    solution = (
+        "JS JH JC / JS JH JC / QS QH QD QC / QS QH QD QC / KS KH KD KC / KS KH KD KC / 4S 5S 6S / 4H 5H 6H"
+        " / 2D 3D 4D 5D / 6C 7C 8C 9C"
+    )
+    assert said(position, solution) == [
+        ("fork", "4♠ goes to the run 4♠ 5♠ 6♠, not to a set."),
+        ("fork", "Both J♠ end in sets (J♠ J♥ J♣), the one in J♠ Q♠ K♠ too."),
+    ]
+
+
+def test_one_copy_moving_is_said_as_one() -> None:
+    # c6e21k9co7: both 7♥ end in sets, but the table's stays in its four: only the hand's moves
+    position = (
+        "classic | 8S 8D 8C / 5S 6S 7S 8S / 2D 3D 4D 5D 6D / 5C 6C 7C 8C 9C 10C JC QC KC / 7S 7H 7D 7C"
+        " / 3S 4S 5S / 4C 5C 6C | 6S 9S 3H 7H 9D QD 2C 2C JC"
+    )
+    solution = (
+        "5S 5D 5C / 6S 6D 6C / 7H 7D 7C / 7S 7H 7C / 8S 8D 8C / 3S 4S 5S 6S 7S 8S 9S / 2D 3D 4D / 4C 5C 6C"
+        " / 8C 9C 10C JC / JC QC KC"
+    )
+    assert said(position, solution)[0] == ("fork", "7♥ goes to the set 7♥ 7♦ 7♣.")
+
+
+def test_a_card_laid_comes_before_a_card_kept_among_the_true_forks() -> None:
+    # c0a4c3a2vh: the line's 10♦ is no fork; of the open cards proved, 4♦ (laid) is said, not 3♠
+    # (kept: the puzzle's one best hand says that alone)
+    position = (
+        "classic | 4S 4H 4D 4C / 9S 9H 9D 9C / 9S 9H 9D 9C / 10S 10D 10C / 10S 10H 10C / QH QD QC / JD QD KD"
+        " | 3S 5S 3D 5D 6D 10D"
+    )
+    solution = (
+        "4S 4H 4C / 9S 9H 9D 9C / 9S 9H 9D 9C / 10S 10D 10C / 10S 10H 10C / QH QD QC / 3D 4D 5D 6D"
+        " / 10D JD QD KD"
+    )
+    assert said(position, solution) == [
+        ("fork", "3♦ goes to the run 3♦ 4♦ 5♦ 6♦."),
+        ("fork", "4♦ goes to the run 3♦ 4♦ 5♦ 6♦, not to a set."),
+    ]
+
+
+def test_the_new_fields_round_trip_and_old_ideas_still_read() -> None:
+    idea = KeyIdea(
+        "fork",
+        parse_cards("JS")[0],
+        parse_cards("JS JH JC"),
+        MeldKind.SET,
+        None,
+        MeldKind.RUN,
+        2,
+        0,
+        parse_cards("JS QS KS"),
+    )
+    assert KeyIdea.from_json(idea.to_json()) == idea
+    old = {"kind": "fork", "card": "4D", "home": ["4D", "5D", "6D"], "home_kind": "run", "instead": None}
+    assert KeyIdea.from_json(old).to_json() == old
+    with pytest.raises(KeyIdeaError, match="copies"):
+        KeyIdea.from_json({**old, "copies": "two"})
 
 
 def test_a_decline_names_the_meld_the_card_fits_as_it_lies() -> None:
@@ -84,8 +211,16 @@ def test_a_decline_names_the_meld_the_card_fits_as_it_lies() -> None:
 
 def test_a_table_card_that_changes_kind_is_a_fork() -> None:
     # J♥ lies in the run 10♥ J♥ Q♥ and ends in the jacks' set
-    first = key_ideas(Position.parse(TABLE_FORK), solution_of(TABLE_FORK_SOLUTION))[0]
+    # (the line's own fork is left out of the puzzle's ideas: J♥ may as well stay in its run)
+    position = Position.parse(TABLE_FORK)
+    table = tuple(Meld.of(meld, position.rules) for meld in solution_of(TABLE_FORK_SOLUTION))
+    first = _placed(position, table, Decision(parse_cards("JH")[0], 1, 0, 0))
+    assert first is not None
     assert (first.kind, str(first.words())) == ("fork", "J♥ goes to the set J♥ J♦ J♣, not to a run.")
+    assert said(TABLE_FORK, TABLE_FORK_SOLUTION) == [
+        ("decline", "Keep 9♥ back, though it fits 10♥ J♥ Q♥."),
+        ("decline", "Keep 6♣ back, though it fits 7♣ 8♣ 9♣."),
+    ]
 
 
 def test_a_hand_card_sent_elsewhere_than_its_obvious_meld() -> None:

@@ -1,0 +1,110 @@
+"""Key-ideas benchmark: how many of a puzzle's key ideas, and of its grade's forks, are not true.
+
+    .venv/bin/python bench/key_truth.py FILE.jsonl [FILE.jsonl ...]
+
+Each file holds generator lines (`python -m generator make ... --out FILE`), with the key ideas
+stored by the engine that made them. For every puzzle, per tier, the stored ideas and the ideas the
+engine works out now (`puzzles.key_ideas`) are each counted: ideas, ideas that are not true (a
+play that ends the card otherwise, another split between sets and runs, places as many cards:
+`reaches_otherwise`), ideas naming a kind of meld ("not to a set") that no meld of the position's
+cards could be, ideas beyond the puzzle's decisions, and puzzles with none. Ideas stored before an
+idea knew whether such a meld could be named it wherever it had a home and no meld it fits as it
+lies: a file none of whose ideas has a field of `MORE_FIELDS` is read so. The grade's line
+(`decisions_of`, as the tier reads it) is checked the same way: its forks, and those another end
+of the card also wins with (fake forks: the grade counts them as decisions). A joker's idea or fork
+is not checked. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from generator import TIERS, Puzzle
+from puzzles import KeyIdea, Meld, MeldKind, Position, decisions_of, key_ideas, parse_cards
+from puzzles._key import IDEA_FIELDS, _rival_kind
+from puzzles._solver import reaches_otherwise
+
+FIELDS = ("ideas", "untrue", "no such kind", "beyond decisions", "puzzles without")
+
+
+def ends(table: Sequence[Meld], card: object) -> tuple[int, int]:
+    sets = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.SET)
+    runs = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.RUN)
+    return sets, runs
+
+
+def judged(
+    position: Position,
+    table: Sequence[Meld],
+    maximum: int,
+    ideas: Sequence[KeyIdea],
+    decisions: int | None,
+    before_rivals: bool = False,
+) -> Counter[str]:
+    """The figures of one puzzle's ideas; `before_rivals`: ideas stored by an engine that named the
+    other kind of meld ("not to a set") wherever an idea had a home and no meld it fits."""
+    found: Counter[str] = Counter(ideas=len(ideas), **{"puzzles without": int(not ideas)})
+    if decisions is not None:
+        found["beyond decisions"] = max(0, len(ideas) - decisions)
+    for idea in ideas:
+        if idea.card.is_joker:
+            continue
+        if reaches_otherwise(position, maximum, idea.card, *ends(table, idea.card)) is True:
+            found["untrue"] += 1
+        if idea.home_kind is None or idea.instead is not None or idea.kept or idea.copies > 1:
+            continue
+        names_kind = before_rivals or idea.rival_kind is not None
+        if names_kind and _rival_kind(position, idea.card, idea.home_kind) is None:
+            found["no such kind"] += 1
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args()
+    stored: dict[str, Counter[str]] = defaultdict(Counter)
+    now: dict[str, Counter[str]] = defaultdict(Counter)
+    grade: dict[str, Counter[str]] = defaultdict(Counter)
+    for path in args.files:
+        puzzles = [
+            Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line.strip()
+        ]
+        # a file none of whose ideas carries a field of MORE_FIELDS was written before them
+        before_rivals = not any(
+            idea.to_json().keys() - set(IDEA_FIELDS) for puzzle in puzzles for idea in puzzle.key_ideas or ()
+        )
+        for puzzle in puzzles:
+            position = puzzle.position()
+            solution = [parse_cards(meld) for meld in puzzle.solution]
+            table = [Meld.of(meld, position.rules) for meld in solution]
+            maximum, tier = puzzle.max_placed, puzzle.tier
+            if puzzle.key_ideas is not None:
+                stored[tier] += judged(
+                    position, table, maximum, puzzle.key_ideas, puzzle.decisions, before_rivals
+                )
+            now[tier] += judged(position, table, maximum, key_ideas(position, solution), puzzle.decisions)
+            forks = [
+                d for d in decisions_of(position, maximum).line if d.kind == "fork" and not d.card.is_joker
+            ]
+            fake = sum(reaches_otherwise(position, maximum, d.card, d.sets, d.runs) is True for d in forks)
+            grade[tier].update(puzzles=1, forks=len(forks), fake=fake, **{"with a fake": int(fake > 0)})
+    for tier in [tier for tier in TIERS if tier in grade]:
+        print(f"{tier}: {grade[tier]['puzzles']} puzzles")
+        for name, counts in (("stored ideas", stored[tier]), ("ideas now", now[tier])):
+            if counts:
+                print(f"  {name:13}" + ", ".join(f"{field} {counts[field]}" for field in FIELDS))
+        g = grade[tier]
+        print(f"  grade's forks {g['forks']}, fake {g['fake']}, puzzles with a fake fork {g['with a fake']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
