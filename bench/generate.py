@@ -55,7 +55,6 @@ from puzzles import Meld, Position, decisions_of, parse_cards, play_of, skill_li
 
 TARGET_HARD_PER_MINUTE = 60.0
 TARGET_MASTER_PER_MINUTE = 10.0
-TARGET_MASTER_PER_CPU_MINUTE = 5.0
 """Issue 21: Master puzzles a minute per core, each tier asked for on its own."""
 MIXED_FLOOR = 0.5
 """Issue 21: at Expert and Master, at least this share of best plays break both a set and a run..."""
@@ -181,11 +180,6 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         f" {moved / max(len(holding), 1):.0%}"
         + (f" (targets under joker presets: {JOKER_FLOOR:.0%}, {JOKER_MOVED_FLOOR:.0%})" if deep else "")
     )
-    if tier == "master":
-        print(
-            f"    master a CPU minute: {alone.per_cpu_minute():.1f}"
-            f" (target {TARGET_MASTER_PER_CPU_MINUTE:.0f})"
-        )
     print(f"    themes: {', '.join(f'{t} {share(n):.0%}' for t, n in themes.most_common())}")
     print(
         f"    motifs (target: none over {MOTIF_CEILING:.0%}): "
