@@ -27,15 +27,11 @@ mid-game table beside the chain, and the Master search (`generator._search`) pol
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
-from generator._tables import Figure, _drawn, card_at
+from generator._motifs import _Chain, _placed
+from generator._tables import Figure
 from puzzles import Rules
 
-TOP = 13
-"""Chains keep to the ace (low) and the king, so that they read the same under every preset."""
-MARGIN = 2
-"""How many more of the hand's other cards than traps it holds (as `generator._motifs.MARGIN`)."""
 BRANCH = 0.1
 """How often a run gives a card from its middle (a run of five), so that the chain branches."""
 SPLIT = 0.25
@@ -51,32 +47,7 @@ Need = tuple[str, int, int]
 """A card some meld must give: ("set" or "run", the kind of meld that gives it, suit, rank)."""
 
 
-@dataclass(slots=True)
-class _Tree:
-    """A chain being laid, as (suit, rank) cards at ranks relative to its opening."""
-
-    rng: random.Random
-    melds: list[list[tuple[int, int]]] = field(default_factory=list)
-    hand: list[tuple[int, int]] = field(default_factory=list)
-    traps: list[tuple[int, int]] = field(default_factory=list)
-    free: int = 0
-    """Hand cards laid whatever the chain does (a swap's card): a trap laid instead costs none."""
-
-    def cards(self) -> list[tuple[int, int]]:
-        return [card for meld in self.melds for card in meld] + self.hand
-
-    def run(self, suit: int, low: int, high: int) -> None:
-        self.melds.append([(suit, rank) for rank in range(low, high + 1)])
-
-    def set_of(self, rank: int, suits: list[int]) -> None:
-        self.melds.append([(suit, rank) for suit in sorted(suits)])
-
-    def trap(self, suit: int, rank: int) -> None:
-        if (suit, rank) not in self.cards():
-            self.traps.append((suit, rank))
-
-
-def _open(tree: _Tree) -> list[Need]:
+def _open(tree: _Chain) -> list[Need]:
     """The hand's opening, and the cards it needs from the table."""
     rng, suit = tree.rng, tree.rng.randrange(4)
     opening = rng.choice(("pairs", "pair", "rank"))
@@ -94,7 +65,7 @@ def _open(tree: _Tree) -> list[Need]:
     return [("run", suits[2], 0)]
 
 
-def _give_set(tree: _Tree, need: Need, last: bool) -> list[Need]:
+def _give_set(tree: _Chain, need: Need, last: bool) -> list[Need]:
     """A set at the needed card's rank gives it: a set of three then needs the suit it lacks."""
     rng = tree.rng
     _, suit, rank = need
@@ -116,7 +87,7 @@ def _give_set(tree: _Tree, need: Need, last: bool) -> list[Need]:
     return [("run", missing, rank)]
 
 
-def _give_run(tree: _Tree, need: Need, last: bool) -> list[Need]:
+def _give_run(tree: _Chain, need: Need, last: bool) -> list[Need]:
     """A run of the needed card's suit gives it: at an end (passing on the card beyond its other
     end, up or down), from the middle (branching), or from a long run that needs nothing back."""
     rng = tree.rng
@@ -161,7 +132,7 @@ def _give_run(tree: _Tree, need: Need, last: bool) -> list[Need]:
     return [("set", suit, rank + 3 * step)]
 
 
-def _free(tree: _Tree, suit: int, rank: int) -> list[bool]:
+def _free(tree: _Chain, suit: int, rank: int) -> list[bool]:
     """The ways (down or not) a run of `suit` can go from the card at `rank` that it gives: its
     cards and the one beyond keep a rank away from every card of its suit in the chain, and the
     next set's rank holds no set yet. A chain that comes back beside its own cards offers a second
@@ -177,7 +148,7 @@ def _free(tree: _Tree, suit: int, rank: int) -> list[bool]:
     return free
 
 
-def _turns(tree: _Tree, suit: int, rank: int) -> bool:
+def _turns(tree: _Chain, suit: int, rank: int) -> bool:
     """Whether a run of `suit` that gives the card at `rank` goes down the ranks: TURN of the time
     where both ways are free (`_free`), else the free way."""
     free = _free(tree, suit, rank)
@@ -191,7 +162,7 @@ def sample_tree(rules: Rules, rng: random.Random, stock: list[int], length: int,
     between the ace and the king and drawn from the stock, or None when it does not fit. `ends` is
     unused (a figure sampler's argument)."""
     del rules, ends
-    tree = _Tree(rng)
+    tree = _Chain(rng)
     needs = _open(tree)
     while needs:
         need = needs.pop(rng.randrange(len(needs)))
@@ -200,29 +171,3 @@ def sample_tree(rules: Rules, rng: random.Random, stock: list[int], length: int,
         give = _give_set if need[0] == "set" else _give_run
         needs += give(tree, need, last)
     return _placed(rng, stock, tree)
-
-
-def _placed(rng: random.Random, stock: list[int], tree: _Tree) -> Figure | None:
-    """The chain with some of its traps in the hand, moved to a random place between the ace and
-    the king (upside down half of the time), drawn from the stock; None when it does not fit, a
-    card is laid three times, or the stock lacks its cards."""
-    room = len(tree.hand) - 2 * tree.free - MARGIN
-    tree.hand += rng.sample(tree.traps, max(min(room, len(tree.traps)), 0))
-    cards = tree.cards()
-    ranks = [rank for _, rank in cards]
-    low, high = min(ranks), max(ranks)
-    if high - low + 1 > TOP:
-        return None
-    flip = rng.random() < 0.5
-    shift = rng.randrange(1, TOP - (high - low) + 1)
-
-    def moved(card: tuple[int, int]) -> tuple[int, int]:
-        suit, rank = card
-        return suit, (high - rank if flip else rank - low) + shift
-
-    melds = [sorted(card_at(*moved(card)) for card in meld) for meld in tree.melds]
-    hand = [card_at(*moved(card)) for card in tree.hand]
-    covered: dict[int, set[int]] = {suit: set() for suit in range(4)}
-    for suit, rank in map(moved, cards):
-        covered[suit].add(rank)
-    return _drawn(stock, melds, hand, covered, TOP)
