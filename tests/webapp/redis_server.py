@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
 from tests.waiting import wait_until
 
 
@@ -19,9 +20,7 @@ class RedisServer:
         server = shutil.which("redis-server") or "/usr/bin/redis-server"
         if not Path(server).exists():
             pytest.skip("needs Debian's redis-server (make test installs it)")
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         command = [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         command += ["--appendonly", "no", "--dir", str(folder)]

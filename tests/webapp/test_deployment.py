@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import socket
 import subprocess
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect
 
+from tests.ports import free_port
 from tests.waiting import answers, wait_until
 from webapp.db import engine_url
 from webapp.settings import PROJECT_ROOT
@@ -83,9 +83,7 @@ def test_release_migrates_an_empty_database(released: tuple[str, subprocess.Comp
 
 @pytest.fixture
 def port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return free_port()
 
 
 @pytest.fixture

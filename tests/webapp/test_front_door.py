@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import generator
 from bench import nginx_conf
+from tests.ports import free_port
 from tests.waiting import answers, wait_until
 from tests.webapp.conftest import FrozenClock, make_app, variant
 from webapp import models
@@ -41,12 +42,6 @@ pytestmark = pytest.mark.slow  # runs nginx and gunicorn as programs
 
 HOST = "tavolo.example"
 SLOW_CLIENTS = 16
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def publish_today(database_url: str, known_puzzle: generator.Puzzle) -> None:

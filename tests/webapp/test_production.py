@@ -29,6 +29,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, make_url, text
 
 import generator
+from tests.ports import free_port
 from tests.waiting import BACKSTOP, wait_until
 from tests.webapp.conftest import TODAY, FrozenClock, Player, attempts, make_app, store
 from webapp.db import database
@@ -526,9 +527,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not Path(server).exists():
         pytest.skip("needs Debian's redis-server (make test installs it)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     folder = tmp_path_factory.mktemp("redis")
     process = subprocess.Popen(
         [

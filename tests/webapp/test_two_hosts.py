@@ -27,9 +27,10 @@ from sqlalchemy import create_engine, select
 
 import generator
 from bench import morning, nginx_conf
+from tests.ports import free_port
 from tests.waiting import wait_until
 from tests.webapp.redis_server import RedisServer
-from tests.webapp.test_front_door import free_port, production_env, publish_today, wait_for
+from tests.webapp.test_front_door import production_env, publish_today, wait_for
 from webapp import models
 from webapp.db import engine_url
 from webapp.settings import PROJECT_ROOT

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from bench import morning, nginx_conf
+from tests.ports import free_port
 from tests.waiting import wait_until
-from tests.webapp.test_front_door import free_port
 
 pytestmark = pytest.mark.slow  # runs nginx as a program
 
