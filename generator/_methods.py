@@ -742,5 +742,12 @@ goal's chain and forks but a decision short may add a trap for the decline it la
 forks are what a strong player must find; its third decision may be a decline), and the melds the
 best play keeps whole are dropped where the position still meets its goal (a smaller table shares
 fewer melds with others)."""
+FORKS_BEFORE_SETTLED = frozenset({"6m", "6e", "6p", "7e", "7m", "3e", "9m"})
+"""The searching letters published while every decision that is not a decline counted as a fork
+(before issue 38 item 1 counted only forks on settled cards, docs/RULES.md): their searches, and
+the steps after them that read the count (traps, trims, decoys, a joker freed), keep that count,
+so that their IDs replay the same positions; their puzzles are graded with the forks counted now
+(`generator._make._searched`), and may come out a tier lower. Named one by one: a letter added
+later searches with the forks counted now."""
 # 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
 # as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.

@@ -129,13 +129,14 @@ def met(found: Found, goal: str) -> bool:
     )
 
 
-def graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
+def graded(analysis: Analysis, goal: str, deadline: float, settled: bool = True) -> Found | None:
     """The position as the search compares it: the forcing player's count once the chain reaches
     the goal's, and the skill-limited player below the goal once the grade reaches the goal; None
-    when the solver could not prove the player's run in time."""
+    when the solver could not prove the player's run in time. `settled` False: the count of forks
+    before issue 38 item 1 (`generator._methods.FORKS_BEFORE_SETTLED`)."""
     if (analysis.chain.length or 0) < LOWEST_CHAIN[goal]:
         return Found(analysis)
-    forcing = decisions_of(analysis.position, analysis.best.placed)
+    forcing = decisions_of(analysis.position, analysis.best.placed, settled=settled)
     if graded_tier(analysis.chain.length or 0, forcing) != goal:
         return Found(analysis, forcing)
     skill = skill_below(goal)
@@ -172,11 +173,11 @@ class Style:
 
 
 def search(
-    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
     """The best position the search reaches from `start` towards a puzzle of the `goal` tier (see
     the module's docstring), searching as `style` says (by default as the goal's budgets say); None
-    when the solver could not prove a step in time."""
+    when the solver could not prove a step in time. `settled`: as `graded` counts forks."""
     style = style or Style()
     steps, polish, hopeless, melds = style.budgets(goal)
     rng = random.Random(f"{seed}/search")
@@ -191,7 +192,7 @@ def search(
             return None
         start = narrow
     if _a_puzzle(start):
-        found = graded(start, goal, deadline)
+        found = graded(start, goal, deadline, settled)
         if found is None:
             return None
         current, score = found, _score(found, goal)
@@ -217,18 +218,18 @@ def search(
             continue
         if min(analysis.chain.length or 0, LOWEST_CHAIN[goal]) < score[0]:
             continue  # the score's first figure fell: no need to count the decisions
-        found = graded(analysis, goal, deadline)
+        found = graded(analysis, goal, deadline, settled)
         if found is None:
             return None
         if (new := _score(found, goal)) >= score:
             current, score = found, new
     if style.prune and met(current, goal):
-        return _pruned(current, goal, deadline, rng, style.prune, melds[0])
+        return _pruned(current, goal, deadline, rng, style.prune, melds[0], settled)
     return current
 
 
 def _pruned(
-    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, least: int
+    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, least: int, settled: bool
 ) -> Found | None:
     """The found position with melds that its best play leaves as they lie dropped, each tried once
     in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`)."""
@@ -246,7 +247,7 @@ def _pruned(
             return None
         if not _a_puzzle(analysis):
             continue
-        pruned = graded(analysis, goal, deadline)
+        pruned = graded(analysis, goal, deadline, settled)
         if pruned is None:
             return None
         if met(pruned, goal):
