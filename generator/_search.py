@@ -229,7 +229,13 @@ def search(
 
 
 def _pruned(
-    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, least: int, settled: bool
+    found: Found,
+    goal: str,
+    deadline: float,
+    rng: random.Random,
+    tries: int,
+    least: int,
+    settled: bool = True,
 ) -> Found | None:
     """The found position with melds that its best play leaves as they lie dropped, each tried once
     in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`)."""
