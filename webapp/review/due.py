@@ -31,9 +31,15 @@ INPUTS = ("review", "status", "hints", "slips", "finished", "run_id")
 
 
 def of(attempt: PlayerAttempt) -> Any:
-    """The attempt's value, were it the latest turn at its puzzle."""
+    """The attempt's value, were it the latest turn at its puzzle (a column left to its default on
+    a new attempt is still None before the INSERT: the defaults read here)."""
     return comes_back(
-        attempt.review, attempt.status, attempt.hints, attempt.slips, attempt.finished, attempt.run_id
+        attempt.review or 0,
+        attempt.status or Status.PLAYING,
+        attempt.hints or 0,
+        attempt.slips or 0,
+        attempt.finished,
+        attempt.run_id,
     )
 
 
@@ -51,7 +57,7 @@ def _followed(connection: Connection, attempt: PlayerAttempt) -> bool:
                     table.c.player_id == attempt.player_id,
                     table.c.puzzle_id == attempt.puzzle_id,
                     table.c.run_id.is_(None),
-                    table.c.review > attempt.review,
+                    table.c.review > (attempt.review or 0),
                 )
             )
         )
@@ -63,10 +69,10 @@ def _inserted(mapper: Mapper[Any], connection: Connection, attempt: PlayerAttemp
     value = of(attempt)
     # a turn is inserted being played (or, by a test or a restore, in any order): only a finished one
     # can have a later round already
-    if value is not None and attempt.status != Status.PLAYING and _followed(connection, attempt):
+    if value is not None and attempt.status not in (None, Status.PLAYING) and _followed(connection, attempt):
         value = None
     attempt.comes_back = value
-    if attempt.review > 0 and attempt.run_id is None:
+    if (attempt.review or 0) > 0 and attempt.run_id is None:
         table = PlayerAttempt.__table__
         connection.execute(
             update(table)
