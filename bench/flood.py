@@ -295,6 +295,12 @@ with app.app_context(), database().write() as session:
         for n in range(1, {attempts})
     ]
     session.execute(insert(models.PlayerAttempt), rows)
+    try:  # when each comes back for review, kept by the turns' own writes, which a bulk INSERT passes by
+        from webapp.review import due
+    except ImportError:  # a checkout from before it was kept (--app-root)
+        due = None
+    if due is not None:
+        due.refill(session, first.player_id)
     for m in range(49):
         member = f"m{{m:031d}}"
         session.add(models.Player(id=member, created=now))
