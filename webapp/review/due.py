@@ -18,14 +18,15 @@ INSERT) and to check the kept ones against.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, bindparam, event, exists, inspect, select, update
+from sqlalchemy import Connection, Table, bindparam, event, exists, inspect, select, update
 from sqlalchemy.orm import Mapper, Session
 
 from webapp.models import PlayerAttempt, Status
 from webapp.review.spacing import comes_back
 
+ATTEMPT = cast(Table, PlayerAttempt.__table__)
 INPUTS = ("review", "status", "hints", "slips", "finished", "run_id")
 """The columns the value is made of."""
 
@@ -49,7 +50,7 @@ def ended(attempt: PlayerAttempt) -> None:
 
 
 def _followed(connection: Connection, attempt: PlayerAttempt) -> bool:
-    table = PlayerAttempt.__table__
+    table = ATTEMPT
     return bool(
         connection.scalar(
             select(
@@ -73,7 +74,7 @@ def _inserted(mapper: Mapper[Any], connection: Connection, attempt: PlayerAttemp
         value = None
     attempt.comes_back = value
     if (attempt.review or 0) > 0 and attempt.run_id is None:
-        table = PlayerAttempt.__table__
+        table = ATTEMPT
         connection.execute(
             update(table)
             .where(
@@ -102,7 +103,7 @@ def _updated(mapper: Mapper[Any], connection: Connection, attempt: PlayerAttempt
 
 def refill(session: Session, player: str) -> None:
     """Every one of the player's turns given its value anew from their turns."""
-    table = PlayerAttempt.__table__
+    table = ATTEMPT
     rows = list(
         session.execute(
             select(
