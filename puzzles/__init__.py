@@ -77,7 +77,16 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
+from puzzles._steps import (
+    Step,
+    StepKind,
+    apply_steps,
+    lay_apart,
+    lay_play_apart,
+    most_invalid,
+    plan_steps,
+    steps_between,
+)
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -158,6 +167,8 @@ __all__ = [
     "join_runs",
     "judge",
     "key_ideas",
+    "lay_apart",
+    "lay_play_apart",
     "maximum",
     "meld_problem",
     "melds_in_common",
