@@ -29,7 +29,7 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
-from puzzles._key import KeyIdea, KeyIdeaError, ideas_from_json, key_ideas
+from puzzles._key import KeyIdea, KeyIdeaError, ideas_from_json, key_ideas, play_ideas, shown_ideas
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -175,6 +175,7 @@ __all__ = [
     "most_invalid",
     "parse_cards",
     "plan_steps",
+    "play_ideas",
     "play_json",
     "play_of",
     "play_problems",
@@ -187,6 +188,7 @@ __all__ = [
     "settle",
     "shape",
     "shares_melds",
+    "shown_ideas",
     "skill_limited",
     "sorted_cards",
     "step_check",
