@@ -179,3 +179,74 @@ def test_both_copies_said_on_a_320_px_phone(
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-both-{language}-320.png"))
     context.close()
+
+
+EASY = "classic | AC 2C 3C 4C 5C / 9S 10S JS / 7H 8H 9H | 4C 6C 7C 10H"
+"""An Easy without a decision (tests/webapp/turn/test_key_ideas.py): no key card for the first hint,
+which names the meld to break, and the result card's key idea is its play's."""
+EASY_SAID = {
+    "en": (
+        "Break the meld A♣ 2♣ 3♣ 4♣ 5♣",
+        "The key idea",
+        "5♣ leaves A♣ 2♣ 3♣ 4♣ 5♣ for 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "it": (
+        "Rompi la combinazione A♣ 2♣ 3♣ 4♣ 5♣",
+        "L'idea chiave",
+        "5♣ lascia A♣ 2♣ 3♣ 4♣ 5♣ per 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "de": (
+        "Brich die Kombination A♣ 2♣ 3♣ 4♣ 5♣ auf",
+        "Die Schlüsselidee",
+        "5♣ wandert aus A♣ 2♣ 3♣ 4♣ 5♣ in 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "pl": (
+        "Rozbij układ A♣ 2♣ 3♣ 4♣ 5♣",
+        "Kluczowa idea",
+        "5♣ przechodzi z A♣ 2♣ 3♣ 4♣ 5♣ do 4♣ 5♣ 6♣ 7♣.",
+    ),
+}
+
+
+@pytest.fixture
+def easy_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(EASY), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("language", ["en", "it", "de", "pl"])
+def test_an_easy_puzzle_without_a_fork_says_the_idea_of_its_play(
+    browser: object, easy_site: str, language: str, width: int
+) -> None:
+    hint_said, title, idea = EASY_SAID[language]
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(easy_site + "/")
+    page.wait_for_load_state("domcontentloaded")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = f"key-ideas-easy-{language}-{width}"
+    page.click("#hint-button")
+    page.wait_for_selector("#hint")
+    # no key card: the first rung points at the meld that must break, not where its cards go
+    hint = page.inner_text("#hint").replace("\u00a0", " ")
+    assert hint_said in hint and "4♣ 5♣ 6♣ 7♣" not in hint
+    assert page.query_selector("#key-ideas") is None
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-1-hint.png"), full_page=True)
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    ideas = page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert title in ideas and idea in ideas
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    page.locator("#key-ideas").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
+    context.close()
