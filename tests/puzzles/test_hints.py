@@ -13,6 +13,7 @@ from puzzles import (
     Hint,
     HintError,
     KeyIdea,
+    MeldKind,
     MeldState,
     Position,
     analyse,
@@ -21,6 +22,7 @@ from puzzles import (
     key_ideas,
     maximum,
     meld_problem,
+    parse_cards,
     words,
 )
 
@@ -195,6 +197,23 @@ def test_the_first_hint_names_the_key_card_alone_while_it_has_not_moved(
     # once the key card has moved, the first rung names a meld to break as before
     laid = board.move(card_id, "1")
     assert str(hint(laid, 1, known_solution, TIME_LIMIT, fork_on(key)).words).startswith("Break the meld ")
+
+
+def test_a_key_idea_that_names_no_choice_gives_way_to_the_meld_to_break(
+    known_solution: list[list[Card]],
+) -> None:
+    # "Q♠ goes to the run 9♠ 10♠ J♠ Q♠." names no other place for Q♠: the meld to break says more
+    plain = KeyIdea("fork", Card.parse("QS"), parse_cards("9S 10S JS QS"), MeldKind.RUN, None)
+    assert not plain.names_a_choice
+    board = board_of()
+    first = hint(board, 1, known_solution, TIME_LIMIT, plain)
+    assert first == hint(board, 1, known_solution, TIME_LIMIT)
+    assert str(first.words).startswith("Break the meld ")
+    # the same card with the choice named is the key card
+    named = KeyIdea("fork", Card.parse("QS"), parse_cards("9S 10S JS QS"), MeldKind.RUN, None, MeldKind.SET)
+    assert str(hint(board, 1, known_solution, TIME_LIMIT, named).words) == (
+        "Q♠ is the key card: think about where it goes."
+    )
 
 
 TRAP = Position.parse("classic | QS QH QD QC / QH QD QC / 4S 5S 6S 7S / AH 2H 3H / 2D 3D 4D | 8S 7D 7C")
