@@ -29,7 +29,15 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
-from puzzles._key import KeyIdea, KeyIdeaError, ideas_from_json, key_ideas, play_ideas, shown_ideas
+from puzzles._key import (
+    KeyIdea,
+    KeyIdeaError,
+    ideas_from_json,
+    key_card,
+    key_ideas,
+    play_ideas,
+    shown_ideas,
+)
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -166,6 +174,7 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_card",
     "key_ideas",
     "lay_apart",
     "lay_play_apart",

@@ -498,6 +498,13 @@ def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | N
     return None
 
 
+def key_card(ideas: Sequence[KeyIdea]) -> KeyIdea | None:
+    """The idea whose card the hint ladder's first rung names: the first that names a choice
+    (`KeyIdea.names_a_choice`), forks before declines as `key_ideas` orders them; None where none
+    does (the rung then names the meld that must break)."""
+    return next((idea for idea in ideas if idea.names_a_choice), None)
+
+
 PLAY_IDEAS = 4
 """The most sentences `play_ideas` says: a puzzle's one idea, or a short chain, link by link."""
 

@@ -19,6 +19,7 @@ from puzzles import (
     analyse,
     final_table,
     hint,
+    key_card,
     key_ideas,
     maximum,
     meld_problem,
@@ -234,3 +235,12 @@ def test_the_first_hint_on_a_declined_key_card_does_not_send_it_where_it_fits() 
     (card_id,) = first.card_ids
     assert card_id.startswith("h") and board.cards()[card_id] == Card.parse("8S")
     assert first.meld is None, "the hint does not say where the card goes, nor that it stays"
+
+
+def test_the_key_card_is_the_first_idea_that_names_a_choice() -> None:
+    plain = KeyIdea("fork", Card.parse("AD"), parse_cards("AD 2D 3D"), MeldKind.RUN, None)
+    named = KeyIdea("fork", Card.parse("3S"), parse_cards("3S 3H 3D"), MeldKind.SET, None, MeldKind.RUN)
+    decline = KeyIdea("decline", Card.parse("QH"), None, None, parse_cards("9H 10H JH"))
+    assert key_card([plain, decline]) == decline
+    assert key_card([named, plain, decline]) == named
+    assert key_card([plain]) is None and key_card([]) is None
