@@ -254,3 +254,60 @@ def test_an_easy_puzzle_without_a_fork_says_the_idea_of_its_play(
     page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
     context.close()
+
+
+CHAIN = (
+    "classic | 4S 4D 4C / 9S 9H 9D 9C / KS KH KD / JS QS KS / AH 2H 3H 4H 5H 6H 7H / 9C 10C JC"
+    " / JC QC KC | 2D 3D 5D 6D 10C"
+)
+"""A fresh Medium without a decision (c8m1twy1hw, seed 3801): its play is a chain of two, said link by
+link, the second naming a run of seven."""
+
+
+@pytest.fixture
+def chain_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(CHAIN), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            [
+                "4♦ wandert aus 4♠ 4♦ 4♣ in 2♦ 3♦ 4♦ 5♦ 6♦.",
+                "4♥ wandert aus A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ in 4♠ 4♥ 4♣.",
+            ],
+        ),
+        (
+            "pl",
+            [
+                "4♦ przechodzi z 4♠ 4♦ 4♣ do 2♦ 3♦ 4♦ 5♦ 6♦.",
+                "4♥ przechodzi z A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ do 4♠ 4♥ 4♣.",
+            ],
+        ),
+    ],
+)
+def test_a_medium_chain_said_link_by_link_on_a_320_px_phone(
+    browser: object, chain_site: str, language: str, said: list[str]
+) -> None:
+    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(chain_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    lines = page.eval_on_selector_all("#key-ideas li", "els => els.map(e => e.innerText)")
+    assert [line.replace("\u00a0", " ") for line in lines] == said
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-chain-{language}-320.png"))
+    context.close()
