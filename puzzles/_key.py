@@ -30,7 +30,7 @@ from puzzles._plays import play_of
 from puzzles._position import Position
 from puzzles._rules import Rules
 from puzzles._solver import reaches_otherwise
-from puzzles._steps import Step, StepKind, apply_steps
+from puzzles._steps import Step, StepKind, apply_steps, lay_apart
 from puzzles._words import Words, words, words_n
 
 KeyKind = Literal["decline", "fork"]
@@ -275,8 +275,10 @@ def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[K
     (`decisions_of`) where it agrees with the solution, else the fewest decisions that reach the
     solution (`agreeing_line`), a joker's first: where it goes and so which card it stands for
     (`_joker_line`). Empty when the line needs none or none was found within the searches' limits
-    of decisions tried."""
-    return _key_ideas(position, tuple(tuple(meld) for meld in solution))
+    of decisions tried. Their melds are the solution's laid apart (`lay_apart`), as its steps show
+    it: a solution stored with two untouched runs joined is said with them apart."""
+    table = [meld.cards for meld in position.table]
+    return _key_ideas(position, lay_apart(table, [tuple(meld) for meld in solution], position.rules))
 
 
 @functools.lru_cache(maxsize=256)
