@@ -425,7 +425,10 @@ def _read_as(meld: Meld, standing: Iterator[Card]) -> Meld:
 
 
 def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> KeyIdea | None:
-    """The decision on the solution's table, or None when the solution ends its card otherwise."""
+    """The decision on the solution's table, or None when the solution ends its card otherwise, or
+    the decision is neither a decline nor a fork (a free choice: another home wins as well)."""
+    if decision.kind not in KEY_KINDS:
+        return None
     card = decision.card
     ends = Counter(meld.kind for meld in table for copy in meld.cards if copy == card)
     kept = (

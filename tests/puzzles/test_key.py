@@ -242,6 +242,15 @@ def test_a_decision_the_solution_contradicts_is_left_out() -> None:
     assert _placed(position, table, Decision(parse_cards("6S")[0], 0, 0, 1)) is None
 
 
+def test_a_free_choice_is_no_key_idea() -> None:
+    # a decision whose other home wins as well (the forcing player's "choice") is said by no words
+    position = Position.parse("classic | 7S 8S 9S / 6H 6D 6C | 6S")
+    table = (Meld.parse("6S 7S 8S 9S", position.rules), Meld.parse("6H 6D 6C", position.rules))
+    six = parse_cards("6S")[0]
+    assert _placed(position, table, Decision(six, 0, 1, 0)) is not None
+    assert _placed(position, table, Decision(six, 0, 1, 0, kind="choice")) is None
+
+
 def check_agrees(parsed: Position, final: list[tuple[object, ...]]) -> None:
     """Every idea is true of this solution: its home holds the card, a kept card stays in the hand,
     a declined card is a hand card that fits the meld named as it lies."""
