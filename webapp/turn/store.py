@@ -40,6 +40,7 @@ from sqlalchemy import (
     bindparam,
     cast,
     exc,
+    insert,
     inspect,
     select,
     update,
@@ -259,6 +260,17 @@ def start(
     """The player's first move on this puzzle (or on its review round) starts their attempt; a run
     starts it as it deals the puzzle, with the run's id. The board comes too, for the first move to
     go on from rather than build it again."""
+    attempt, board = begun(player, puzzle, number, review, run_id)
+    session.add(attempt)
+    session.flush()
+    return attempt, board
+
+
+def begun(
+    player: str, puzzle: PoolPuzzle, number: int | None, review: int = 0, run_id: int | None = None
+) -> tuple[PlayerAttempt, Board]:
+    """A new attempt at the puzzle's untouched table and its board, in no session: `start` adds it to
+    one, `write_new` writes it as an action has left it."""
     board = Board.start(puzzle.position())
     attempt = PlayerAttempt(
         player_id=player,
@@ -279,6 +291,15 @@ def start(
         rating_after=None,
         run_id=run_id,
     )
-    session.add(attempt)
-    session.flush()
     return attempt, board
+
+
+INSERT_ATTEMPT = insert(PlayerAttempt).returning(PlayerAttempt.id)
+
+
+def write_new(session: Session, attempt: PlayerAttempt) -> None:
+    """Write a new attempt (`begun`) in the session's transaction, in one statement, as the first
+    action left it, and give it its id. Adding it to the session instead cost three: the puzzle's row
+    read again to attach it, the INSERT, and an UPDATE for the action's changes."""
+    values = {key: getattr(attempt, key) for key, _ in ATTEMPT_COLUMNS if key != "id"}
+    attempt.id = session.execute(INSERT_ATTEMPT, values).scalar_one()
