@@ -303,6 +303,15 @@ INSERT_ATTEMPT = insert(PlayerAttempt).returning(PlayerAttempt.id)
 def write_new(session: Session, attempt: PlayerAttempt) -> None:
     """Write a new attempt (`begun`) in the session's transaction, in one statement, as the first
     action left it, and give it its id. Adding it to the session instead cost three: the puzzle's row
-    read again to attach it, the INSERT, and an UPDATE for the action's changes."""
-    values = {key: getattr(attempt, key) for key, _ in ATTEMPT_COLUMNS if key != "id"}
+    read again to attach it, the INSERT, and an UPDATE for the action's changes. The model's insert
+    listeners run as for the ORM's INSERT (`review.due` keeps `comes_back` there), and a column the
+    attempt was not given takes its default."""
+    mapper, state = inspect(PlayerAttempt), inspect(attempt)
+    connection = session.connection()
+    for before in mapper.dispatch.before_insert:
+        before(mapper, connection, state)  # the listeners' own wrappers take the instance's state
+    given = state.dict
+    values = {key: given[key] for key, _ in ATTEMPT_COLUMNS if key != "id" and key in given}
     attempt.id = session.execute(INSERT_ATTEMPT, values).scalar_one()
+    for after in mapper.dispatch.after_insert:
+        after(mapper, connection, state)
