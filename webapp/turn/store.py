@@ -24,13 +24,12 @@ SQLAlchemy's (`OperationalError`, and the pool drops a connection that is gone).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
     JSON,
-    ClauseElement,
     ColumnElement,
     Connection,
     Dialect,
@@ -39,19 +38,18 @@ from sqlalchemy import (
     Update,
     bindparam,
     cast,
-    exc,
     insert,
     inspect,
     select,
     update,
 )
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.compiler import SQLCompiler
 
 from puzzles import Board
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.review import due
 from webapp.schedule.clock import now
+from webapp.turn.driver import compiled, send
 
 
 def find(session: Session, player: str | None, puzzle: PoolPuzzle, review: int = 0) -> PlayerAttempt | None:
@@ -142,8 +140,8 @@ class _Driven:
     their parameters (None where the driver takes them by name) and the columns' conversions."""
 
     def __init__(self, dialect: Dialect) -> None:
-        self.read = _compiled(READ_ATTEMPT, dialect)
-        self.update = _compiled(GUARDED_UPDATE, dialect)
+        self.read = compiled(READ_ATTEMPT, dialect)
+        self.update = compiled(GUARDED_UPDATE, dialect)
         # a stored JSON value comes as its text (`_as_stored`) and is parsed by `_value`; the other
         # columns as the driver gives them, but for a type of the app's own (a Status, an aware time)
         self.from_row: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...] = tuple(
@@ -163,13 +161,6 @@ class _Driven:
         )
 
 
-def _compiled(statement: ClauseElement, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
-    compiled = statement.compile(dialect=dialect)
-    assert isinstance(compiled, SQLCompiler)
-    order = compiled.positiontup
-    return compiled.string, tuple(order) if order is not None else None
-
-
 _DRIVEN: dict[str, _Driven] = {}
 
 
@@ -181,39 +172,10 @@ def _driven(connection: Connection) -> _Driven:
     return driven
 
 
-def _send(
-    connection: Connection, sql: tuple[str, tuple[str, ...] | None], parameters: Mapping[str, Any]
-) -> Any:
-    """Execute one statement on the driver's cursor, seen by the engine's cursor events as any other,
-    its errors raised as SQLAlchemy's."""
-    statement, order = sql
-    sent: Mapping[str, Any] | Sequence[Any] = (
-        parameters if order is None else tuple(parameters[name] for name in order)
-    )
-    dbapi_connection = connection.connection
-    cursor = dbapi_connection.cursor()
-    dispatch = connection.dispatch
-    for before in dispatch.before_cursor_execute:
-        statement, sent = before(connection, cursor, statement, sent, None, False)
-    dialect = connection.dialect
-    try:
-        cursor.execute(statement, sent)
-    except dialect.loaded_dbapi.Error as error:
-        gone = dialect.is_disconnect(error, dbapi_connection, cursor)
-        if gone:
-            connection.invalidate(error)
-        raise exc.DBAPIError.instance(
-            statement, sent, error, dialect.loaded_dbapi.Error, connection_invalidated=gone, dialect=dialect
-        ) from error
-    for after in dispatch.after_cursor_execute:
-        after(connection, cursor, statement, sent, None, False)
-    return cursor
-
-
 def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 0) -> Stored | None:
     """The player's attempt at the puzzle (or at its review round `review`), if any, as it is now."""
     driven = _driven(connection)
-    cursor = _send(connection, driven.read, {"player": player, "puzzle": puzzle.id, "review": review})
+    cursor = send(connection, driven.read, {"player": player, "puzzle": puzzle.id, "review": review})
     row = cursor.fetchone()
     cursor.close()
     if row is None:
@@ -246,7 +208,7 @@ def write(connection: Connection, stored: Stored) -> bool:
     for key, name, convert in driven.to_row:
         value = getattr(stored.attempt, key)
         parameters[name] = convert(value) if convert is not None else value
-    cursor = _send(connection, driven.update, parameters)
+    cursor = send(connection, driven.update, parameters)
     written: int = cursor.rowcount
     cursor.close()
     return written == 1
