@@ -37,6 +37,8 @@ BASES = {
     "6m": "SEARCH_MASTER_BASES",
     "7m": "SEARCH_MASTER_BASES",
     "6p": "SEARCH_EXPERT_BASES",
+    "3e": "EXPERT_TWISTS",
+    "5e": "EXPERT_TREES",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 

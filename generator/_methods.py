@@ -744,3 +744,38 @@ best play keeps whole are dropped where the position still meets its goal (a sma
 fewer melds with others)."""
 # 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
 # as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.
+
+
+# Experts from chains of varied geometry (issue 38): 3e's twists are few shapes (a chain climbs, sets
+# three ranks apart with runs of three between), so a run left out most of its Experts as
+# near-duplicates. A chain of five or six melds drawn link by link (`generator._geometry`: runs that
+# turn down the ranks, runs of six that split, runs of four whose single card joins a set, varied
+# openings and ends) beside a small mid-game table varies the skeleton attempt by attempt, and is
+# searched to Expert as 3e's twists are, then has its melds lengthened (see 1e below). A chain of
+# three or four melds seldom reached Expert's chain of four.
+EXPERT_TREES: tuple[Method, ...] = (
+    backwards(replace(CHAIN, figure="tree", size=(5, 5))),
+    backwards(replace(CHAIN, figure="tree", size=(5, 5))),
+    backwards(replace(CHAIN, figure="tree", size=(6, 6))),
+)
+"""A chain of five melds twice as often as one of six, which reached Expert less often."""
+METHODS |= {
+    # a chain of varied geometry beside a small mid-game table, never a figure, searched for an
+    # expert that forks (under joker rules, where a hand joker fills a chain's gap, as 6e)
+    "5e": _without_jokers(family(EXPERT_TREES, plain=1.0), "6e"),
+}
+SEARCHES |= {"5e": "expert"}
+
+# Experts with longer melds (issue 38): two small tables of sets and runs of three share four melds
+# after some relabelling far more often than tables that hold longer melds, so a run left out most of
+# 3e's and 5e's Experts as near-duplicates of earlier ones (and few of 6e's, whose mid-game tables
+# hold runs of four to eight). 1e searches as 3e does, then lengthens melds where the position stays
+# an Expert (`generator._search.Style.grow`), as 5e does; 3e keeps its IDs. Expert's recipe gives 6e a
+# turn in five: its Experts seldom repeat one another, but nearly all are figures (a turn in four
+# made 37-40% of Expert tables figures, a turn in five 30-33%, at about the same rate).
+METHODS |= {
+    # 3e's twists searched to Expert, their melds then lengthened where it stays one
+    "1e": METHODS["3e"],
+}
+SEARCHES |= {"1e": "expert"}
+RECIPES |= {"expert": ("6e", "1e", "5e", "1e", "5e")}

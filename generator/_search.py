@@ -160,6 +160,11 @@ class Style:
     """Once the goal is met, how many melds that the best play leaves as they lie the search tries
     to drop, one at a time, keeping each drop after which the goal is still met: a meld nobody
     touches adds nothing to the puzzle but melds another table may share up to relabelling."""
+    grow: int = 0
+    """Once the goal is met, how many times the search tries to lengthen a meld (a run by a card at
+    one end, a set of three to four), keeping each after which the goal is still met: two small
+    tables of sets and runs of three share four melds after some relabelling far more often than
+    tables that hold longer melds, so a run would leave them out as near-duplicates."""
 
     def budgets(self, goal: str) -> tuple[int, int, int, tuple[int, int]]:
         """Steps, polish, hopeless and table melds for this goal."""
@@ -224,6 +229,8 @@ def search(
             current, score = found, new
     if style.prune and met(current, goal):
         return _pruned(current, goal, deadline, rng, style.prune, melds[0])
+    if style.grow and met(current, goal):
+        return _grown(current, goal, deadline, rng, style.grow)
     return current
 
 
@@ -251,6 +258,31 @@ def _pruned(
             return None
         if met(pruned, goal):
             found = pruned
+    return found
+
+
+def _grown(found: Found, goal: str, deadline: float, rng: random.Random, tries: int) -> Found | None:
+    """The found position with melds lengthened, `tries` times at most, each lengthening kept when
+    the goal is still met (`Style.grow`)."""
+    for _ in range(tries):
+        position = found.analysis.position
+        change: Callable[[Position, random.Random], Position | None] = rng.choice(GROWTHS)
+        try:
+            changed = change(position, rng)
+        except ValueError:
+            continue
+        if changed is None:
+            continue
+        analysis = analyse(changed, time_limit=_left(deadline))
+        if not analysis.proven:
+            return None
+        if not _a_puzzle(analysis):
+            continue
+        grown = graded(analysis, goal, deadline)
+        if grown is None:
+            return None
+        if met(grown, goal):
+            found = grown
     return found
 
 
@@ -386,6 +418,24 @@ def _lengthen_run(position: Position, rng: random.Random) -> Position | None:
     return Position(position.rules, tuple(table), position.hand)
 
 
+def _fill_set(position: Position, rng: random.Random) -> Position | None:
+    """A set of three of the table made a set of four, from the cards left over."""
+    left = _left_over(position)
+    sets = [
+        (i, card)
+        for i, meld in enumerate(position.table)
+        if meld.kind is MeldKind.SET and len(meld.cards) == 3 and not meld.jokers
+        for card in (Card(meld.start, suit) for suit in SUITS)
+        if card not in meld.cards and left[card] > 0
+    ]
+    if not sets:
+        return None
+    i, card = rng.choice(sets)
+    table = list(position.table)
+    table[i] = Meld.of((*table[i].cards, card), position.rules)
+    return Position(position.rules, tuple(table), position.hand)
+
+
 def _move_card(position: Position, rng: random.Random) -> Position | None:
     """A card that a meld can spare (a run's end card, a set of four's card) moved to another meld
     it lengthens as it lies."""
@@ -430,6 +480,8 @@ CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
     _move_card,
 )
 """The changes a step draws from, a hand card changed and a meld added twice as often as the others."""
+GROWTHS: tuple[Callable[[Position, random.Random], Position | None], ...] = (_lengthen_run, _fill_set)
+"""The changes that lengthen a meld (`Style.grow`)."""
 
 
 def _joker_to_hand(position: Position, rng: random.Random) -> Position | None:
@@ -460,6 +512,8 @@ def _left(deadline: float) -> float:
 
 STYLES: dict[str, Style] = {
     "6p": Style(steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8),
+    "5e": Style(grow=6),
+    "1e": Style(grow=6),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
-so that their IDs replay)."""
+so that their IDs replay), or that go on once their goal is met (6p prunes, 1e and 5e grow melds)."""
