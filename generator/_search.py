@@ -496,7 +496,7 @@ def _left(deadline: float) -> float:
 STYLES: dict[str, Style] = {
     "6p": Style(steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8),
     "4m": Style(
-        steps=100, polish=40, hopeless=30, table_melds=(6, 12), prune=8, unfigure=True, prune_later=True
+        steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8, unfigure=True, prune_later=True
     ),
     "9m": Style(prune=8, unfigure=True, prune_later=True),
 }
