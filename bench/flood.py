@@ -10,26 +10,29 @@ limits on, SQLite) on loopback, nothing in front: the worst case, every request 
 deploy/nginx.conf in front (its per-address limits included), gunicorn as the Procfile (3 x 3,
 `TAVOLO_PROXIES=1`), the PostgreSQL of `DATABASE_URL` and a Redis of its own.
 
-Each flooding address (127.0.0.2, ...) keeps `--parallel` connections repeating one request: first a
+Each flooding address (127.0.20.2, ...) keeps `--parallel` connections repeating one request: first a
 cached `/analyse` page, then a cached `POST /api/solve`; then one of the pages whose cost grows with a
 player's data, as one player with `--attempts` attempts and a friends' table of 50 (`/stats`,
 `/me/export.json`, `/review`, `/friends/1`; the cookie the same from every address, as a scraper of its
-own record would send it); a refusal is sent again at once (a flood, never waiting for `Retry-After`),
-from processes at `--flood-nice` (19: the attacker's CPU stands for their own machine's, not the
-server's; 0 for the figures before issue 39's last round). `GET /` is sampled ten times a second from
-other addresses throughout, twice: as a new visitor (no cookie: under `--stack production`, nginx's
-kept copy) and as another player (their cookie: always the app's own answer). Printed: each sample's
-p50, p95, p99 and max when quiet and under each flood, and the flood's p95 over the quiet one
-(`x_quiet`), what the flood got (by status; ` nginx`: answered by nginx itself, not the app), the CPU
-seconds each server process group used meanwhile (`cpu_s`: gunicorn; nginx, PostgreSQL and Redis in
-production; `machine`, every process's, the flooders' and other people's too), the CPU a costly page
-took in one process for the seeded player (the mean of 20, limits off), what a kept answer costs to
-serve in one process (the Flask test client, limits off: the mean of 200, wall clock and CPU), and what
-a refusal costs (an address past the analyser's limit, asking again; a player past the stats page's,
-with their cookie). Then (direct only) a new visitor's `GET /` (wrk, 32 connections, `--rate-seconds`)
-beside nginx serving the same page as a file in the same run, and our share of nginx's rate. Figures
-are printed, never asserted. `--app-root DIR` serves another checkout (before/after a change) with this
-.venv.
+own record would send it). Each flood comes from addresses of its own (127.0.21.x for the second) with a
+cookie of its own (the player's, signed again), so that none meets a limit an earlier one spent (nginx's
+bursts per address and per cookie: else the first flood alone met them full); a refusal is sent again at
+once (a flood, never waiting for `Retry-After`), from processes at `--flood-nice` (19: the attacker's
+CPU stands for their own machine's, not the server's; 0 for the figures before issue 39's last round).
+`GET /` is sampled ten times a second from other addresses throughout, twice: as a new visitor (no
+cookie: under `--stack production`, nginx's kept copy) and as another player (their cookie: always the
+app's own answer). Printed: each sample's p50, p95, p99 and max when quiet and under each flood, and the
+flood's p95 over the quiet one (`x_quiet`) and when the slowest twentieth of samples were sent
+(`slowest_at_s`, seconds into the flood: a burst at its start, or all along), what the flood got (by
+status; ` nginx`: answered by nginx itself, not the app), the CPU seconds each server process group used
+meanwhile (`cpu_s`: gunicorn; nginx, PostgreSQL and Redis in production; `machine`, every process's, the
+flooders' and other people's too), the CPU a costly page took in one process for the seeded player (the
+mean of 20, limits off), what a kept answer costs to serve in one process (the Flask test client, limits
+off: the mean of 200, wall clock and CPU), and what a refusal costs (an address past the analyser's
+limit, asking again; a player past the stats page's, with their cookie). Then (direct only) a new
+visitor's `GET /` (wrk, 32 connections, `--rate-seconds`) beside nginx serving the same page as a file
+in the same run, and our share of nginx's rate. Figures are printed, never asserted. `--app-root DIR`
+serves another checkout (before/after a change) with this .venv.
 """
 
 from __future__ import annotations
@@ -77,12 +80,13 @@ HOST = "tavolo.example"
 """The site's host in deploy/nginx.conf: sent with every request (the app takes any host here)."""
 
 
-def ask(link: Any, kind: str) -> str:
+def ask(link: Any, kind: str, cookie: str | None = None) -> str:
     """The answer's status, with ` nginx` when nginx answered it itself (a refusal of its own: the
     app's answers, its refusals kept in front of Flask too, carry its security headers)."""
     headers = {"Host": HOST}
     if kind in COSTLY:
-        link.request("GET", COSTLY[kind], headers={**headers, "Cookie": COOKIE.get("header", "")})
+        sent = COOKIE.get("header", "") if cookie is None else cookie
+        link.request("GET", COSTLY[kind], headers={**headers, "Cookie": sent})
     elif kind == "analyse":
         link.request("GET", ANALYSE, headers=headers)
     else:
@@ -113,7 +117,7 @@ def flooder(
         link = attack._link(port, address)
         while time.monotonic() < stop_at:
             try:
-                status = ask(link, kind)
+                status = ask(link, kind, cookie)
             except OSError:
                 link.close()
                 link = attack._link(port, address)
@@ -139,27 +143,49 @@ def home_figures(found: list[tuple[float, int]]) -> dict[str, Any]:
 
 def sample_home(port: int, seconds: float) -> dict[str, Any]:
     """`GET /` as a new visitor and as a player, each ten times a second, at once."""
-    stop_at = time.monotonic() + seconds
+    began = time.monotonic()
+    stop_at = began + seconds
     found: dict[str, list[tuple[float, int]]] = {"get_home": [], "player_get_home": []}
+    sent: dict[str, list[float]] = {name: [] for name in found}
     player = COOKIE.get("sampled", "")
+
+    def timed(name: str, cookie: str) -> Any:
+        def request(link: Any) -> int:
+            sent[name].append(time.monotonic() - began)
+            return get_home(link, cookie)
+
+        return request
+
     threads = [
-        threading.Thread(target=attack.sampler, args=(port, get_home, stop_at, found["get_home"])),
-        threading.Thread(
-            target=attack.sampler,
-            args=(port, lambda link: get_home(link, player), stop_at, found["player_get_home"]),
-        ),
+        threading.Thread(target=attack.sampler, args=(port, timed(name, cookie), stop_at, found[name]))
+        for name, cookie in (("get_home", ""), ("player_get_home", player))
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return {name: home_figures(samples) for name, samples in found.items()}
+    figures = {name: home_figures(samples) for name, samples in found.items()}
+    for name, samples in found.items():
+        # where the slowest twentieth fell: a flood's first seconds (its burst through nginx) or all along
+        slowest = sorted(zip(samples, sent[name], strict=False), key=lambda pair: -pair[0][0])
+        slow = [round(at, 1) for _, at in slowest[: max(1, len(samples) // 20)]]
+        figures[name]["slowest_at_s"] = sorted(slow)
+    return figures
 
 
-def flood(port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any]) -> dict[str, Any]:
+def flood(
+    port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any], number: int = 0
+) -> dict[str, Any]:
+    """One flood, the `number`th: from addresses of its own (127.0.`20 + number`.x) and, for a costly
+    page, a cookie of its own (the same player's, signed again), so that no flood meets limits another
+    spent, nginx's per address and per cookie above all (a burst a flood takes is the next one's
+    otherwise, and only the first flood would meet a full one)."""
+    cookie = COOKIE.get("header", "")
+    if kind in COSTLY and COOKIE.get("fresh"):
+        cookie = COOKIE["fresh"].split("\n")[number % len(COOKIE["fresh"].split("\n"))]
     # the answer is solved (and kept) before the flood begins, from an address of its own
     link = attack._link(port, "127.0.3.1")
-    ask(link, kind)
+    ask(link, kind, cookie)
     link.close()
     stop_at = time.monotonic() + args.seconds
     out: Any = multiprocessing.Queue()
@@ -167,13 +193,13 @@ def flood(port: int, kind: str, args: argparse.Namespace, quiet: dict[str, Any])
         multiprocessing.Process(
             target=flooder,
             args=(
-                f"127.0.0.{2 + n}",
+                f"127.0.{20 + number}.{2 + n}",
                 port,
                 args.parallel,
                 kind,
                 stop_at,
                 out,
-                COOKIE.get("header", ""),
+                cookie,
                 args.flood_nice,
             ),
         )
@@ -269,6 +295,12 @@ with app.app_context(), database().write() as session:
         for n in range(1, {attempts})
     ]
     session.execute(insert(models.PlayerAttempt), rows)
+    try:  # when each comes back for review, kept by the turns' own writes, which a bulk INSERT passes by
+        from webapp.review import due
+    except ImportError:  # a checkout from before it was kept (--app-root)
+        due = None
+    if due is not None:
+        due.refill(session, first.player_id)
     for m in range(49):
         member = f"m{{m:031d}}"
         session.add(models.Player(id=member, created=now))
@@ -295,7 +327,13 @@ for path in {costly!r}:
         assert client.get(path).status_code == 200, path
     costs[path] = round((time.thread_time() - cpu) / 20 * 1000, 1)
 sampled = other.get_cookie("tavolo").value
-found = {{"header": f"tavolo={{cookie.value}}", "sampled": f"tavolo={{sampled}}", "page_cpu_ms": costs}}
+# the flooded player's cookie signed again, one value a flood (a key of no meaning added): nginx counts
+# each value apart, the app the one player
+signer = app.session_interface.get_signing_serializer(app)
+data = signer.loads(cookie.value)
+fresh = [f"tavolo={{signer.dumps({{**data, 'flood': n}})}}" for n in range({floods})]
+found = {{"header": f"tavolo={{cookie.value}}", "sampled": f"tavolo={{sampled}}", "page_cpu_ms": costs,
+         "fresh": "\\n".join(fresh)}}
 print(json.dumps(found))
 """
 """Makes the flooded player: a give-up of today's puzzle (the cookie), `attempts` attempts in all (review
@@ -308,7 +346,12 @@ in this process, limits off)."""
 def seed_player(app_root: Path, database: str, attempts: int, secret: str) -> dict[str, Any]:
     """The seeded players (see SEED_PLAYER), their cookies signed with the server's `secret`."""
     code = SEED_PLAYER.format(
-        root=str(app_root), database=database, attempts=attempts, costly=list(COSTLY.values()), secret=secret
+        root=str(app_root),
+        database=database,
+        attempts=attempts,
+        costly=list(COSTLY.values()),
+        secret=secret,
+        floods=len(KINDS),
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=app_root, capture_output=True, text=True, check=True
@@ -447,11 +490,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results["kept_answer_ms"] = kept_answer_ms(app_root, database)
         seeded = seed_player(app_root, database, args.attempts, env["SECRET_KEY"])
         COOKIE["header"], COOKIE["sampled"] = seeded["header"], seeded["sampled"]
+        COOKIE["fresh"] = seeded["fresh"]
         results["page_cpu_ms"] = {"attempts": args.attempts, **seeded["page_cpu_ms"]}
         quiet = results["quiet"] = sample_home(port, args.quiet)
-        for kind in args.only:
+        for number, kind in enumerate(args.only):
             name = {"analyse": "cached_analyse_flood", "solve": "cached_solve_flood"}.get(kind)
-            results[name or f"{kind}_flood"] = flood(port, kind, args, quiet)
+            results[name or f"{kind}_flood"] = flood(port, kind, args, quiet, number)
         results["quiet_after"] = sample_home(port, args.quiet)
         if args.rate_seconds > 0 and not production:
             results["new_visitor"] = new_visitor_rate(port, folder, args.rate_seconds)

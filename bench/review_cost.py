@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from webapp import create_app, models  # noqa: E402
 from webapp.db import database, upgrade  # noqa: E402
-from webapp.review import queue  # noqa: E402
+from webapp.review import due, queue  # noqa: E402
 
 NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
 ZONE = ZoneInfo("Europe/Rome")
@@ -89,6 +89,8 @@ def seed(url: str, turns: int, shape: str) -> Any:
                     for n in range(turns)
                 ],
             )
+            # when each comes back, kept by the turns' own writes, which a bulk INSERT passes by
+            due.refill(session, PLAYER)
     return app
 
 

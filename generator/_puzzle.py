@@ -31,6 +31,7 @@ from puzzles import (
     SkillRun,
     ideas_from_json,
     key_ideas,
+    lay_play_apart,
     parse_cards,
     play_of,
     play_problems,
@@ -212,6 +213,9 @@ class Puzzle:
         # the graded play, not the depth play: the solution must show what the tier says, one
         # rearrangement of at most `chain` breaks at a time, even where that breaks more in all
         play = analysis.chain.play
+        assert play is not None, "a publishable analysis"
+        # runs the play does not touch lie as they lay, not joined to the next one (`lay_play_apart`)
+        play = lay_play_apart(position, play)
         depth, chain = analysis.depth.depth, analysis.chain.length
         assert play is not None and depth is not None and chain is not None, "a publishable analysis"
         tier = graded_tier(chain, forcing)

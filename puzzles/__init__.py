@@ -29,7 +29,15 @@ from puzzles._forcing import (
     forcing_player,
 )
 from puzzles._hints import HINT_RUNGS, Hint, HintError, final_table, hint
-from puzzles._key import KeyIdea, KeyIdeaError, ideas_from_json, key_ideas
+from puzzles._key import (
+    KeyIdea,
+    KeyIdeaError,
+    ideas_from_json,
+    key_card,
+    key_ideas,
+    play_ideas,
+    shown_ideas,
+)
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
 from puzzles._phases import Settled, settle, with_chain
@@ -77,7 +85,16 @@ from puzzles._solver import (
     step_check,
     uniqueness,
 )
-from puzzles._steps import Step, StepKind, apply_steps, most_invalid, plan_steps, steps_between
+from puzzles._steps import (
+    Step,
+    StepKind,
+    apply_steps,
+    lay_apart,
+    lay_play_apart,
+    most_invalid,
+    plan_steps,
+    steps_between,
+)
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -157,13 +174,17 @@ __all__ = [
     "is_puzzle",
     "join_runs",
     "judge",
+    "key_card",
     "key_ideas",
+    "lay_apart",
+    "lay_play_apart",
     "maximum",
     "meld_problem",
     "melds_in_common",
     "most_invalid",
     "parse_cards",
     "plan_steps",
+    "play_ideas",
     "play_json",
     "play_of",
     "play_problems",
@@ -176,6 +197,7 @@ __all__ = [
     "settle",
     "shape",
     "shares_melds",
+    "shown_ideas",
     "skill_limited",
     "sorted_cards",
     "step_check",

@@ -7,7 +7,7 @@ from typing import Any
 from puzzles._forcing import Forcing
 from puzzles._plays import Play
 from puzzles._solver import Analysis
-from puzzles._steps import plan_steps
+from puzzles._steps import lay_play_apart, plan_steps
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -58,7 +58,8 @@ def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str,
     """
     best, depth, unique, chain = analysis.best, analysis.depth, analysis.uniqueness, analysis.chain
     position = analysis.position
-    play = analysis.shown
+    # the shown play's runs laid apart where it does not touch them, as its steps show them
+    play = lay_play_apart(position, analysis.shown)
     points_left = sum(position.rules.points.of(card) for card in play.hand_after(position))
     return {
         "rules": position.rules.name,

@@ -6,7 +6,8 @@ the player's valid melds and whose hand is every card still to be laid or rehous
 `steps_between` then says how to get there from where the table stands now:
 
 1. the puzzle's key card (`key_ideas`: its first decision, a fork before a decline), without where
-   it goes, while it has not moved; else which meld must be broken first (a meld of the puzzle's
+   it goes, while it has not moved, unless its idea names no choice (`KeyIdea.names_a_choice`);
+   else which meld must be broken first (a meld of the puzzle's
    table, or one the player has made). A declined card is the key to a puzzle without a fork, and
    "think about where it goes" would send the player to the meld it fits, the trap: its words say
    to think twice before laying it there, still without saying where it goes, if anywhere;
@@ -96,6 +97,10 @@ def hint(
     if not moving:
         return Hint(rung, words("Every card is where it belongs: end your turn."), (), None)
     if rung == 1:
+        if key is not None and not key.names_a_choice:
+            # "7♠ goes to the run 7♠ 8♠ 9♠ 10♠" names no other place: pointing at 7♠ says less
+            # than the meld that must break (8♠ 8♥ 8♦ 8♣, whose 8♠ joins it)
+            key = None
         unmoved = None if key is None else _unmoved(board, key.card)
         if key is not None and unmoved is not None:
             return Hint(1, _key_words(key), (unmoved,), None)

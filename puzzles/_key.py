@@ -25,10 +25,12 @@ from typing import Literal, cast
 from puzzles._candidates import Candidate, allowed_by, meld_of
 from puzzles._cards import JOKER, Card, CardError, parse_cards
 from puzzles._forcing import Decision, agreeing_line, decisions_of, open_values
-from puzzles._melds import Meld, MeldKind, meld_problem
+from puzzles._melds import Meld, MeldError, MeldKind, meld_problem
 from puzzles._plays import play_of
 from puzzles._position import Position
+from puzzles._rules import Rules
 from puzzles._solver import reaches_otherwise
+from puzzles._steps import Step, StepKind, apply_steps, lay_apart
 from puzzles._words import Words, words, words_n
 
 KeyKind = Literal["decline", "fork"]
@@ -95,6 +97,20 @@ class KeyIdea:
         if self.home_kind is MeldKind.SET:
             return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
         return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
+
+    @property
+    def names_a_choice(self) -> bool:
+        """Whether the words name what the card does not do (a meld it fits, the other kind, a copy
+        kept or moved too), so that a player learns the choice from them; "7♠ goes to the run 7♠
+        8♠ 9♠ 10♠." alone names none."""
+        return (
+            self.card.is_joker
+            or self.home is None
+            or self.instead is not None
+            or self.rival_kind is not None
+            or self.kept > 0
+            or self.copies == 2
+        )
 
     def _split_words(self) -> Words | None:
         """A decision about more than one copy: one goes home and another stays in the hand, or
@@ -259,8 +275,10 @@ def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[K
     (`decisions_of`) where it agrees with the solution, else the fewest decisions that reach the
     solution (`agreeing_line`), a joker's first: where it goes and so which card it stands for
     (`_joker_line`). Empty when the line needs none or none was found within the searches' limits
-    of decisions tried."""
-    return _key_ideas(position, tuple(tuple(meld) for meld in solution))
+    of decisions tried. Their melds are the solution's laid apart (`lay_apart`), as its steps show
+    it: a solution stored with two untouched runs joined is said with them apart."""
+    table = [meld.cards for meld in position.table]
+    return _key_ideas(position, lay_apart(table, [tuple(meld) for meld in solution], position.rules))
 
 
 @functools.lru_cache(maxsize=256)
@@ -407,7 +425,10 @@ def _read_as(meld: Meld, standing: Iterator[Card]) -> Meld:
 
 
 def _placed(position: Position, table: tuple[Meld, ...], decision: Decision) -> KeyIdea | None:
-    """The decision on the solution's table, or None when the solution ends its card otherwise."""
+    """The decision on the solution's table, or None when the solution ends its card otherwise, or
+    the decision is neither a decline nor a fork (a free choice: another home wins as well)."""
+    if decision.kind not in KEY_KINDS:
+        return None
     card = decision.card
     ends = Counter(meld.kind for meld in table for copy in meld.cards if copy == card)
     kept = (
@@ -480,3 +501,110 @@ def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | N
         if home is None or Counter(meld.cards) - Counter(home.cards):
             return meld
     return None
+
+
+def key_card(ideas: Sequence[KeyIdea]) -> KeyIdea | None:
+    """The idea whose card the hint ladder's first rung names: the first that names a choice
+    (`KeyIdea.names_a_choice`), forks before declines as `key_ideas` orders them; None where none
+    does (the rung then names the meld that must break)."""
+    return next((idea for idea in ideas if idea.names_a_choice), None)
+
+
+PLAY_IDEAS = 4
+"""The most sentences `play_ideas` says: a puzzle's one idea, or a short chain, link by link."""
+
+
+def shown_ideas(position: Position, steps: Sequence[Step], ideas: Sequence[KeyIdea]) -> tuple[Words, ...]:
+    """What a finished puzzle's result card says of it: its key ideas, and where none of them is a
+    fork that names a choice (most Easy and Medium puzzles have no fork, many no decision at all,
+    and a decline says what not to do, not what to do), the play's own idea too: which melds break
+    and where their cards go (`play_ideas`)."""
+    said = tuple(idea.words() for idea in ideas)
+    if any(idea.kind == "fork" and idea.names_a_choice for idea in ideas):
+        return said
+    # a few lines in all: the start of a long chain, after the declines, says how it goes
+    return said + play_ideas(position, steps)[: max(PLAY_IDEAS - len(said), 1)]
+
+
+def play_ideas(position: Position, steps: Sequence[Step]) -> tuple[Words, ...]:
+    """The melds that the plan `steps` (`plan_steps`, to a maximal play) breaks, in its order, and
+    what becomes of each, at most `PLAY_IDEAS` sentences: "8♠ leaves 8♠ 8♥ 8♦ 8♣ for 7♠ 8♠ 9♠
+    10♠." (cards go to a meld of the other kind, or to another meld, while the rest stays), "3♣ ...
+    10♣ splits into 3♣ 4♣ 5♣ 6♣ and 6♣ 7♣ 8♣ 9♣ 10♣." (a run cut in two), "K♥ K♦ K♣ breaks up
+    into runs." (nothing of it stays together). True of the play shown; the solution they give
+    away is shown beside them."""
+    rules = position.rules
+    final = apply_steps([meld.cards for meld in position.table], steps)
+    said: list[Words] = []
+    for broken in steps:
+        if broken.kind is not StepKind.BREAK or broken.source is None:
+            continue
+        source = broken.source
+        # where the meld's cards end: each step's target, and the meld itself for those that stay
+        ends: dict[int, Counter[Card]] = {}
+        left = Counter(position.table[source].cards)
+        for step in steps:
+            if step.kind is StepKind.MOVE and step.source == source and step.target is not None:
+                ends.setdefault(step.target, Counter()).update(step.cards)
+                left.subtract(step.cards)
+            elif step.kind is StepKind.TAKE and step.source == source:
+                left.subtract(step.cards)
+        if +left:
+            ends[source] = Counter(ends.get(source, Counter())) + (+left)
+        found = {k: _final_meld(final[k], rules) for k in ends}
+        homes = {k: home for k, home in found.items() if home is not None}
+        if len(homes) < len(found):
+            continue  # not a valid final table: no idea to say
+        kind = position.table[source].kind
+        stays = [k for k, cards in ends.items() if homes[k].kind is kind and cards.total() >= 2]
+        said += _fate(position.table[source], ends, homes, stays)
+    return tuple(said[:PLAY_IDEAS])
+
+
+def _final_meld(cards: Sequence[Card], rules: Rules) -> Meld | None:
+    try:
+        return Meld.of(cards, rules)
+    except MeldError:
+        return None
+
+
+def _fate(
+    meld: Meld, ends: dict[int, Counter[Card]], homes: dict[int, Meld], stays: list[int]
+) -> list[Words]:
+    """What becomes of one broken meld, in one sentence."""
+    if not stays:
+        kinds = {homes[k].kind for k in ends}
+        if kinds == {MeldKind.RUN}:
+            return [words("%(meld)s breaks up into runs.", meld=meld.cards)]
+        if kinds == {MeldKind.SET}:
+            return [words("%(meld)s breaks up into sets.", meld=meld.cards)]
+        return [words("%(meld)s breaks up into sets and runs.", meld=meld.cards)]
+    leaving = [k for k in ends if k not in stays]
+    if leaving and all(homes[k].kind is meld.kind is MeldKind.SET for k in leaving):
+        return []  # a set of four lends a card to another set of its rank: the other cards say more
+    if not leaving and len(stays) == 2:
+        first, second = sorted((homes[k] for k in stays), key=lambda home: home.start)
+        return [
+            words(
+                "%(meld)s splits into %(first)s and %(second)s.",
+                meld=meld.cards,
+                first=first.cards,
+                second=second.cards,
+            )
+        ]
+    if not leaving:
+        return [words("%(meld)s breaks up into runs.", meld=meld.cards)]
+    if len(leaving) > 1:
+        gone = tuple(card for card in meld.cards if any(ends[k][card] for k in leaving))
+        return [words("%(cards)s leave %(meld)s for other melds.", cards=gone, meld=meld.cards)]
+    (k,) = leaving
+    return [
+        words_n(
+            "%(cards)s leaves %(meld)s for %(home)s.",
+            "%(cards)s leave %(meld)s for %(home)s.",
+            ends[k].total(),
+            cards=tuple(card for card in homes[k].cards if ends[k][card] > 0),
+            meld=meld.cards,
+            home=homes[k].cards,
+        )
+    ]

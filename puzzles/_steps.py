@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from puzzles._cards import Card, sorted_cards
-from puzzles._melds import meld_problem
+from puzzles._melds import Meld, MeldError, MeldKind, meld_problem, table_order
 from puzzles._plays import Play
 from puzzles._position import Position
 from puzzles._rules import Rules
@@ -131,9 +131,97 @@ def steps_between(
     """The steps from any table (melds as card lists, valid or not, as on a board mid-turn) to a
     final one. Cards the final table has beyond `start` come from the hand; cards `start` has
     beyond the final table go back to the hand. `broken`, `meld_by_meld` and `turned_new` as for
-    `plan_steps`; the rules tell which melds are valid on the way."""
+    `plan_steps`; the rules tell which melds are valid on the way. With `turned_new`, a final run
+    that holds start melds as they lie is laid apart first (`lay_apart`): the steps never join runs
+    that the play does not need joined."""
+    if turned_new:
+        final = lay_apart(start, final, rules)
     planner = _Planner([tuple(meld) for meld in start], [tuple(meld) for meld in final], rules, broken)
     return planner.steps(meld_by_meld, turned_new)
+
+
+def lay_apart(
+    start: Sequence[Sequence[Card]], final: Sequence[Sequence[Card]], rules: Rules
+) -> tuple[tuple[Card, ...], ...]:
+    """The final table with each long run cut where that leaves start melds lying as they lay.
+
+    The solver lays runs that continue one another as one run (`join_runs`), so a maximal play may
+    show 5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ where the table had 5♣ 6♣ 7♣ 8♣ and 9♣ 10♣ J♣ and the play touches
+    neither: a person leaves them lying. A run is cut into valid runs that match as many start melds
+    (card for card, in order) as can be, with as few cuts as that takes; a run that matches none
+    stays whole. Each start meld is matched once. The cards, and so the play, stay the same."""
+    lying = Counter(
+        Meld.of(meld, rules).cards for meld in start if meld and meld_problem(meld, rules) is None
+    )
+    table: list[tuple[Card, ...]] = []
+    for meld in final:
+        cards = tuple(meld)
+        pieces = _pieces(cards, lying, rules) if len(cards) >= 6 else None
+        if pieces is None:
+            table.append(cards)
+            continue
+        for piece in pieces:
+            lying[piece] -= lying[piece] > 0
+        table.extend(pieces)
+    return tuple(table)
+
+
+def lay_play_apart(position: Position, play: Play) -> Play:
+    """The play with its table laid apart (`lay_apart`) against the position's table."""
+    final = lay_apart(
+        [meld.cards for meld in position.table], [meld.cards for meld in play.table], position.rules
+    )
+    if len(final) == len(play.table):
+        return play
+    table = tuple(sorted((Meld.of(cards, position.rules) for cards in final), key=table_order))
+    return Play(table, play.laid, play.freed)
+
+
+def _pieces(
+    run: tuple[Card, ...], lying: Counter[tuple[Card, ...]], rules: Rules
+) -> list[tuple[Card, ...]] | None:
+    """The run cut into valid runs matching the most start melds still lying (`lying`), then in the
+    fewest pieces; None where no cut matches one, or the run is not a run (or matches one whole)."""
+    try:
+        meld = Meld.of(run, rules)
+    except MeldError:
+        return None
+    if meld.kind is not MeldKind.RUN or lying[meld.cards] > 0:
+        return None
+    cards = meld.cards
+    n = len(cards)
+    # never cut inside a start meld that lies whole in the run (one extended, say): it stays kept
+    at = {card: i for i, card in enumerate(cards)}
+    inside = {
+        cut
+        for whole in lying
+        if all(card in at for card in whole) and len(set(whole)) == len(whole)
+        for cut in range(min(at[c] for c in whole) + 1, max(at[c] for c in whole) + 1)
+    }
+    # best[i]: (start melds matched, -pieces) of the best cut of the first i cards, and its last cut
+    best: list[tuple[tuple[int, int], int] | None] = [None] * (n + 1)
+    best[0] = ((0, 0), 0)
+    for end in range(3, n + 1):
+        for begin in range(0, end - 2):
+            before = best[begin]
+            piece = cards[begin:end]
+            if before is None or begin in inside or meld_problem(piece, rules) is not None:
+                continue
+            (matched, fewer), _cut = before
+            score = (matched + (lying[piece] > 0), fewer - 1)
+            if best[end] is None or score > best[end][0]:  # type: ignore[index]
+                best[end] = (score, begin)
+    last = best[n]
+    if last is None or last[0][0] == 0:
+        return None
+    pieces: list[tuple[Card, ...]] = []
+    end = n
+    while end:
+        entry = best[end]
+        assert entry is not None
+        pieces.append(cards[entry[1] : end])
+        end = entry[1]
+    return pieces[::-1]
 
 
 def most_invalid(start: Sequence[Sequence[Card]], steps: Sequence[Step], rules: Rules) -> int:

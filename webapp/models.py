@@ -173,6 +173,8 @@ class PlayerAttempt(Base):
         # a review list, one round's turns by their end from a moment on, its first 50 (`review.queue`)
         Index("ix_attempt_puzzle_id_finished", "puzzle_id", "finished"),
         Index("ix_attempt_player_run_review_finished", "player_id", "run_id", "review", "finished"),
+        # what waits for review and what comes back later, counted and listed soonest first
+        Index("ix_attempt_player_comes_back", "player_id", "comes_back"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -206,6 +208,11 @@ class PlayerAttempt(Base):
     """The rush or streak run it was played in: unrated, counted in neither practice's stats nor streaks."""
     last_request: Mapped[str | None] = mapped_column(String(64), default=None)
     """The id of the last request applied (`turn.replays`): sent again, it is not applied twice."""
+    comes_back: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
+    """When its puzzle comes back for review, on the latest turn at a puzzle outside runs that is in
+    review (`review.spacing.comes_back`; `review.spacing.IN_PROGRESS` for a round being played);
+    None on every other turn. Kept by the turn's writes (`review.due`), so that counting what waits
+    is an index read."""
 
     puzzle: Mapped[PoolPuzzle] = relationship(lazy="joined", innerjoin=True)
 

@@ -100,8 +100,9 @@ LONG_RUN = (
     "jokers | 3H 3D JK / 5S 5H 5D 5C / 10S 10H 10C / 4S 5S 6S / 5H 6H 7H 8H 9H / 10H JH QH"
     " / 2D 3D 4D 5D 6D / 3C 4C 5C 6C | 8S 3H AC JK"
 )
-"""A fresh jokers Medium (j8m21k9cln, seed 4242): its first key idea names a run of ten, 3♥ 🃏 5♥
-... Q♥, which ran off the result card at 320 px while its cards were all joined by no-break spaces."""
+"""A fresh jokers Medium (j8m21k9cln, seed 4242): its key idea named a run of ten, 3♥ 🃏 5♥ ...
+Q♥, which ran off the result card at 320 px while its cards were all joined by no-break spaces. Its
+solution joined 10♥ J♥ Q♥, which it never touches; laid apart, the idea names a run of seven."""
 
 
 @pytest.fixture
@@ -112,8 +113,10 @@ def long_run_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize(("language", "run"), [("de", "10♥ B♥ D♥"), ("pl", "10♥ W♥ D♥")])
-def test_a_key_idea_naming_a_run_of_ten_stays_on_a_320_px_phone(
+@pytest.mark.parametrize(
+    ("language", "run"), [("de", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥."), ("pl", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥.")]
+)
+def test_a_key_idea_naming_a_long_run_stays_on_a_320_px_phone(
     browser: object, long_run_site: str, language: str, run: str
 ) -> None:
     screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
@@ -123,7 +126,8 @@ def test_a_key_idea_naming_a_run_of_ten_stays_on_a_320_px_phone(
     page.click("details.give-up summary")
     page.click("details.give-up button.danger")
     page.wait_for_selector("#key-ideas")
-    assert run in page.inner_text("#key-ideas").replace("\u00a0", " ")
+    said = page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert run in said and "10♥" not in said, "10♥ J♥ Q♥ lies apart, as it lay"
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     # every line of the ideas ends inside the card, the last card of the run too
     overflow = page.eval_on_selector(
@@ -178,4 +182,132 @@ def test_both_copies_said_on_a_320_px_phone(
     assert overflow and max(overflow) <= 0, overflow
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-both-{language}-320.png"))
+    context.close()
+
+
+EASY = "classic | AC 2C 3C 4C 5C / 9S 10S JS / 7H 8H 9H | 4C 6C 7C 10H"
+"""An Easy without a decision (tests/webapp/turn/test_key_ideas.py): no key card for the first hint,
+which names the meld to break, and the result card's key idea is its play's."""
+EASY_SAID = {
+    "en": (
+        "Break the meld A♣ 2♣ 3♣ 4♣ 5♣",
+        "The key idea",
+        "5♣ leaves A♣ 2♣ 3♣ 4♣ 5♣ for 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "it": (
+        "Rompi la combinazione A♣ 2♣ 3♣ 4♣ 5♣",
+        "L'idea chiave",
+        "5♣ lascia A♣ 2♣ 3♣ 4♣ 5♣ per 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "de": (
+        "Brich die Kombination A♣ 2♣ 3♣ 4♣ 5♣ auf",
+        "Die Schlüsselidee",
+        "5♣ wandert aus A♣ 2♣ 3♣ 4♣ 5♣ in 4♣ 5♣ 6♣ 7♣.",
+    ),
+    "pl": (
+        "Rozbij układ A♣ 2♣ 3♣ 4♣ 5♣",
+        "Kluczowa idea",
+        "5♣ przechodzi z A♣ 2♣ 3♣ 4♣ 5♣ do 4♣ 5♣ 6♣ 7♣.",
+    ),
+}
+
+
+@pytest.fixture
+def easy_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(EASY), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("language", ["en", "it", "de", "pl"])
+def test_an_easy_puzzle_without_a_fork_says_the_idea_of_its_play(
+    browser: object, easy_site: str, language: str, width: int
+) -> None:
+    hint_said, title, idea = EASY_SAID[language]
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(easy_site + "/")
+    page.wait_for_load_state("domcontentloaded")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = f"key-ideas-easy-{language}-{width}"
+    page.click("#hint-button")
+    page.wait_for_selector("#hint")
+    # no key card: the first rung points at the meld that must break, not where its cards go
+    hint = page.inner_text("#hint").replace("\u00a0", " ")
+    assert hint_said in hint and "4♣ 5♣ 6♣ 7♣" not in hint
+    assert page.query_selector("#key-ideas") is None
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-1-hint.png"), full_page=True)
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    ideas = page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert title in ideas and idea in ideas
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    page.locator("#key-ideas").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
+    context.close()
+
+
+CHAIN = (
+    "classic | 4S 4D 4C / 9S 9H 9D 9C / KS KH KD / JS QS KS / AH 2H 3H 4H 5H 6H 7H / 9C 10C JC"
+    " / JC QC KC | 2D 3D 5D 6D 10C"
+)
+"""A fresh Medium without a decision (c8m1twy1hw, seed 3801): its play is a chain of two, said link by
+link, the second naming a run of seven."""
+
+
+@pytest.fixture
+def chain_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("cz9", Position.parse(CHAIN), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            [
+                "4♦ wandert aus 4♠ 4♦ 4♣ in 2♦ 3♦ 4♦ 5♦ 6♦.",
+                "4♥ wandert aus A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ in 4♠ 4♥ 4♣.",
+            ],
+        ),
+        (
+            "pl",
+            [
+                "4♦ przechodzi z 4♠ 4♦ 4♣ do 2♦ 3♦ 4♦ 5♦ 6♦.",
+                "4♥ przechodzi z A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ do 4♠ 4♥ 4♣.",
+            ],
+        ),
+    ],
+)
+def test_a_medium_chain_said_link_by_link_on_a_320_px_phone(
+    browser: object, chain_site: str, language: str, said: list[str]
+) -> None:
+    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(chain_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    lines = page.eval_on_selector_all("#key-ideas li", "els => els.map(e => e.innerText)")
+    assert [line.replace("\u00a0", " ") for line in lines] == said
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-chain-{language}-320.png"))
     context.close()

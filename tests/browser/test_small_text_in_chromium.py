@@ -17,6 +17,7 @@ from flask import Flask
 import generator
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, served
 from tests.browser.test_widths_in_chromium import LOCALES, small_targets
+from tests.browser.test_widths_in_chromium import PAGES as WIDTH_PAGES
 from tests.webapp.conftest import FrozenClock, make_app, store
 from tests.webapp.training.runs import practice_pool
 
@@ -27,18 +28,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 SMALLEST = 12.0
-PAGES = {
-    "help": "/help",
-    "settings": "/settings",
-    "stats": "/stats",
-    "practice": "/practice",
-    "analyser": "/analyse?rules=jokers&table=3S+4S+5S+%2F+7H+7D+7C&hand=6S+7S+KD+JK",
-    "rush": "/rush",
-    "streak": "/streak",
-    "archive": "/archive",
-    "review": "/review",
-    "friends": "/friends",
-}
+# the pages the widths test walks, and two it leaves to their own tests' widths
+PAGES = {**WIDTH_PAGES, "review": "/review", "friends": "/friends"}
 
 
 @pytest.fixture

@@ -13,14 +13,17 @@ from puzzles import (
     Hint,
     HintError,
     KeyIdea,
+    MeldKind,
     MeldState,
     Position,
     analyse,
     final_table,
     hint,
+    key_card,
     key_ideas,
     maximum,
     meld_problem,
+    parse_cards,
     words,
 )
 
@@ -197,6 +200,23 @@ def test_the_first_hint_names_the_key_card_alone_while_it_has_not_moved(
     assert str(hint(laid, 1, known_solution, TIME_LIMIT, fork_on(key)).words).startswith("Break the meld ")
 
 
+def test_a_key_idea_that_names_no_choice_gives_way_to_the_meld_to_break(
+    known_solution: list[list[Card]],
+) -> None:
+    # "Q♠ goes to the run 9♠ 10♠ J♠ Q♠." names no other place for Q♠: the meld to break says more
+    plain = KeyIdea("fork", Card.parse("QS"), parse_cards("9S 10S JS QS"), MeldKind.RUN, None)
+    assert not plain.names_a_choice
+    board = board_of()
+    first = hint(board, 1, known_solution, TIME_LIMIT, plain)
+    assert first == hint(board, 1, known_solution, TIME_LIMIT)
+    assert str(first.words).startswith("Break the meld ")
+    # the same card with the choice named is the key card
+    named = KeyIdea("fork", Card.parse("QS"), parse_cards("9S 10S JS QS"), MeldKind.RUN, None, MeldKind.SET)
+    assert str(hint(board, 1, known_solution, TIME_LIMIT, named).words) == (
+        "Q♠ is the key card: think about where it goes."
+    )
+
+
 TRAP = Position.parse("classic | QS QH QD QC / QH QD QC / 4S 5S 6S 7S / AH 2H 3H / 2D 3D 4D | 8S 7D 7C")
 """A fresh Easy (c0a21k9cma, seed 4242): 8♠ fits 4♠ 5♠ 6♠ 7♠ as it lies, and laid there it
 keeps 7♠ from the set 7♠ 7♦ 7♣ that places two. Its one decision declines 8♠: no fork."""
@@ -215,3 +235,12 @@ def test_the_first_hint_on_a_declined_key_card_does_not_send_it_where_it_fits() 
     (card_id,) = first.card_ids
     assert card_id.startswith("h") and board.cards()[card_id] == Card.parse("8S")
     assert first.meld is None, "the hint does not say where the card goes, nor that it stays"
+
+
+def test_the_key_card_is_the_first_idea_that_names_a_choice() -> None:
+    plain = KeyIdea("fork", Card.parse("AD"), parse_cards("AD 2D 3D"), MeldKind.RUN, None)
+    named = KeyIdea("fork", Card.parse("3S"), parse_cards("3S 3H 3D"), MeldKind.SET, None, MeldKind.RUN)
+    decline = KeyIdea("decline", Card.parse("QH"), None, None, parse_cards("9H 10H JH"))
+    assert key_card([plain, decline]) == decline
+    assert key_card([named, plain, decline]) == named
+    assert key_card([plain]) is None and key_card([]) is None

@@ -242,6 +242,15 @@ def test_a_decision_the_solution_contradicts_is_left_out() -> None:
     assert _placed(position, table, Decision(parse_cards("6S")[0], 0, 0, 1)) is None
 
 
+def test_a_free_choice_is_no_key_idea() -> None:
+    # a decision whose other home wins as well (the forcing player's "choice") is said by no words
+    position = Position.parse("classic | 7S 8S 9S / 6H 6D 6C | 6S")
+    table = (Meld.parse("6S 7S 8S 9S", position.rules), Meld.parse("6H 6D 6C", position.rules))
+    six = parse_cards("6S")[0]
+    assert _placed(position, table, Decision(six, 0, 1, 0)) is not None
+    assert _placed(position, table, Decision(six, 0, 1, 0, kind="choice")) is None
+
+
 def check_agrees(parsed: Position, final: list[tuple[object, ...]]) -> None:
     """Every idea is true of this solution: its home holds the card, a kept card stays in the hand,
     a declined card is a hand card that fits the meld named as it lies."""
@@ -342,3 +351,20 @@ def test_every_idea_agrees_with_the_solution(position: str, solution: str) -> No
     parsed = Position.parse(position)
     assert key_ideas(parsed, solution_of(solution)), "each of these puzzles has a key idea"
     check_agrees(parsed, solution_of(solution))
+
+
+def test_a_solution_stored_with_untouched_runs_joined_is_said_with_them_apart() -> None:
+    # a jokers Medium (j8m21k9cln) whose stored solution joined 10♥ J♥ Q♥, which it never touches
+    position = Position.parse(
+        "jokers | 3H 3D JK / 5S 5H 5D 5C / 10S 10H 10C / 4S 5S 6S / 5H 6H 7H 8H 9H / 10H JH QH"
+        " / 2D 3D 4D 5D 6D / 3C 4C 5C 6C | 8S 3H AC JK"
+    )
+    apart = "3H 3D 3C / 5S 5H 5D 5C / 10S 10H 10C / 4S 5S 6S JK 8S / 3H JK 5H 6H 7H 8H 9H / 10H JH QH"
+    apart += " / 2D 3D 4D 5D 6D / 4C 5C 6C"
+    joined = apart.replace("9H / 10H", "9H 10H")
+    melds = [[*parse_cards(meld)] for meld in joined.split(" / ")]
+    ideas = key_ideas(position, melds)
+    assert ideas == key_ideas(position, [[*parse_cards(meld)] for meld in apart.split(" / ")])
+    assert [str(idea.words()) for idea in ideas][
+        -1
+    ] == "The joker stands for 4♥ in the run 3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥."

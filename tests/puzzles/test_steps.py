@@ -26,7 +26,9 @@ from puzzles import (
     answer_json,
     apply_steps,
     chain_depth,
+    lay_apart,
     maximum,
+    meld_problem,
     most_invalid,
     parse_cards,
     plan_steps,
@@ -55,8 +57,15 @@ def meld_multisets(table: Sequence[Sequence[Card]]) -> Counter[frozenset[tuple[C
 def follow(position: Position, play: Play, broken: tuple[int, ...] = ()) -> tuple[Step, ...]:
     """Plan the steps and check that following them gives the play's final table."""
     steps = plan_steps(position, play, broken)
-    after = apply_steps([meld.cards for meld in position.table], steps)
-    assert meld_multisets(after) == meld_multisets([meld.cards for meld in play.table])
+    start = [meld.cards for meld in position.table]
+    after = apply_steps(start, steps)
+    # the final table with the runs the play does not touch laid apart: the same cards, all valid
+    shown = lay_apart(start, [meld.cards for meld in play.table], position.rules)
+    assert Counter(card for meld in shown for card in meld) == Counter(
+        card for meld in play.table for card in meld.cards
+    )
+    assert all(meld_problem(meld, position.rules) is None for meld in shown)
+    assert meld_multisets(after) == meld_multisets(shown)
     return steps
 
 
@@ -83,15 +92,44 @@ def test_extensions_alone_break_nothing() -> None:
     assert [step.kind for step in steps] == [StepKind.LAY, StepKind.LAY]
 
 
-def test_joined_runs_stay_whole_one_moves_onto_the_other() -> None:
+def test_runs_a_play_joins_without_need_lie_as_they_lay() -> None:
     position = Position.parse("classic | 3S 4S 5S / 6S 7S 8S | 9S")
     play = play_of(position, ["3S 4S 5S 6S 7S 8S 9S"], "9S")
+    assert texts(follow(position, play)) == ["lay 9♠ from the hand on meld 2"]
+
+
+def test_untouched_runs_beside_a_rearrangement_are_not_joined() -> None:
+    # the solver lays 2♥ 3♥ 4♥ and 5♥ 6♥ 7♥ as one run; a person leaves them lying
+    position = Position.parse("classic | 2H 3H 4H / 5H 6H 7H / 3C 4C 5C 6C 7C 8C 9C | 6C")
+    play = play_of(position, ["2H 3H 4H 5H 6H 7H", "3C 4C 5C 6C", "6C 7C 8C 9C"], "6C")
     steps = follow(position, play)
-    assert [step.kind for step in steps] == [StepKind.MOVE, StepKind.LAY]
-    moved = steps[0]
-    assert {moved.source, moved.target} == {0, 1} and not moved.new
-    assert len(moved.cards) == 3
-    assert steps[1].target == moved.target
+    assert [step.source for step in steps if step.kind is not StepKind.LAY] == [2, 2]
+    assert not any(step.kind is StepKind.MOVE and step.source in (0, 1) for step in steps)
+
+
+def test_a_joined_run_is_cut_only_where_start_melds_lie_whole() -> None:
+    rules = PRESETS["classic"]
+    start = [parse_cards("3S 4S 5S"), parse_cards("7S 8S 9S"), parse_cards("JS QS KS")]
+    # 6♠ and 10♠ from the hand join all three; 3-5♠ and J-K♠ can lie as they lay, 7-9♠ takes both
+    final = [parse_cards("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")]
+    assert lay_apart(start, final, rules) == (
+        parse_cards("3S 4S 5S"),
+        parse_cards("6S 7S 8S 9S 10S"),
+        parse_cards("JS QS KS"),
+    )
+    # an extended start meld is never cut through, and a run that matches no start meld stays whole
+    extended = [parse_cards("5S 6S 7S 8S 9S 10S")]
+    assert lay_apart(start[1:2], extended, rules) == (parse_cards("5S 6S 7S 8S 9S 10S"),)
+    assert lay_apart([parse_cards("4S 5S 6S 7S")], extended, rules) == (parse_cards("5S 6S 7S 8S 9S 10S"),)
+    # a set is never laid apart, and a meld lying as it lay stays as it is
+    assert lay_apart(start, start, rules) == tuple(start)
+
+
+def test_the_solve_answer_lays_untouched_runs_apart() -> None:
+    position = Position.parse("classic | 2H 3H 4H / 5H 6H 7H / 3C 4C 5C 6C 7C 8C 9C | 6C")
+    answer = answer_json(analyse(position, time_limit=TIME_LIMIT))
+    assert ["2H", "3H", "4H"] in answer["table"] and ["5H", "6H", "7H"] in answer["table"]
+    assert sorted(step["source"] for step in answer["steps"] if step["kind"] == "move") == [2]
 
 
 def test_a_final_meld_stays_where_most_of_its_cards_are() -> None:

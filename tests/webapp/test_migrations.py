@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,9 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 from sqlalchemy import text
 
+import generator
 from tests.webapp.conftest import LAUNCH, FrozenClock
+from tests.webapp.review import test_queue_bounded as review_tests
 from webapp import create_app
 from webapp.db import alembic_config, database, upgrade
 from webapp.errors import Refusal
@@ -286,3 +289,22 @@ def test_the_readable_friend_names_revision_renames_names_that_show_nothing(bare
     with bare_app.app_context():
         migrate("0012_attempt_puzzle_index", down=True)  # nothing to undo: the names stay readable
         assert rows("SELECT id, name, name_key FROM friend_member ORDER BY id") == renamed
+
+
+def test_the_review_due_revision_sets_when_each_puzzle_comes_back_from_the_turns(
+    bare_app: Flask, known_puzzle: generator.Puzzle
+) -> None:
+    with bare_app.app_context():
+        migrate("head")
+    ids = review_tests.puzzles(bare_app, known_puzzle, 16)
+    for seed in range(3):
+        player = f"{seed:032d}"
+        run = review_tests.run_of(bare_app, player)
+        # written with what the turns say (`due.refill`), then dropped and made again by the revision
+        review_tests.record(bare_app, player, review_tests.random_turns(random.Random(seed), ids, run))
+    with bare_app.app_context():
+        expected = rows("SELECT id, comes_back FROM attempt ORDER BY id")
+        assert sum(at is not None for _, at in expected) > 10
+        migrate("0015_attempt_last_request", down=True)
+        migrate("head")
+        assert rows("SELECT id, comes_back FROM attempt ORDER BY id") == expected

@@ -10,3 +10,5 @@ when; `queue` reads it from the player's attempts. Like `schedule`, the area imp
 `players` and `turn` import it, so that the stats page can say how many wait and the turn can find a
 review round's page.
 """
+
+from webapp.review import due as due  # the turns' writes keep `comes_back` from import on

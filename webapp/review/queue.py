@@ -1,27 +1,25 @@
 """A player's review, read from their attempts: what waits now and later, and which round a review
 page shows.
 
-Read in the database, never by loading every turn: a player's latest turn at each puzzle (outside
-runs) is found there, and what waits is counted there (`spacing`'s rule, in SQL: the moment a round
-falls due is its turn's end plus the round's interval, so a turn is due once it ended that interval
-before now). Only the first `LISTED` of each list are read as rows, soonest first, so the page costs
-the same whether a player has 30 attempts or 30,000.
+Read from an index, never by loading every turn: the latest turn at each puzzle in review holds the
+moment it comes back (`PlayerAttempt.comes_back`, kept by the turns' writes: `due`), so what waits
+is the player's turns that come back by now, counted and listed by the index (player, comes back),
+and what comes back later the rest. Only the first `LISTED` of each list are read as rows, soonest
+first, so the page costs the same whether a player has 30 attempts or 30,000.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import ColumnElement, and_, case, exists, func, not_, or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy.orm import Session
 
 from webapp.models import Daily, PlayerAttempt, PoolPuzzle, Status
-from webapp.review.spacing import ALWAYS, INTERVALS, Turn, Waiting, interval, round_to_show
+from webapp.review.spacing import ALWAYS, Turn, Waiting, round_to_show
 
 LISTED = 50
 """Puzzles each list of the review page shows, soonest first; the page counts the rest."""
@@ -42,41 +40,6 @@ def turns(session: Session, player: str, puzzle_id: int | None = None) -> list[T
     if puzzle_id is not None:
         query = query.where(PlayerAttempt.puzzle_id == puzzle_id)
     return [Turn(*row) for row in session.execute(query)]
-
-
-def _latest(player: str) -> ColumnElement[bool]:
-    """The player's latest turn at each puzzle outside runs: no turn of a later round follows it."""
-    later = aliased(PlayerAttempt)
-    followed = exists().where(
-        later.player_id == player,
-        later.puzzle_id == PlayerAttempt.puzzle_id,
-        later.run_id.is_(None),
-        later.review > PlayerAttempt.review,
-    )
-    return and_(PlayerAttempt.player_id == player, PlayerAttempt.run_id.is_(None), not_(followed))
-
-
-PLAYING = and_(PlayerAttempt.status == Status.PLAYING, PlayerAttempt.review > 0)
-"""A review round begun and not finished: it waits now."""
-ENDED_WRONG = and_(
-    PlayerAttempt.status != Status.PLAYING,
-    PlayerAttempt.finished.is_not(None),
-    not_(and_(PlayerAttempt.status == Status.SOLVED, PlayerAttempt.hints == 0, PlayerAttempt.slips == 0)),
-)
-"""A finished turn that was not a clean solve: its puzzle comes back."""
-
-
-def _rounds() -> list[tuple[ColumnElement[bool], int]]:
-    """The latest turns by the interval their next round waits: (which turns, the round after them)."""
-    last = len(INTERVALS)
-    return [(PlayerAttempt.review == n - 1, n) for n in range(1, last)] + [
-        (PlayerAttempt.review >= last - 1, last)
-    ]
-
-
-def _due(moment: datetime) -> ColumnElement[bool]:
-    """An ended-wrong latest turn whose next round is due at `moment`."""
-    return or_(*(and_(turns, PlayerAttempt.finished <= moment - interval(n)) for turns, n in _rounds()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +70,8 @@ def review(session: Session, player: str | None, moment: datetime, zone: ZoneInf
     if player is None:
         return Review([], [])
     due_count, later_count = _counts(session, player, moment)
-    playing = [
-        Waiting(puzzle_id, review_round, date.min, ALWAYS, playing=True)
-        for puzzle_id, review_round in session.execute(
-            select(PlayerAttempt.puzzle_id, PlayerAttempt.review)
-            .where(_latest(player), PLAYING)
-            .order_by(PlayerAttempt.puzzle_id)
-            .limit(LISTED)
-        )
-    ]
-    due = [*playing, *_soonest(session, player, _due(moment), zone, LISTED - len(playing))]
-    later = _soonest(session, player, not_(_due(moment)), zone, LISTED)
+    due = _soonest(session, player, PlayerAttempt.comes_back <= moment, zone)
+    later = _soonest(session, player, PlayerAttempt.comes_back > moment, zone)
     ids = [item.puzzle_id for item in (*due, *later)]
     puzzles = {row.id: row for row in session.scalars(select(PoolPuzzle).where(PoolPuzzle.id.in_(ids)))}
     dailies = {
@@ -148,39 +102,32 @@ def review(session: Session, player: str | None, moment: datetime, zone: ZoneInf
     return Review([entry(item) for item in due], [entry(item) for item in later], due_count, later_count)
 
 
-def _soonest(
-    session: Session, player: str, which: ColumnElement[bool], zone: ZoneInfo, most: int
-) -> list[Waiting]:
-    """The first `most` ended-wrong latest turns of `which`, by the moment their round comes back:
-    within one interval that is the order of their ends, so each interval's first `most` are read
-    and merged."""
-    if most <= 0:
-        return []
-
-    def of(turns: ColumnElement[bool]) -> Iterator[Waiting]:
-        rows = session.execute(
-            select(PlayerAttempt.puzzle_id, PlayerAttempt.review, PlayerAttempt.finished)
-            .where(_latest(player), ENDED_WRONG, turns, which)
-            .order_by(PlayerAttempt.finished, PlayerAttempt.puzzle_id)
-            .limit(most)
-        )
-        for puzzle_id, review_round, finished in rows:
-            assert finished is not None, "an ended turn has ended"
-            at = finished + interval(review_round + 1)
-            yield Waiting(puzzle_id, review_round + 1, at.astimezone(zone).date(), at)
-
-    merged = heapq.merge(*(of(turns) for turns, _ in _rounds()), key=lambda item: (item.at, item.puzzle_id))
-    return [item for _, item in zip(range(most), merged, strict=False)]
+def _soonest(session: Session, player: str, which: ColumnElement[bool], zone: ZoneInfo) -> list[Waiting]:
+    """The first `LISTED` of the player's puzzles in review of `which`, by the moment they come back
+    (rounds being played first, by puzzle)."""
+    rows = session.execute(
+        select(PlayerAttempt.puzzle_id, PlayerAttempt.review, PlayerAttempt.status, PlayerAttempt.comes_back)
+        .where(PlayerAttempt.player_id == player, which)
+        .order_by(PlayerAttempt.comes_back, PlayerAttempt.puzzle_id)
+        .limit(LISTED)
+    )
+    found = []
+    for puzzle_id, review_round, status, at in rows:
+        assert at is not None, "a turn in review comes back"
+        if status == Status.PLAYING:
+            found.append(Waiting(puzzle_id, review_round, date.min, ALWAYS, playing=True))
+        else:
+            found.append(Waiting(puzzle_id, review_round + 1, at.astimezone(zone).date(), at))
+    return found
 
 
 def _counts(session: Session, player: str, moment: datetime) -> tuple[int, int]:
-    due = or_(PLAYING, and_(ENDED_WRONG, _due(moment)))
-    later = and_(ENDED_WRONG, not_(_due(moment)))
+    at = PlayerAttempt.comes_back
     found: Any = session.execute(
         select(
-            func.coalesce(func.sum(case((due, 1), else_=0)), 0),
-            func.coalesce(func.sum(case((later, 1), else_=0)), 0),
-        ).where(_latest(player))
+            func.coalesce(func.sum(case((at <= moment, 1), else_=0)), 0),
+            func.coalesce(func.sum(case((at > moment, 1), else_=0)), 0),
+        ).where(PlayerAttempt.player_id == player, at.is_not(None))
     ).one()
     return int(found[0]), int(found[1])
 

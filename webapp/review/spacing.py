@@ -55,6 +55,25 @@ ALWAYS = datetime.min.replace(tzinfo=UTC)
 """When a round in progress comes back: it waits now."""
 
 
+IN_PROGRESS = datetime(1970, 1, 1, tzinfo=UTC)
+"""`PlayerAttempt.comes_back` of a review round being played: it waits now, before any other."""
+
+
+def comes_back(
+    review: int, status: Status, hints: int, slips: int, finished: datetime | None, run_id: int | None
+) -> datetime | None:
+    """When a turn's puzzle comes back, were the turn the latest at its puzzle: `IN_PROGRESS` for a
+    review round being played, the turn's end plus the next round's interval for a finished turn that
+    was not a clean solve, else None (a first turn being played, a clean solve, a run's turn)."""
+    if run_id is not None:
+        return None
+    if status == Status.PLAYING:
+        return IN_PROGRESS if review > 0 else None
+    if finished is None or Turn(0, review, status, hints, slips, finished).clean:
+        return None
+    return finished + interval(review + 1)
+
+
 def interval(round_: int) -> timedelta:
     """How long round `round_` (1, 2, ...) waits after the turn before it went wrong: whole days of
     24 hours."""

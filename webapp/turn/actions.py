@@ -26,6 +26,7 @@ from puzzles import (
     Progress,
     hint,
     ideas_from_json,
+    key_card,
     key_ideas,
     progress,
     words,
@@ -186,7 +187,7 @@ def ask_hint(page: PuzzlePage) -> Turn:
     ideas = ideas_of(page.puzzle) if used == 0 else ()
 
     def worked_out() -> Hint:
-        return hint(board, used + 1, solution, limit, ideas[0] if ideas else None)
+        return hint(board, used + 1, solution, limit, key_card(ideas))
 
     advice = solver_gate.run(worked_out)
 

@@ -13,7 +13,7 @@ from typing import Any
 from flask import url_for
 from sqlalchemy import select
 
-from puzzles import Card, Hint, KeyIdea, Meld, Position, Step, Words, plan_steps, play_of
+from puzzles import Card, Hint, KeyIdea, Meld, Position, Step, Words, plan_steps, play_of, shown_ideas
 from webapp import db
 from webapp.caching import AppCache
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
@@ -59,7 +59,9 @@ class Result:
     """The table the puzzle gave, meld by meld: the steps' numbers are its melds' (drawn beside them,
     as the board the player saw draws none)."""
     key_ideas: tuple[Words, ...]
-    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`): shown solved or not."""
+    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`), and where none is a fork
+    that names a choice, which melds break and where their cards go (`puzzles.shown_ideas`): shown
+    solved or not."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
@@ -245,7 +247,7 @@ def _solution(position: Position, solution: list[list[Card]], ideas: tuple[KeyId
         "steps": steps,
         "final": numbered(position, steps),
         "given": tuple(meld.cards for meld in position.table),
-        "key_ideas": tuple(idea.words() for idea in ideas),
+        "key_ideas": shown_ideas(position, steps, ideas),
     }
 
 

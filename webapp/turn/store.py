@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from puzzles import Board
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
+from webapp.review import due
 from webapp.schedule.clock import now
 
 
@@ -124,6 +125,8 @@ def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 
 def write(connection: Connection, stored: Stored) -> bool:
     """Compare and swap: store what the action changed if the row is still as `read` saw it, in one
     statement; False when another request changed it first (then read again and redo the action)."""
+    if stored.values["status"] == Status.PLAYING and stored.attempt.status != Status.PLAYING:
+        due.ended(stored.attempt)  # when it comes back for review, kept on the row (`review.due`)
     changed = False
     for key, column in ATTEMPT_COLUMNS:
         value, before = getattr(stored.attempt, key), stored.values[key]

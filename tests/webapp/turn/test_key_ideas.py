@@ -33,6 +33,14 @@ IDEAS = (
     "Keep 8♣ back, though it fits 9♣\u00a010♣\u00a0J♣.",
 )
 
+PLAY = (
+    "9♣\u00a010♣\u00a0J♣ breaks up into sets.",
+    "3♦ leaves 3♠\u00a03♦\u00a03♣ for A♦\u00a02♦\u00a03♦\u00a04♦\u00a05♦.",
+)
+"""What the Master's play does first (`puzzles.shown_ideas`), said after its two declines."""
+EASY = "classic | AC 2C 3C 4C 5C / 9S 10S JS / 7H 8H 9H | 4C 6C 7C 10H"
+"""An Easy without a decision: its key idea is its play's, 5♣ leaving A♣ ... 5♣ for 4♣ 5♣ 6♣ 7♣."""
+
 
 @pytest.fixture(scope="module")
 def master() -> generator.Puzzle:
@@ -57,7 +65,8 @@ def test_giving_up_shows_the_key_ideas(player: Player, stored: int) -> None:
     assert section is not None
     assert "<h3>The key ideas</h3>" in section.group(1)
     said = re.findall(r"<li>(.*?)</li>", section.group(1))
-    assert said == list(IDEAS)
+    # two declines say what not to do: the play's own idea follows, the start of its chain
+    assert said == [*IDEAS, *PLAY]
     # and on the page reloaded
     assert IDEAS[0] in text(player.client.get("/"))
 
@@ -162,8 +171,9 @@ def test_working_them_out_waits_no_longer_than_the_limit(
         result = text(player.post(f"/puzzles/{TODAY}/give-up"))
     finally:
         release.set()
-    assert "Solved!" not in result and "The key ideas" not in result
-    assert not any(idea in result for idea in IDEAS)
+    # the declines are not said this time; the play's own idea, which needs no search, is
+    assert "Solved!" not in result and not any(idea in result for idea in IDEAS)
+    assert PLAY[0] in result
     assert "You gave up" in result and "The solution" in result, "the rest of the card still shows"
 
 
@@ -222,3 +232,25 @@ def test_a_joker_puzzle_says_which_card_the_joker_stands_for_in_each_language(
     for language, sentence in JOKER_IDEA.items():
         player.client.set_cookie(LANGUAGE_COOKIE, language)
         assert sentence in text(player.client.get("/")), language
+
+
+def test_an_easy_puzzle_without_a_decision_shows_the_idea_of_its_play(app: Flask, player: Player) -> None:
+    easy = generator.puzzle_of("cz9", Position.parse(EASY), time_limit=20)
+    assert easy.tier == "easy" and easy.key_ideas == ()
+    store(app, easy, TODAY)
+    page = text(player.client.get("/"))
+    assert "leaves" not in page
+    result = text(player.post(f"/puzzles/{TODAY}/give-up"))
+    section = re.search(r'<div class="key-ideas" id="key-ideas">(.*?)</div>', result, re.S)
+    assert section is not None
+    assert "<h3>The key idea</h3>" in section.group(1)
+    assert re.findall(r"<li>(.*?)</li>", section.group(1)) == [
+        "5♣ leaves A♣\u00a02♣\u00a03♣\u00a04♣\u00a05♣ for 4♣\u00a05♣\u00a06♣\u00a07♣."
+    ]
+    for language, words in (
+        ("it", "5♣ lascia A♣\u00a02♣\u00a03♣\u00a04♣\u00a05♣ per 4♣\u00a05♣\u00a06♣\u00a07♣."),
+        ("de", "5♣ wandert aus A♣\u00a02♣\u00a03♣\u00a04♣\u00a05♣ in 4♣\u00a05♣\u00a06♣\u00a07♣."),
+        ("pl", "5♣ przechodzi z A♣\u00a02♣\u00a03♣\u00a04♣\u00a05♣ do 4♣\u00a05♣\u00a06♣\u00a07♣."),
+    ):
+        player.client.set_cookie(LANGUAGE_COOKIE, language)
+        assert words in text(player.client.get("/")), language
