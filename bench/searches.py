@@ -39,6 +39,7 @@ BASES = {
     "6p": "SEARCH_EXPERT_BASES",
     "3e": "EXPERT_TWISTS",
     "5e": "EXPERT_TREES",
+    "4m": "SEARCH_EXPERT_BASES",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 

@@ -736,15 +736,22 @@ METHODS |= {
     "9m": family((TREE,), joker=FAMILY_JOKER, plain=1.0),
 }
 SEARCHES |= {"9m": "master"}
-FINISHED_SEARCHES = frozenset({"9m"})
+METHODS |= {
+    # a mid-game table searched as 6p does for a master, a trap added where it lacks a decline,
+    # then pruned, a figure's melds first (`generator._search.STYLES`)
+    "4m": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
+}
+SEARCHES |= {"4m": "master"}
+FINISHED_SEARCHES = frozenset({"9m", "4m"})
 """The searching letters whose search is finished in `generator._make`: one that ends with the
 goal's chain and forks but a decision short may add a trap for the decline it lacks (a Master's two
 forks are what a strong player must find; its third decision may be a decline), and the melds the
 best play keeps whole are dropped where the position still meets its goal (a smaller table shares
-fewer melds with others)."""
-# 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
-# as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.
-
+fewer melds with others: `generator._search.Style.prune_later`)."""
+# Master's recipe takes turns between two kinds of start, a mid-game table (4m) and a chain of
+# varied geometry (9m), which share fewer melds with each other than the puzzles of one kind do;
+# both add the decline a search leaves a decision short of, and prune after it (docs/GENERATOR.md).
+RECIPES |= {"master": ("4m", "9m")}
 
 # Experts from chains of varied geometry (issue 38): 3e's twists are few shapes (a chain climbs, sets
 # three ranks apart with runs of three between), so a run left out most of its Experts as

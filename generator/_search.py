@@ -38,7 +38,7 @@ from generator._grading import (
     skill_below,
 )
 from generator._methods import free_a_joker
-from generator._shapes import extensions, obvious_laid
+from generator._shapes import extensions, is_figure, obvious_laid
 from puzzles import (
     JOKER,
     SUITS,
@@ -90,6 +90,12 @@ class Found:
         """Whether the skill-limited player below the goal tier reaches the maximum: the position is
         then no puzzle of that tier."""
         return self.skill is not None and self.skill.placed >= self.analysis.best.placed
+
+
+def plain(position: Position) -> bool:
+    """Whether the table is no figure (`generator._shapes.is_figure`): issue 21 wants most deep
+    tables to be other than a block of sets or parallel runs."""
+    return not is_figure(position.table, position.rules.top_position)
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:
@@ -165,6 +171,12 @@ class Style:
     one end, a set of three to four), keeping each after which the goal is still met: two small
     tables of sets and runs of three share four melds after some relabelling far more often than
     tables that hold longer melds, so a run would leave them out as near-duplicates."""
+    unfigure: bool = False
+    """Whether pruning tries first the melds whose drop leaves a table that is no figure (`plain`):
+    a figure that the best play leaves whole is taken off the table where the puzzle allows."""
+    prune_later: bool = False
+    """Whether the pruning waits for the caller (`generator._make`, which may first add a trap:
+    `pruned`) rather than ending the search."""
 
     def budgets(self, goal: str) -> tuple[int, int, int, tuple[int, int]]:
         """Steps, polish, hopeless and table melds for this goal."""
@@ -227,38 +239,61 @@ def search(
             return None
         if (new := _score(found, goal)) >= score:
             current, score = found, new
-    if style.prune and met(current, goal):
-        return _pruned(current, goal, deadline, rng, style.prune, melds[0])
+    if style.prune and not style.prune_later and met(current, goal):
+        return _pruned(current, goal, deadline, rng, style.prune, melds[0], style.unfigure)
     if style.grow and met(current, goal):
         return _grown(current, goal, deadline, rng, style.grow)
     return current
 
 
+def pruned(seed: str, found: Found, goal: str, deadline: float, style: Style) -> Found | None:
+    """The found position pruned as `style` says (`Style.prune`), for a search whose pruning waits
+    for its caller (`Style.prune_later`); None when the solver could not prove a check in time."""
+    if not style.prune or not met(found, goal):
+        return found
+    rng = random.Random(f"{seed}/prune")
+    return _pruned(found, goal, deadline, rng, style.prune, style.budgets(goal)[3][0], style.unfigure)
+
+
 def _pruned(
-    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, least: int
+    found: Found,
+    goal: str,
+    deadline: float,
+    rng: random.Random,
+    tries: int,
+    least: int,
+    unfigure: bool = False,
 ) -> Found | None:
     """The found position with melds that its best play leaves as they lie dropped, each tried once
-    in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`)."""
+    in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`).
+    With `unfigure`, on a table that is a figure the melds whose drop leaves none go first (a drop
+    never makes a figure)."""
     position = found.analysis.position
     intact = sorted(set(Counter(position.table) & Counter(found.analysis.best.play.table)), key=str)
     rng.shuffle(intact)
+    if unfigure and not plain(position):
+        intact.sort(key=lambda meld: plain(_without_meld(position, meld)), reverse=True)
     for meld in intact[:tries]:
         position = found.analysis.position
         if len(position.table) <= least:
             break
-        table = list(position.table)
-        table.remove(meld)
-        analysis = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
+        analysis = analyse(_without_meld(position, meld), time_limit=_left(deadline))
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):
             continue
-        pruned = graded(analysis, goal, deadline)
-        if pruned is None:
+        shorter = graded(analysis, goal, deadline)
+        if shorter is None:
             return None
-        if met(pruned, goal):
-            found = pruned
+        if met(shorter, goal):
+            found = shorter
     return found
+
+
+def _without_meld(position: Position, meld: Meld) -> Position:
+    table = list(position.table)
+    table.remove(meld)
+    return Position(position.rules, tuple(table), position.hand)
 
 
 def _grown(found: Found, goal: str, deadline: float, rng: random.Random, tries: int) -> Found | None:
@@ -512,8 +547,13 @@ def _left(deadline: float) -> float:
 
 STYLES: dict[str, Style] = {
     "6p": Style(steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8),
+    "4m": Style(
+        steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8, unfigure=True, prune_later=True
+    ),
+    "9m": Style(prune=8, unfigure=True, prune_later=True),
     "5e": Style(grow=6),
     "1e": Style(grow=6),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
-so that their IDs replay), or that go on once their goal is met (6p prunes, 1e and 5e grow melds)."""
+so that their IDs replay), or that go on once their goal is met (6p prunes, 4m and 9m prune after
+their trap, 1e and 5e grow melds)."""
