@@ -41,7 +41,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import flood  # noqa: E402  (bench/flood.py)
 import morning  # noqa: E402  (bench/morning.py)
-import rush  # noqa: E402  (bench/rush.py)
 
 
 def main() -> int:
@@ -103,6 +102,7 @@ def wait_for_redis(url: str) -> None:
 
 
 def measure(args: argparse.Namespace, solution: list[list[str]], rules: Any) -> dict[str, Any]:
+    import rush  # bench/rush.py, here: it imports webapp, which must come from --app-root
     from sqlalchemy import event
 
     from webapp import create_app

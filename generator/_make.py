@@ -40,8 +40,8 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import STYLES, Found, graded, met, search
-from generator._shapes import broken_melds, extensions
+from generator._search import STYLES, Found, Style, graded, met, pruned, search
+from generator._shapes import extensions
 from puzzles import (
     JOKER,
     SUITS,
@@ -218,9 +218,10 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     must not yield to "never play the obvious card", issue 38). The search has counted the
     decisions and run the skill-limited player of the position it ends on; no decoy or trap is added."""
     goal = SEARCHES[puzzle_id.method]
+    style = STYLES.get(puzzle_id.method, Style())
     # an older letter searches with the forks it was published with, so that its IDs replay
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
-    found = search(str(puzzle_id), start, goal, deadline, STYLES.get(puzzle_id.method), settled)
+    found = search(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)
     analysis = found.analysis
@@ -231,14 +232,14 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         if retried is None:
             return done("unproven", position)
         found, analysis, position = retried, retried.analysis, retried.analysis.position
+    if style.prune_later:
+        # melds the best play keeps whole, dropped: a smaller table shares fewer melds with others
+        shorter = pruned(str(puzzle_id), found, goal, deadline, style, settled)
+        if shorter is None:
+            return done("unproven", position)
+        found, analysis, position = shorter, shorter.analysis, shorter.analysis.position
     if not met(found, goal):
         return done("short of its tier", position)
-    if puzzle_id.method in FINISHED_SEARCHES:
-        # melds the best play keeps whole, dropped: a smaller table shares fewer melds with others
-        trimmed = _trimmed(found, goal, deadline, settled)
-        if trimmed is None:
-            return done("unproven", position)
-        found, analysis, position = trimmed, trimmed.analysis, trimmed.analysis.position
     if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:
         return done("small hand", position)
     if puzzle_id.method in FREEING:
@@ -309,39 +310,6 @@ def _trapped_search(
     if regraded is None:
         return None
     return regraded if met(regraded, goal) else found
-
-
-TRIM_TRIES = 8
-"""How many melds `_trimmed` tries to drop at most."""
-
-
-def _trimmed(found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:
-    """The found position without the melds its best play keeps whole, one at a time, each drop
-    kept when the position, analysed and graded again, still meets the goal (TRIM_TRIES tries at
-    most). Near-duplicates are tables that share four melds after the best relabelling, and a
-    searched Master's table grows melds of three that any other table may share. None when the
-    solver could not prove a check in time."""
-    place = tries = 0
-    while place < len(found.analysis.position.table) and tries < TRIM_TRIES:
-        position, best = found.analysis.position, found.analysis.best.play
-        solution = [meld.tokens() for meld in best.table]
-        if place in broken_melds(position, solution):
-            place += 1
-            continue
-        tries += 1
-        table = position.table[:place] + position.table[place + 1 :]
-        analysis = analyse(Position(position.rules, table, position.hand), time_limit=_left(deadline))
-        if not analysis.proven:
-            return None
-        if analysis.uniqueness.unique is True and analysis.best.placed >= 1:
-            regraded = graded(analysis, goal, deadline, settled)
-            if regraded is None:
-                return None
-            if met(regraded, goal):
-                found = regraded
-                continue
-        place += 1
-    return found
 
 
 def count_decisions(position: Position, maximum: int, settled: bool = True) -> Forcing:

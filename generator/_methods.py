@@ -736,12 +736,18 @@ METHODS |= {
     "9m": family((TREE,), joker=FAMILY_JOKER, plain=1.0),
 }
 SEARCHES |= {"9m": "master"}
-FINISHED_SEARCHES = frozenset({"9m"})
+METHODS |= {
+    # a mid-game table searched as 6p does for a master, a trap added where it lacks a decline,
+    # then pruned, a figure's melds first (`generator._search.STYLES`)
+    "4m": family(SEARCH_EXPERT_BASES, joker=FAMILY_JOKER),
+}
+SEARCHES |= {"4m": "master"}
+FINISHED_SEARCHES = frozenset({"9m", "4m"})
 """The searching letters whose search is finished in `generator._make`: one that ends with the
 goal's chain and forks but a decision short may add a trap for the decline it lacks (a Master's two
 forks are what a strong player must find; its third decision may be a decline), and the melds the
 best play keeps whole are dropped where the position still meets its goal (a smaller table shares
-fewer melds with others)."""
+fewer melds with others: `generator._search.Style.prune_later`)."""
 FORKS_BEFORE_SETTLED = frozenset({"6m", "6e", "6p", "7e", "7m", "3e", "9m"})
 """The searching letters published while every decision that is not a decline counted as a fork
 (before issue 38 item 1 counted only forks on settled cards, docs/RULES.md): their searches, and
@@ -749,5 +755,41 @@ the steps after them that read the count (traps, trims, decoys, a joker freed), 
 so that their IDs replay the same positions; their puzzles are graded with the forks counted now
 (`generator._make._searched`), and may come out a tier lower. Named one by one: a letter added
 later searches with the forks counted now."""
-# 9m is in no recipe: measured against 6m on the same seeds it made fewer Masters a CPU minute, and
-# as many of them were near-duplicates (docs/GENERATOR.md); `make --method 9m` runs it.
+# Master's recipe takes turns between two kinds of start, a mid-game table (4m) and a chain of
+# varied geometry (9m), which share fewer melds with each other than the puzzles of one kind do;
+# both add the decline a search leaves a decision short of, and prune after it (docs/GENERATOR.md).
+RECIPES |= {"master": ("4m", "9m")}
+
+# Experts from chains of varied geometry (issue 38): 3e's twists are few shapes (a chain climbs, sets
+# three ranks apart with runs of three between), so a run left out most of its Experts as
+# near-duplicates. A chain of five or six melds drawn link by link (`generator._geometry`: runs that
+# turn down the ranks, runs of six that split, runs of four whose single card joins a set, varied
+# openings and ends) beside a small mid-game table varies the skeleton attempt by attempt, and is
+# searched to Expert as 3e's twists are, then has its melds lengthened (see 1e below). A chain of
+# three or four melds seldom reached Expert's chain of four.
+EXPERT_TREES: tuple[Method, ...] = (
+    backwards(replace(CHAIN, figure="tree", size=(5, 5))),
+    backwards(replace(CHAIN, figure="tree", size=(5, 5))),
+    backwards(replace(CHAIN, figure="tree", size=(6, 6))),
+)
+"""A chain of five melds twice as often as one of six, which reached Expert less often."""
+METHODS |= {
+    # a chain of varied geometry beside a small mid-game table, never a figure, searched for an
+    # expert that forks (under joker rules, where a hand joker fills a chain's gap, as 6e)
+    "5e": _without_jokers(family(EXPERT_TREES, plain=1.0), "6e"),
+}
+SEARCHES |= {"5e": "expert"}
+
+# Experts with longer melds (issue 38): two small tables of sets and runs of three share four melds
+# after some relabelling far more often than tables that hold longer melds, so a run left out most of
+# 3e's and 5e's Experts as near-duplicates of earlier ones (and few of 6e's, whose mid-game tables
+# hold runs of four to eight). 1e searches as 3e does, then lengthens melds where the position stays
+# an Expert (`generator._search.Style.grow`), as 5e does; 3e keeps its IDs. Expert's recipe gives 6e a
+# turn in five: its Experts seldom repeat one another, but nearly all are figures (a turn in four
+# made 37-40% of Expert tables figures, a turn in five 30-33%, at about the same rate).
+METHODS |= {
+    # 3e's twists searched to Expert, their melds then lengthened where it stays one
+    "1e": METHODS["3e"],
+}
+SEARCHES |= {"1e": "expert"}
+RECIPES |= {"expert": ("6e", "1e", "5e", "1e", "5e")}

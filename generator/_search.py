@@ -38,7 +38,7 @@ from generator._grading import (
     skill_below,
 )
 from generator._methods import free_a_joker
-from generator._shapes import extensions, obvious_laid
+from generator._shapes import extensions, is_figure, obvious_laid
 from puzzles import (
     JOKER,
     SUITS,
@@ -90,6 +90,12 @@ class Found:
         """Whether the skill-limited player below the goal tier reaches the maximum: the position is
         then no puzzle of that tier."""
         return self.skill is not None and self.skill.placed >= self.analysis.best.placed
+
+
+def plain(position: Position) -> bool:
+    """Whether the table is no figure (`generator._shapes.is_figure`): issue 21 wants most deep
+    tables to be other than a block of sets or parallel runs."""
+    return not is_figure(position.table, position.rules.top_position)
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:
@@ -161,6 +167,17 @@ class Style:
     """Once the goal is met, how many melds that the best play leaves as they lie the search tries
     to drop, one at a time, keeping each drop after which the goal is still met: a meld nobody
     touches adds nothing to the puzzle but melds another table may share up to relabelling."""
+    grow: int = 0
+    """Once the goal is met, how many times the search tries to lengthen a meld (a run by a card at
+    one end, a set of three to four), keeping each after which the goal is still met: two small
+    tables of sets and runs of three share four melds after some relabelling far more often than
+    tables that hold longer melds, so a run would leave them out as near-duplicates."""
+    unfigure: bool = False
+    """Whether pruning tries first the melds whose drop leaves a table that is no figure (`plain`):
+    a figure that the best play leaves whole is taken off the table where the puzzle allows."""
+    prune_later: bool = False
+    """Whether the pruning waits for the caller (`generator._make`, which may first add a trap:
+    `pruned`) rather than ending the search."""
 
     def budgets(self, goal: str) -> tuple[int, int, int, tuple[int, int]]:
         """Steps, polish, hopeless and table melds for this goal."""
@@ -223,9 +240,24 @@ def search(
             return None
         if (new := _score(found, goal)) >= score:
             current, score = found, new
-    if style.prune and met(current, goal):
-        return _pruned(current, goal, deadline, rng, style.prune, melds[0], settled)
+    if style.prune and not style.prune_later and met(current, goal):
+        return _pruned(current, goal, deadline, rng, style.prune, melds[0], style.unfigure, settled)
+    if style.grow and met(current, goal):
+        return _grown(current, goal, deadline, rng, style.grow, settled)
     return current
+
+
+def pruned(
+    seed: str, found: Found, goal: str, deadline: float, style: Style, settled: bool = True
+) -> Found | None:
+    """The found position pruned as `style` says (`Style.prune`), for a search whose pruning waits
+    for its caller (`Style.prune_later`); None when the solver could not prove a check in time.
+    `settled`: as `graded` counts forks."""
+    if not style.prune or not met(found, goal):
+        return found
+    rng = random.Random(f"{seed}/prune")
+    least = style.budgets(goal)[3][0]
+    return _pruned(found, goal, deadline, rng, style.prune, least, style.unfigure, settled)
 
 
 def _pruned(
@@ -235,29 +267,65 @@ def _pruned(
     rng: random.Random,
     tries: int,
     least: int,
+    unfigure: bool = False,
     settled: bool = True,
 ) -> Found | None:
     """The found position with melds that its best play leaves as they lie dropped, each tried once
-    in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`)."""
+    in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`).
+    With `unfigure`, on a table that is a figure the melds whose drop leaves none go first (a drop
+    never makes a figure)."""
     position = found.analysis.position
     intact = sorted(set(Counter(position.table) & Counter(found.analysis.best.play.table)), key=str)
     rng.shuffle(intact)
+    if unfigure and not plain(position):
+        intact.sort(key=lambda meld: plain(_without_meld(position, meld)), reverse=True)
     for meld in intact[:tries]:
         position = found.analysis.position
         if len(position.table) <= least:
             break
-        table = list(position.table)
-        table.remove(meld)
-        analysis = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
+        analysis = analyse(_without_meld(position, meld), time_limit=_left(deadline))
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):
             continue
-        pruned = graded(analysis, goal, deadline, settled)
-        if pruned is None:
+        shorter = graded(analysis, goal, deadline, settled)
+        if shorter is None:
             return None
-        if met(pruned, goal):
-            found = pruned
+        if met(shorter, goal):
+            found = shorter
+    return found
+
+
+def _without_meld(position: Position, meld: Meld) -> Position:
+    table = list(position.table)
+    table.remove(meld)
+    return Position(position.rules, tuple(table), position.hand)
+
+
+def _grown(
+    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, settled: bool = True
+) -> Found | None:
+    """The found position with melds lengthened, `tries` times at most, each lengthening kept when
+    the goal is still met (`Style.grow`)."""
+    for _ in range(tries):
+        position = found.analysis.position
+        change: Callable[[Position, random.Random], Position | None] = rng.choice(GROWTHS)
+        try:
+            changed = change(position, rng)
+        except ValueError:
+            continue
+        if changed is None:
+            continue
+        analysis = analyse(changed, time_limit=_left(deadline))
+        if not analysis.proven:
+            return None
+        if not _a_puzzle(analysis):
+            continue
+        grown = graded(analysis, goal, deadline, settled)
+        if grown is None:
+            return None
+        if met(grown, goal):
+            found = grown
     return found
 
 
@@ -393,6 +461,24 @@ def _lengthen_run(position: Position, rng: random.Random) -> Position | None:
     return Position(position.rules, tuple(table), position.hand)
 
 
+def _fill_set(position: Position, rng: random.Random) -> Position | None:
+    """A set of three of the table made a set of four, from the cards left over."""
+    left = _left_over(position)
+    sets = [
+        (i, card)
+        for i, meld in enumerate(position.table)
+        if meld.kind is MeldKind.SET and len(meld.cards) == 3 and not meld.jokers
+        for card in (Card(meld.start, suit) for suit in SUITS)
+        if card not in meld.cards and left[card] > 0
+    ]
+    if not sets:
+        return None
+    i, card = rng.choice(sets)
+    table = list(position.table)
+    table[i] = Meld.of((*table[i].cards, card), position.rules)
+    return Position(position.rules, tuple(table), position.hand)
+
+
 def _move_card(position: Position, rng: random.Random) -> Position | None:
     """A card that a meld can spare (a run's end card, a set of four's card) moved to another meld
     it lengthens as it lies."""
@@ -437,6 +523,8 @@ CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
     _move_card,
 )
 """The changes a step draws from, a hand card changed and a meld added twice as often as the others."""
+GROWTHS: tuple[Callable[[Position, random.Random], Position | None], ...] = (_lengthen_run, _fill_set)
+"""The changes that lengthen a meld (`Style.grow`)."""
 
 
 def _joker_to_hand(position: Position, rng: random.Random) -> Position | None:
@@ -467,6 +555,13 @@ def _left(deadline: float) -> float:
 
 STYLES: dict[str, Style] = {
     "6p": Style(steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8),
+    "4m": Style(
+        steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8, unfigure=True, prune_later=True
+    ),
+    "9m": Style(prune=8, unfigure=True, prune_later=True),
+    "5e": Style(grow=6),
+    "1e": Style(grow=6),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
-so that their IDs replay)."""
+so that their IDs replay), or that go on once their goal is met (6p prunes, 4m and 9m prune after
+their trap, 1e and 5e grow melds)."""

@@ -14,7 +14,7 @@ import pytest
 
 from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
 from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
-from generator._methods import FORKS_BEFORE_SETTLED, METHODS, RECIPES, SEARCHES
+from generator._methods import FINISHED_SEARCHES, FORKS_BEFORE_SETTLED, METHODS, RECIPES, SEARCHES
 from generator._runs import Plan, Tally, generate
 from generator._search import (
     CHANGES,
@@ -30,6 +30,7 @@ from generator._search import (
     graded,
     honest,
     met,
+    plain,
 )
 from generator._shapes import obvious_laid
 from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards, skill_limited
@@ -177,9 +178,13 @@ def test_a_style_takes_its_goals_budgets_where_it_leaves_one_out() -> None:
     )
     # the older letters search by their goals' budgets, so that their IDs replay; 6p has its own
     assert not {"6e", "6m", "7e", "7m"} & set(STYLES)
-    assert set(STYLES) <= set(SEARCHES) and SEARCHES["6p"] == "master"
+    assert set(STYLES) <= set(SEARCHES) and SEARCHES["6p"] == SEARCHES["4m"] == "master"
     assert STYLES["6p"].prune > 0 and STYLES["6p"].budgets("master") != Style().budgets("master")
-    assert RECIPES["master"] == ("6p",)
+    # 4m searches as 6p does, then adds a trap where a decision is short and prunes after it,
+    # a figure's melds first
+    assert STYLES["4m"].prune and STYLES["4m"].prune_later and STYLES["4m"].unfigure
+    assert "4m" in FINISHED_SEARCHES and "6p" not in FINISHED_SEARCHES
+    assert RECIPES["master"] == ("4m", "9m")
 
 
 def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> None:
@@ -202,6 +207,43 @@ def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> Non
     assert pruned.analysis.position.hand == wider.hand
     # with no tries it drops nothing
     assert _pruned(found, "master", deadline, random.Random(1), tries=0, least=4, settled=False) == found
+
+
+PLAIN_MASTER = (
+    "classic | 3S 3D 3C / 6S 6H 6D / 8S 8H 8C / 9S 9H 9C / QS QH QD / 3H 4H 5H / 8D 9D 10D JD /"
+    " 2C 3C 4C 5C 6C 7C 8C / 8H 9H 10H JH / 10C JC QC | AS 2S KS 7H 10H 5D 5C KC KC"
+)
+"""A Master whose table is no figure (sets of 8 and 9 but none of 7 or 10; no three parallel runs)."""
+
+
+def test_a_table_is_plain_unless_it_shows_a_figure() -> None:
+    position = Position.parse(PLAIN_MASTER)
+    assert plain(position)
+    # a set of sevens beside those of eights and nines: three sets on consecutive ranks
+    sevens = Meld.of(parse_cards("7H 7D 7C"), position.rules)
+    assert not plain(Position(position.rules, (*position.table, sevens), position.hand))
+    assert not plain(Position.parse(PRUNED_MASTER))  # sets of aces, twos and threes
+
+
+def test_pruning_that_unfigures_drops_the_melds_that_make_a_figure_first() -> None:
+    position = Position.parse(PLAIN_MASTER)
+    # two melds the best play leaves as they lie: a set of sevens, which makes the table a figure
+    # (sets of 7, 8, 9), and a run of spades far from the chain
+    sevens = Meld.of(parse_cards("7H 7D 7C"), position.rules)
+    spades = Meld.of(parse_cards("JS QS KS"), position.rules)
+    wider = Position(position.rules, (*position.table, sevens, spades), position.hand)
+    deadline = time.perf_counter() + REPLAY_TIME_LIMIT
+    found = graded(analyse(wider, time_limit=REPLAY_TIME_LIMIT), "master", deadline)
+    assert found is not None and met(found, "master") and not plain(wider)
+    assert {sevens, spades} <= set(found.analysis.best.play.table)
+    # one try each: in a random order some seeds drop the spades and leave the figure ...
+    blind = [_pruned(found, "master", deadline, random.Random(seed), 1, 4) for seed in range(6)]
+    assert any(p is not None and sevens in p.analysis.position.table for p in blind)
+    # ... while pruning that unfigures always drops the sevens first, and the Master stays
+    for seed in range(6):
+        pruned = _pruned(found, "master", deadline, random.Random(seed), 1, 4, unfigure=True)
+        assert pruned is not None and met(pruned, "master")
+        assert sevens not in pruned.analysis.position.table and plain(pruned.analysis.position)
 
 
 def test_a_6p_master_replays_from_its_id_graded_by_its_real_forks_and_is_honest() -> None:

@@ -1,35 +1,40 @@
-"""Expert's second searching method, 3e: short chains (Hard's twists) searched to Expert, so that
-fewer Expert tables are figures and more hold a live decoy (issue 38, issue 21's ceilings)."""
+"""Expert's searching methods 3e and 5e: short chains (Hard's twists, 3e) and chains of varied
+geometry (5e) searched to Expert, so that fewer Expert tables are figures and more hold a live decoy
+(issue 38, issue 21's ceilings)."""
 
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from generator import puzzle_from_id, verify
-from generator._make import recipe_for
-from generator._methods import EXPERT_TWISTS, METHODS, SEARCHES
-from generator._search import TABLE_MELDS, honest
+from generator._make import REPLAY_TIME_LIMIT, recipe_for
+from generator._methods import EXPERT_TREES, EXPERT_TWISTS, METHODS, SEARCHES
+from generator._search import GROWTHS, STYLES, TABLE_MELDS, _fill_set, _grown, graded, honest, met
 from generator._shapes import is_figure
-from puzzles import Rules, skill_limited
+from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
 
 EXPERT_FROM_A_TWIST = "c3e6v7yh"
 """The first Expert of `bench/generate.py --tiers expert --seed 11` that 3e made."""
+EXPERT_FROM_A_TREE = "c5e6v7yk"
+"""The first Expert of `bench/searches.py 5e --seed 11` (a chain of five melds)."""
 
 
-def test_experts_recipe_takes_turns_between_mid_game_tables_and_twists() -> None:
-    assert recipe_for("expert") == ("6e", "3e")
-    assert SEARCHES["3e"] == "expert"
+def test_experts_recipe_searches_from_twists_and_chains_of_varied_geometry() -> None:
+    assert set(recipe_for("expert")) == {"6e", "1e", "5e"}
+    assert SEARCHES["3e"] == SEARCHES["5e"] == "expert"
     # the joker presets keep their recipe: a hand joker fills a chain's gap
-    assert "3e" not in recipe_for("expert", "jokers")
+    assert not {"1e", "3e", "5e"} & set(recipe_for("expert", "jokers"))
 
 
-def test_a_twist_start_is_never_a_figure() -> None:
+@pytest.mark.parametrize("letter", ["3e", "5e"])
+def test_a_twist_start_is_never_a_figure(letter: str) -> None:
     rules = Rules.named("classic")
     starts = 0
-    for seed in range(60):
-        candidate = METHODS["3e"](rules, random.Random(seed))
+    for seed in range(80):
+        candidate = METHODS[letter](rules, random.Random(seed))
         if candidate is None:
             continue
         starts += 1
@@ -37,10 +42,23 @@ def test_a_twist_start_is_never_a_figure() -> None:
     assert starts >= 10
 
 
-def test_under_joker_rules_3e_is_6e() -> None:
+@pytest.mark.parametrize("letter", ["3e", "5e"])
+def test_under_joker_rules_the_twists_are_6e(letter: str) -> None:
     rules = Rules.named("jokers")
     for seed in range(8):
-        assert METHODS["3e"](rules, random.Random(seed)) == METHODS["6e"](rules, random.Random(seed))
+        assert METHODS[letter](rules, random.Random(seed)) == METHODS["6e"](rules, random.Random(seed))
+
+
+def test_the_trees_vary_their_skeletons() -> None:
+    # chains drawn link by link: starts of one size differ in the lengths of their runs, not only
+    # in where they lie (3e's twists are a few skeletons relabelled)
+    rules = Rules.named("classic")
+    shapes = set()
+    for seed in range(80):
+        candidate = EXPERT_TREES[0](rules, random.Random(seed))
+        if candidate is not None:
+            shapes.add(tuple(sorted(len(meld.cards) for meld in candidate.position.table)))
+    assert len(shapes) >= 5
 
 
 def test_every_twist_is_drawn() -> None:
@@ -48,7 +66,42 @@ def test_every_twist_is_drawn() -> None:
     assert len(set(EXPERT_TWISTS)) == len(EXPERT_TWISTS) == 7
 
 
-@pytest.mark.parametrize("puzzle_id", [EXPERT_FROM_A_TWIST])
+def test_a_set_of_three_grows_to_four_from_the_cards_left_over() -> None:
+    position = Position.parse("classic | 7S 7H 7D / 2C 3C 4C | 7C 7C 9H")
+    # the hand holds both 7♣ of the two decks: no set of four can be made
+    assert _fill_set(position, random.Random(0)) is None
+    fuller = Position.parse("classic | 7S 7H 7D / 2C 3C 4C | 8C 9H")
+    grown = _fill_set(fuller, random.Random(0))
+    assert grown is not None and grown.hand == fuller.hand
+    assert Meld.of(parse_cards("7S 7H 7D 7C"), fuller.rules) in grown.table
+    assert Meld.of(parse_cards("2C 3C 4C"), fuller.rules) in grown.table
+
+
+def test_a_grown_expert_stays_an_expert_and_only_lengthens_melds() -> None:
+    position = puzzle_from_id(EXPERT_FROM_A_TWIST).position()
+    deadline = time.perf_counter() + REPLAY_TIME_LIMIT
+    found = graded(analyse(position, time_limit=REPLAY_TIME_LIMIT), "expert", deadline)
+    assert found is not None and met(found, "expert")
+    grown = _grown(found, "expert", deadline, random.Random(3), tries=8)
+    assert grown is not None and met(grown, "expert")
+    after = grown.analysis.position
+    assert after.hand == position.hand and len(after.table) == len(position.table)
+    # every meld holds the cards it held, and some hold more
+    assert sorted(len(m.cards) for m in after.table) != sorted(len(m.cards) for m in position.table)
+    assert all(any(set(before.cards) <= set(meld.cards) for meld in after.table) for before in position.table)
+    # with no tries it changes nothing
+    assert _grown(found, "expert", deadline, random.Random(3), tries=0) == found
+
+
+def test_the_twist_letters_grow_their_experts() -> None:
+    assert STYLES["1e"].grow > 0 and STYLES["5e"].grow > 0
+    assert METHODS["1e"] is METHODS["3e"] and SEARCHES["1e"] == "expert"
+    # 3e keeps no style of its own: its IDs replay as they were published
+    assert "3e" not in STYLES
+    assert len(GROWTHS) == 2
+
+
+@pytest.mark.parametrize("puzzle_id", [EXPERT_FROM_A_TWIST, EXPERT_FROM_A_TREE])
 def test_an_expert_from_a_twist_forks_tempts_and_is_no_figure(puzzle_id: str) -> None:
     expert = puzzle_from_id(puzzle_id)
     position = expert.position()

@@ -20,7 +20,6 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, make_url, select
 
 import generator
-from puzzles import Board
 from tests.waiting import BACKSTOP
 from tests.webapp.conftest import (
     DECOY_PAIRS,
@@ -241,14 +240,13 @@ def killed_in_the_middle(database_url: str, clock: FrozenClock, cookie: str, tok
             threading.Event().wait()  # never set: the test kills the process here
 
         if where == "first move, player and attempt flushed":
-            real_start = attempt_store.start
+            real_write_new = attempt_store.write_new
 
-            def start_then_stop(*args: Any) -> tuple[models.PlayerAttempt, Board]:
-                started = real_start(*args)
+            def write_new_then_stop(*args: Any) -> None:
+                real_write_new(*args)
                 stop_dead()
-                return started
 
-            attempt_store.start = start_then_stop  # type: ignore[assignment]
+            attempt_store.write_new = write_new_then_stop  # type: ignore[assignment]
         else:  # "move, between its read and its write"
             attempt_store.write = stop_dead  # type: ignore[assignment]
         client = app.test_client()

@@ -268,11 +268,13 @@ def _act_on_new(page: PuzzlePage, action: Action) -> Acted:
         _in_its_run(page, attempt)
         if attempt is not None and replays.replayed(attempt):
             return attempt, None  # applied already: answered as it stands
-        built = None
-        if attempt is None:
-            player = ensure_player(session, replays.new_player_id())
-            puzzle = session.get_one(PoolPuzzle, page.puzzle.id)
-            attempt, built = store.start(session, player, puzzle, page.number, page.review)
+        if attempt is not None:
+            board = action(attempt, None)
+            replays.mark(attempt)
+            return attempt, board
+        player = ensure_player(session, replays.new_player_id())
+        attempt, built = store.begun(player, page.puzzle, page.number, page.review)
         board = action(attempt, built)
         replays.mark(attempt)
+        store.write_new(session, attempt)
     return attempt, board

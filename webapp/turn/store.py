@@ -12,21 +12,44 @@ every column the move read, so any change by any writer fails the swap; it needs
 own, and the read is one SELECT of the attempt's columns, with no session, identity map or joined
 puzzle row. The write is one UPDATE for every move (`GUARDED_UPDATE`: every column set, every column
 compared), built and compiled once.
+
+Both are sent to the database's driver directly (`_Driven`): compiled once per dialect, with the
+columns' own conversions (SQLAlchemy's bind and result processors) applied here. Through
+`Connection.execute` each statement cost as much CPU again as the driver's own work (a third of a
+step POST's statements and turn code: bench/move_cpu.py), for parameters, a result and a row that
+a move uses once. The engine's cursor events still see both, and a driver's error reaches the app as
+SQLAlchemy's (`OperationalError`, and the pool drops a connection that is gone).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, ColumnElement, Connection, Text, Update, bindparam, cast, inspect, select, update
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Connection,
+    Dialect,
+    Text,
+    TypeDecorator,
+    Update,
+    bindparam,
+    cast,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from puzzles import Board
 from webapp.models import PlayerAttempt, PoolPuzzle, Status
 from webapp.review import due
 from webapp.schedule.clock import now
+from webapp.turn.driver import compiled, send
 
 
 def find(session: Session, player: str | None, puzzle: PoolPuzzle, review: int = 0) -> PlayerAttempt | None:
@@ -112,13 +135,56 @@ def _guarded_update() -> Update:
 GUARDED_UPDATE = _guarded_update()
 
 
+class _Driven:
+    """`READ_ATTEMPT` and `GUARDED_UPDATE` as one dialect's driver takes them: their SQL, the order of
+    their parameters (None where the driver takes them by name) and the columns' conversions."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.read = compiled(READ_ATTEMPT, dialect)
+        self.update = compiled(GUARDED_UPDATE, dialect)
+        # a stored JSON value comes as its text (`_as_stored`) and is parsed by `_value`; the other
+        # columns as the driver gives them, but for a type of the app's own (a Status, an aware time)
+        self.from_row: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...] = tuple(
+            (
+                key,
+                column,
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                if isinstance(column.type, TypeDecorator)
+                else None,
+            )
+            for key, column in ATTEMPT_COLUMNS
+        )
+        self.to_row: tuple[tuple[str, str, Callable[[Any], Any] | None], ...] = tuple(
+            (key, f"new_{key}", column.type.dialect_impl(dialect).bind_processor(dialect))
+            for key, column in ATTEMPT_COLUMNS
+            if key != "id"
+        )
+
+
+_DRIVEN: dict[str, _Driven] = {}
+
+
+def _driven(connection: Connection) -> _Driven:
+    dialect = connection.dialect
+    driven = _DRIVEN.get(dialect.name)
+    if driven is None:
+        driven = _DRIVEN[dialect.name] = _Driven(dialect)
+    return driven
+
+
 def read(connection: Connection, player: str, puzzle: PoolPuzzle, review: int = 0) -> Stored | None:
     """The player's attempt at the puzzle (or at its review round `review`), if any, as it is now."""
-    row = connection.execute(READ_ATTEMPT, {"player": player, "puzzle": puzzle.id, "review": review}).first()
+    driven = _driven(connection)
+    cursor = send(connection, driven.read, {"player": player, "puzzle": puzzle.id, "review": review})
+    row = cursor.fetchone()
+    cursor.close()
     if row is None:
         return None
-    columns = dict(row._mapping)
-    values = {key: _value(column, columns[key]) for key, column in ATTEMPT_COLUMNS}
+    columns: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    for (key, column, convert), stored in zip(driven.from_row, row, strict=True):
+        columns[key] = stored
+        values[key] = convert(stored) if convert is not None else _value(column, stored)
     return Stored(PlayerAttempt(puzzle=puzzle, **values), columns, values)
 
 
@@ -136,9 +202,16 @@ def write(connection: Connection, stored: Stored) -> bool:
             break
     if not changed:
         return True
+    driven = _driven(connection)
+    # the guard compares the row as the driver gave it, so it is sent back as it came
     parameters = {f"was_{key}": value for key, value in stored.columns.items()}
-    parameters |= {f"new_{key}": getattr(stored.attempt, key) for key, _ in ATTEMPT_COLUMNS if key != "id"}
-    return connection.execute(GUARDED_UPDATE, parameters).rowcount == 1
+    for key, name, convert in driven.to_row:
+        value = getattr(stored.attempt, key)
+        parameters[name] = convert(value) if convert is not None else value
+    cursor = send(connection, driven.update, parameters)
+    written: int = cursor.rowcount
+    cursor.close()
+    return written == 1
 
 
 def start(
@@ -152,6 +225,17 @@ def start(
     """The player's first move on this puzzle (or on its review round) starts their attempt; a run
     starts it as it deals the puzzle, with the run's id. The board comes too, for the first move to
     go on from rather than build it again."""
+    attempt, board = begun(player, puzzle, number, review, run_id)
+    session.add(attempt)
+    session.flush()
+    return attempt, board
+
+
+def begun(
+    player: str, puzzle: PoolPuzzle, number: int | None, review: int = 0, run_id: int | None = None
+) -> tuple[PlayerAttempt, Board]:
+    """A new attempt at the puzzle's untouched table and its board, in no session: `start` adds it to
+    one, `write_new` writes it as an action has left it."""
     board = Board.start(puzzle.position())
     attempt = PlayerAttempt(
         player_id=player,
@@ -172,6 +256,24 @@ def start(
         rating_after=None,
         run_id=run_id,
     )
-    session.add(attempt)
-    session.flush()
     return attempt, board
+
+
+INSERT_ATTEMPT = insert(PlayerAttempt).returning(PlayerAttempt.id)
+
+
+def write_new(session: Session, attempt: PlayerAttempt) -> None:
+    """Write a new attempt (`begun`) in the session's transaction, in one statement, as the first
+    action left it, and give it its id. Adding it to the session instead cost three: the puzzle's row
+    read again to attach it, the INSERT, and an UPDATE for the action's changes. The model's insert
+    listeners run as for the ORM's INSERT (`review.due` keeps `comes_back` there), and a column the
+    attempt was not given takes its default."""
+    mapper, state = inspect(PlayerAttempt), inspect(attempt)
+    connection = session.connection()
+    for before in mapper.dispatch.before_insert:
+        before(mapper, connection, state)  # the listeners' own wrappers take the instance's state
+    given = state.dict
+    values = {key: given[key] for key, _ in ATTEMPT_COLUMNS if key != "id" and key in given}
+    attempt.id = session.execute(INSERT_ATTEMPT, values).scalar_one()
+    for after in mapper.dispatch.after_insert:
+        after(mapper, connection, state)
