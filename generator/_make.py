@@ -28,6 +28,7 @@ from generator._grading import (
 from generator._methods import (
     BEFORE_TWINS,
     FINISHED_SEARCHES,
+    FORKS_BEFORE_SETTLED,
     FREEING,
     JOKER_RECIPES,
     METHODS,
@@ -196,8 +197,10 @@ def _grade(
         trapped = _trapped(puzzle_id, analysis, forcing, highest, deadline)
         if trapped is None:
             return done("unproven", position)
-        analysis, forcing = trapped
+        analysis = trapped[0]
         position = analysis.position
+        # the traps read the decisions alone; the grade reads the forks too
+        forcing = count_decisions(position, analysis.best.placed)
     tier = graded_tier(chain or 0, forcing)
     assert tier is not None
     defeated = _skill_check(analysis, tier, deadline)
@@ -216,20 +219,22 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     decisions and run the skill-limited player of the position it ends on; no decoy or trap is added."""
     goal = SEARCHES[puzzle_id.method]
     style = STYLES.get(puzzle_id.method, Style())
-    found = search(str(puzzle_id), start, goal, deadline, style)
+    # an older letter searches with the forks it was published with, so that its IDs replay
+    settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
+    found = search(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)
     analysis = found.analysis
     position = analysis.position
     if not met(found, goal) and puzzle_id.method in FINISHED_SEARCHES:
         # forks enough but a decision short: a trap may add the decline the tier still needs
-        retried = _trapped_search(puzzle_id, found, goal, deadline)
+        retried = _trapped_search(puzzle_id, found, goal, deadline, settled)
         if retried is None:
             return done("unproven", position)
         found, analysis, position = retried, retried.analysis, retried.analysis.position
     if style.prune_later:
         # melds the best play keeps whole, dropped: a smaller table shares fewer melds with others
-        shorter = pruned(str(puzzle_id), found, goal, deadline, style)
+        shorter = pruned(str(puzzle_id), found, goal, deadline, style, settled)
         if shorter is None:
             return done("unproven", position)
         found, analysis, position = shorter, shorter.analysis, shorter.analysis.position
@@ -243,7 +248,7 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         if freed is None:
             return done("unproven", position)
         if freed is not analysis:
-            regraded = graded(freed, goal, deadline)
+            regraded = graded(freed, goal, deadline, settled)
             if regraded is None:
                 return done("unproven", freed.position)
             if not met(regraded, goal):
@@ -256,19 +261,33 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     if tempted is None:
         return done("unproven", position)
     if tempted is not analysis:
-        regraded = graded(tempted, goal, deadline)
+        regraded = graded(tempted, goal, deadline, settled)
         if regraded is None:
             return done("unproven", position)
         if met(regraded, goal):
             found, analysis, position = regraded, tempted, tempted.position
+    forcing, skill = found.forcing, found.skill
+    if not settled:
+        # searched with the forks counted before; graded with the forks counted now, maybe a tier
+        # lower, against the skill-limited player below that tier
+        forcing = count_decisions(position, analysis.best.placed)
+        tier = graded_tier(analysis.chain.length or 0, forcing)
+        if tier is not None and tier != goal:
+            skill = _skill_check(analysis, tier, deadline)
+            if skill is not None and not skill.proven:
+                return done("unproven", position)
+        if not is_publishable(analysis, skill, forcing):
+            return done("too easy", position)
     live = live_decoys(position, analysis.best.play.laid, _left(deadline))
     if live is None:
         return done("unproven", position)
-    puzzle = Puzzle.from_analysis(puzzle_id, analysis, found.skill, live, found.forcing)
+    puzzle = Puzzle.from_analysis(puzzle_id, analysis, skill, live, forcing)
     return done(ACCEPTED, position, puzzle)
 
 
-def _trapped_search(puzzle_id: PuzzleId, found: Found, goal: str, deadline: float) -> Found | None:
+def _trapped_search(
+    puzzle_id: PuzzleId, found: Found, goal: str, deadline: float, settled: bool = True
+) -> Found | None:
     """The search's position with a trap more (`_trapped`), graded again, when it has the goal's
     chain and forks but too few decisions and the trapped position meets the goal; else `found`.
     None when the solver could not prove a check in time."""
@@ -287,17 +306,19 @@ def _trapped_search(puzzle_id: PuzzleId, found: Found, goal: str, deadline: floa
     analysis = trapped[0]
     if analysis is found.analysis:
         return found
-    regraded = graded(analysis, goal, deadline)
+    regraded = graded(analysis, goal, deadline, settled)
     if regraded is None:
         return None
     return regraded if met(regraded, goal) else found
 
 
-def count_decisions(position: Position, maximum: int) -> Forcing:
+def count_decisions(position: Position, maximum: int, settled: bool = True) -> Forcing:
     """The forcing player's count as the generator grades it: `puzzles.decisions_of`, with
     JOKER_NODE_LIMIT where the position holds a joker, as the solve answer counts. A limit of
-    decisions tried, not the clock, so a replayed ID counts the same."""
-    return decisions_of(position, maximum)
+    decisions tried (and of the solver's work, for the cards settled), not the clock, so a replayed
+    ID counts the same. `settled` False: forks counted as before issue 38 item 1, where only the
+    decisions are read (they are the same either way)."""
+    return decisions_of(position, maximum, settled=settled)
 
 
 TRAPS = 2
@@ -309,8 +330,9 @@ TRAP_TRIES = 12
 def _trapped(
     puzzle_id: PuzzleId, analysis: Analysis, forcing: Forcing, highest: str, deadline: float
 ) -> tuple[Analysis, Forcing] | None:
-    """The analysis with up to TRAPS traps more in the hand, and the forcing player's count of it,
-    while the count is below what the tier of the chain length needs (`LEAST_DECISIONS`).
+    """The analysis with up to TRAPS traps more in the hand, and the forcing player's count of it
+    (its forks counted as before issue 38 item 1 where a trap was added: only its decisions are
+    read), while the count is below what the tier of the chain length needs (`LEAST_DECISIONS`).
 
     A trap is a live decoy that is an obvious move (RULES.md): a card that fits a table meld as it
     lies, in only one kind of meld, so the forcing player lays it unless it decides not to, and
@@ -345,7 +367,7 @@ def _trapped(
                 return None
             if check.reachable is None or check.reachable >= analysis.best.placed:
                 continue
-            counted = count_decisions(trapping, analysis.best.placed)
+            counted = count_decisions(trapping, analysis.best.placed, settled=False)
             if (graded_decisions(counted) or 0) > have:
                 analysis, forcing = replace(analysis, position=trapping), counted
                 break

@@ -748,6 +748,13 @@ goal's chain and forks but a decision short may add a trap for the decline it la
 forks are what a strong player must find; its third decision may be a decline), and the melds the
 best play keeps whole are dropped where the position still meets its goal (a smaller table shares
 fewer melds with others: `generator._search.Style.prune_later`)."""
+FORKS_BEFORE_SETTLED = frozenset({"6m", "6e", "6p", "7e", "7m", "3e", "9m"})
+"""The searching letters published while every decision that is not a decline counted as a fork
+(before issue 38 item 1 counted only forks on settled cards, docs/RULES.md): their searches, and
+the steps after them that read the count (traps, trims, decoys, a joker freed), keep that count,
+so that their IDs replay the same positions; their puzzles are graded with the forks counted now
+(`generator._make._searched`), and may come out a tier lower. Named one by one: a letter added
+later searches with the forks counted now."""
 # Master's recipe takes turns between two kinds of start, a mid-game table (4m) and a chain of
 # varied geometry (9m), which share fewer melds with each other than the puzzles of one kind do;
 # both add the decline a search leaves a decision short of, and prune after it (docs/GENERATOR.md).

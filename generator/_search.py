@@ -135,13 +135,14 @@ def met(found: Found, goal: str) -> bool:
     )
 
 
-def graded(analysis: Analysis, goal: str, deadline: float) -> Found | None:
+def graded(analysis: Analysis, goal: str, deadline: float, settled: bool = True) -> Found | None:
     """The position as the search compares it: the forcing player's count once the chain reaches
     the goal's, and the skill-limited player below the goal once the grade reaches the goal; None
-    when the solver could not prove the player's run in time."""
+    when the solver could not prove the player's run in time. `settled` False: the count of forks
+    before issue 38 item 1 (`generator._methods.FORKS_BEFORE_SETTLED`)."""
     if (analysis.chain.length or 0) < LOWEST_CHAIN[goal]:
         return Found(analysis)
-    forcing = decisions_of(analysis.position, analysis.best.placed)
+    forcing = decisions_of(analysis.position, analysis.best.placed, settled=settled)
     if graded_tier(analysis.chain.length or 0, forcing) != goal:
         return Found(analysis, forcing)
     skill = skill_below(goal)
@@ -189,11 +190,11 @@ class Style:
 
 
 def search(
-    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
     """The best position the search reaches from `start` towards a puzzle of the `goal` tier (see
     the module's docstring), searching as `style` says (by default as the goal's budgets say); None
-    when the solver could not prove a step in time."""
+    when the solver could not prove a step in time. `settled`: as `graded` counts forks."""
     style = style or Style()
     steps, polish, hopeless, melds = style.budgets(goal)
     rng = random.Random(f"{seed}/search")
@@ -208,7 +209,7 @@ def search(
             return None
         start = narrow
     if _a_puzzle(start):
-        found = graded(start, goal, deadline)
+        found = graded(start, goal, deadline, settled)
         if found is None:
             return None
         current, score = found, _score(found, goal)
@@ -234,25 +235,29 @@ def search(
             continue
         if min(analysis.chain.length or 0, LOWEST_CHAIN[goal]) < score[0]:
             continue  # the score's first figure fell: no need to count the decisions
-        found = graded(analysis, goal, deadline)
+        found = graded(analysis, goal, deadline, settled)
         if found is None:
             return None
         if (new := _score(found, goal)) >= score:
             current, score = found, new
     if style.prune and not style.prune_later and met(current, goal):
-        return _pruned(current, goal, deadline, rng, style.prune, melds[0], style.unfigure)
+        return _pruned(current, goal, deadline, rng, style.prune, melds[0], style.unfigure, settled)
     if style.grow and met(current, goal):
-        return _grown(current, goal, deadline, rng, style.grow)
+        return _grown(current, goal, deadline, rng, style.grow, settled)
     return current
 
 
-def pruned(seed: str, found: Found, goal: str, deadline: float, style: Style) -> Found | None:
+def pruned(
+    seed: str, found: Found, goal: str, deadline: float, style: Style, settled: bool = True
+) -> Found | None:
     """The found position pruned as `style` says (`Style.prune`), for a search whose pruning waits
-    for its caller (`Style.prune_later`); None when the solver could not prove a check in time."""
+    for its caller (`Style.prune_later`); None when the solver could not prove a check in time.
+    `settled`: as `graded` counts forks."""
     if not style.prune or not met(found, goal):
         return found
     rng = random.Random(f"{seed}/prune")
-    return _pruned(found, goal, deadline, rng, style.prune, style.budgets(goal)[3][0], style.unfigure)
+    least = style.budgets(goal)[3][0]
+    return _pruned(found, goal, deadline, rng, style.prune, least, style.unfigure, settled)
 
 
 def _pruned(
@@ -263,6 +268,7 @@ def _pruned(
     tries: int,
     least: int,
     unfigure: bool = False,
+    settled: bool = True,
 ) -> Found | None:
     """The found position with melds that its best play leaves as they lie dropped, each tried once
     in a random order (`tries` at most) and kept dropped when the goal is still met (`Style.prune`).
@@ -282,7 +288,7 @@ def _pruned(
             return None
         if not _a_puzzle(analysis):
             continue
-        shorter = graded(analysis, goal, deadline)
+        shorter = graded(analysis, goal, deadline, settled)
         if shorter is None:
             return None
         if met(shorter, goal):
@@ -296,7 +302,9 @@ def _without_meld(position: Position, meld: Meld) -> Position:
     return Position(position.rules, tuple(table), position.hand)
 
 
-def _grown(found: Found, goal: str, deadline: float, rng: random.Random, tries: int) -> Found | None:
+def _grown(
+    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, settled: bool = True
+) -> Found | None:
     """The found position with melds lengthened, `tries` times at most, each lengthening kept when
     the goal is still met (`Style.grow`)."""
     for _ in range(tries):
@@ -313,7 +321,7 @@ def _grown(found: Found, goal: str, deadline: float, rng: random.Random, tries: 
             return None
         if not _a_puzzle(analysis):
             continue
-        grown = graded(analysis, goal, deadline)
+        grown = graded(analysis, goal, deadline, settled)
         if grown is None:
             return None
         if met(grown, goal):

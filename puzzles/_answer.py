@@ -21,7 +21,7 @@ def play_json(play: Play) -> dict[str, Any]:
 def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
     """The forcing player's count: `decisions` (None unless proved), `decisions_at_least` (proved),
     `forks` (None unless proved), `forks_at_least` (proved) and `decision_line`, the decisions that
-    reach a maximal play, each a `kind`: "decline" or "fork"."""
+    reach a maximal play, each a `kind`: "decline", "fork" or "choice" (a free choice, RULES.md)."""
     if forcing is None:
         return {
             "decisions": None,

@@ -38,8 +38,9 @@ depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken m
 steps (from the table to that play), decisions (the forcing player's fewest decisions to a
 maximal play; null unless proved, or for --objective points), decisions_at_least (proved),
 forks (the fewest forks among those lines; null unless proved), forks_at_least (proved),
-decision_line (those decisions: card, sets, runs, kept, kind "decline" or "fork", text), ms. The
-time limit is the solver's; the forcing player stops after a fixed number of decisions tried.
+decision_line (those decisions: card, sets, runs, kept, kind "decline", "fork" or "choice",
+text), ms. The time limit is the solver's; the forcing player stops after a fixed number of
+decisions tried.
 
 A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
 decks hold) is one line on stderr naming its line; the others are still answered.

@@ -25,6 +25,7 @@ from puzzles._melds import Meld, MeldKind
 from puzzles._plays import matching
 from puzzles._position import Position
 from puzzles._rules import FreedJoker
+from puzzles._solver import unsettled
 
 DEFAULT_NODE_LIMIT = 20_000
 """Decisions tried before the search gives up and says so; a Master table needs a few thousand."""
@@ -52,9 +53,10 @@ _Answer = tuple[tuple[Value, ...], list[tuple[int, int, int]]]
 """The values a meld can hold, and (card, copies in sets, copies in runs) its melds need."""
 State = tuple[tuple[Value, ...], ...]
 """Each card's values still possible, in the order of `_Board.cards`."""
-_Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]]]
+_Key = tuple[State | None, frozenset[int], frozenset[tuple[int, Value]], int]
 """A node of the forcing player's search: its state and declines; a dead end also by the values its
-declines gave."""
+declines gave; and, in a search that caps the forks where some decisions are free choices, the
+forks of its line (else 0: its forks are its decisions less its declines)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,9 @@ class Decision:
     kept: int
     """Hand copies left in the hand."""
     kind: str = "fork"
-    """"decline" when it refuses the card's obvious move (docs/RULES.md), else "fork"."""
+    """"decline" when it refuses the card's obvious move (docs/RULES.md); "choice" when the card is
+    not settled (some maximal play ends it otherwise: any of its homes wins, so it is a free
+    choice, no fork); else "fork"."""
 
     def __str__(self) -> str:
         parts = [f"{n} in {what}" for n, what in ((self.sets, "a set"), (self.runs, "a run")) if n]
@@ -103,13 +107,22 @@ class Forcing:
     not proved (see `forks_at_least`)."""
     forks_at_least: int = 0
     """A proved lower bound on `forks`: when `decisions` is not proved, the decisions proved less
-    the cards there are to decline."""
+    the cards there are to decline and the free choices there are; when the cards settled are not
+    proved (`settled` False), the forks counted on the cards proved settled."""
     agrees: bool | None = None
     """Given a play to agree with (`shown`): whether every decided card of `line` ends as it does
     in that play. The line is one of as few decisions and, where one agrees, as few forks; where
     only a line with more forks agrees, it is that one (its kinds count more forks than `forks`);
     where none of as few decisions agrees, the shortest line that does (longer than `decisions`);
     False only when the search for it ran out of its budget. None when no play was given."""
+    settled: bool | None = None
+    """Whether the solver proved which cards are settled (docs/RULES.md: every maximal play ends
+    the card alike; a decision on another is a free choice, no fork): False when one of its solves
+    stopped at its limit, and then the cards not proved settled count as free choices, `forks` is
+    None and `forks_at_least` is the count, never above the truth. None when it was not asked (no
+    decision to tell apart, or counted with `settled=False`, every decision not a decline a fork)."""
+    free: tuple[Card, ...] = ()
+    """The cards a decision on which is a free choice: not settled, or not proved settled."""
 
     @property
     def declines(self) -> int | None:
@@ -156,6 +169,9 @@ class _Board:
         self._partner_maxes = tuple(_picker(partners) for partners in self.run_partners)
         """What `_check` reads of the others for each card, as a tuple: its answers' key."""
         self._everything = self.start()
+        self.free: frozenset[int] = frozenset()
+        """The cards that are not settled (or not proved settled): a decision on one is a free
+        choice, no fork. Empty until `forcing_player` asks the solver (`_settle`)."""
 
     def _read_jokers(self, position: Position, hand: Counter[Card]) -> None:
         """What the table's jokers stand for, how many may end in the hand, and the cards held."""
@@ -309,10 +325,20 @@ class _Board:
         return found
 
     def decisions(self, line: Sequence[tuple[int, Value]]) -> tuple[Decision, ...]:
-        return tuple(
-            Decision(self.cards[i], *value, kind="decline" if self.declines(i, value) else "fork")
-            for i, value in line
-        )
+        return tuple(Decision(self.cards[i], *value, kind=self.kind(i, value)) for i, value in line)
+
+    def kind(self, i: int, value: Value) -> str:
+        """A decision's kind: "decline", "choice" (a card not settled) or "fork"."""
+        if self.declines(i, value):
+            return "decline"
+        return "choice" if i in self.free else "fork"
+
+    def is_fork(self, i: int, value: Value) -> bool:
+        return not self.declines(i, value) and i not in self.free
+
+    @property
+    def free_cards(self) -> tuple[Card, ...]:
+        return tuple(self.cards[i] for i in sorted(self.free))
 
     def declines(self, i: int, value: Value) -> bool:
         """Whether giving card `i` this value refuses its obvious move: a decline, not a fork."""
@@ -740,9 +766,15 @@ def forcing_player(
     maximum: int,
     node_limit: int = DEFAULT_NODE_LIMIT,
     shown: Sequence[Meld] | None = None,
+    settled: bool = True,
 ) -> Forcing:
     """The fewest decisions with which the forcing player of RULES.md places `maximum` cards, and
     the fewest forks among lines of that many decisions.
+
+    A fork decides a settled card (every maximal play ends it alike, `puzzles._solver.unsettled`);
+    a decision on another card is a free choice, which counts as a decision and not as a fork. With
+    `settled` False every decision that is not a decline counts as a fork, as before issue 38: the
+    count that older generator methods search with, so that their IDs replay.
 
     `maximum` is the position's maximum (the solver's value); the player never sees a play. The
     search is breadth first, so when it stops at `node_limit` decisions tried, `at_least` is still
@@ -760,10 +792,13 @@ def forcing_player(
         )
     found = _search(board, root, node_limit)
     nodes = found.nodes
+    proved_settled: bool | None = None
     if found.line is None:
         # no line within the limit (decisions unproved), or none at all
         if found.exhausted:
             return Forcing(None, found.level, True, (), nodes, _ms(started), forks=None, forks_at_least=0)
+        if settled:
+            proved_settled = _settle(board, position, None)
         least_forks, some, tried = _least_forks(board, root, found.level, node_limit)
         nodes += tried
         agrees: bool | None = None
@@ -783,9 +818,13 @@ def forcing_player(
             forks=None,
             forks_at_least=least_forks,
             agrees=agrees,
+            settled=proved_settled,
+            free=board.free_cards,
         )
     decisions = found.level
     line = found.line
+    if settled and _forks_in(board, line):
+        proved_settled = _settle(board, position, found.end)
     forks = _forks_in(board, line)
     proved_forks: int | None = forks
     least_forks = forks
@@ -819,10 +858,32 @@ def forcing_player(
         board.decisions(line),
         nodes,
         _ms(started),
-        forks=proved_forks,
+        forks=proved_forks if proved_settled is not False else None,
         forks_at_least=least_forks,
         agrees=agrees,
+        settled=proved_settled,
+        free=board.free_cards,
     )
+
+
+def _settle(board: _Board, position: Position, end: State | None) -> bool:
+    """Find the cards that are not settled among those a decision may give another value (more
+    than one value once every obvious move is declined: every state's values are among these),
+    and keep them in `board.free`; whether the solver proved it. `end`: a maximal play's state,
+    whose values the cards are asked about (else the solver finds a maximal play first)."""
+    widest = board.propagate(board.everything)
+    if widest is None:
+        return True
+    values = None if end is None else board.finish(end)
+    candidates = {
+        board.cards[i]: None if values is None else (values[i][0], values[i][1])
+        for i, domain in enumerate(widest)
+        if len(domain) > 1
+    }
+    found, proved = unsettled(position, board.maximum, candidates)
+    where = {card: i for i, card in enumerate(board.cards)}
+    board.free = frozenset(where[card] for card in found)
+    return proved
 
 
 @dataclass(frozen=True, slots=True)
@@ -836,6 +897,8 @@ class _Found:
     nodes: int
     exhausted: bool
     """Without a line: whether every line the search allows was tried (else the limit stopped it)."""
+    end: State | None = None
+    """With a line: the state it ends in, a maximal play's."""
 
 
 def _agreeing(
@@ -870,13 +933,13 @@ def _least_forks(
 ) -> tuple[int, tuple[tuple[int, Value], ...] | None, int]:
     """A lower bound on the forks of every line, when the decisions were not proved: and so on the
     forks of the lines of fewest decisions. Each decline declines its own card, so a line has at
-    most `declinable` declines, and at least `at_least` decisions were proved: at least `at_least`
-    less `declinable` forks. Then each smaller count of forks is tried on lines of any length (they
-    are finite: a card is declined once and forked once at most), fewest first, while the searches
-    prove that none has as few; with the decisions tried (budget `node_limit`). Also the line the
-    last search found, if any: it has the fewest forks of any line, and maybe not the fewest
-    decisions."""
-    least = max(0, at_least - board.declinable)
+    most `declinable` declines, and as many free choices as there are cards not settled at most,
+    and at least `at_least` decisions were proved: at least `at_least` less those forks. Then each
+    smaller count of forks is tried on lines of any length (they are finite: a card is declined
+    once and forked once at most), fewest first, while the searches prove that none has as few;
+    with the decisions tried (budget `node_limit`). Also the line the last search found, if any: it
+    has the fewest forks of any line, and maybe not the fewest decisions."""
+    least = max(0, at_least - board.declinable - len(board.free))
     tried = 0
     while tried < node_limit:
         fewer = _search(board, root, node_limit - tried, most_forks=least)
@@ -890,7 +953,7 @@ def _least_forks(
 
 
 def _forks_in(board: _Board, line: Sequence[tuple[int, Value]]) -> int:
-    return sum(1 for i, value in line if not board.declines(i, value))
+    return sum(1 for i, value in line if board.is_fork(i, value))
 
 
 def _search(
@@ -907,19 +970,24 @@ def _search(
     `target` every decision that gives a card another value than the target's.
     """
     nodes = 0
+    # where some decisions are free choices, a line's forks are no longer its decisions less its
+    # declines: a search that caps them keeps them in its nodes
+    counting = most_forks is not None and bool(board.free)
     # A set of decisions is tried in one order only: declines of obvious moves first, then the
     # other decisions, each group by card. The root, and a line of declines only, may leave a card
     # no value (obvious moves that clash): only declining more goes on from there. Other
     # decisions only strike values out, so a later one never revives a dead end.
-    start: _Key = (root, frozenset(), frozenset())
+    start: _Key = (root, frozenset(), frozenset(), 0)
     frontier: dict[_Key, tuple[tuple[int, Value], ...]] = {start: ()}
     last: dict[_Key, tuple[int, int]] = {start: (-1, -1)}
     seen: set[_Key] = set(frontier)
     level = 0
     while frontier and (most_levels is None or level < most_levels):
         following: dict[_Key, tuple[tuple[int, Value], ...]] = {}
-        for order, (state, declined, _), line, (i, value, declines) in _untried(board, frontier, last):
-            if not declines and most_forks is not None and level - len(declined) >= most_forks:
+        for order, (state, declined, _, forks), line, (i, value, declines) in _untried(board, frontier, last):
+            fork = not declines and i not in board.free
+            so_far = forks if counting else level - len(declined)
+            if fork and most_forks is not None and so_far >= most_forks:
                 continue
             if target is not None and value != target[i]:
                 continue
@@ -927,14 +995,15 @@ def _search(
                 return _Found(None, level + 1, nodes, False)
             nodes += 1
             longer = (*line, (i, value))
-            key = _decided(board, state, declined, i, value, declines, longer)
+            forks_now = so_far + fork if counting else 0
+            key = _decided(board, state, declined, i, value, declines, longer, forks_now)
             if key is None:
                 continue
             if key in seen and not (key in following and order < last[key]):
                 continue
             if key[0] is not None and board.solved(key[0]):
                 # every line of `level` decisions has been tried and fails
-                return _Found(longer, level + 1, nodes, True)
+                return _Found(longer, level + 1, nodes, True, key[0])
             # reached twice at one level: keep the line that leaves more decisions open
             seen.add(key)
             following[key] = longer
@@ -966,6 +1035,7 @@ def _decided(
     value: Value,
     declines: bool,
     longer: tuple[tuple[int, Value], ...],
+    forks: int,
 ) -> _Key | None:
     """The node one decision leads to, or None when it strikes out every value of some card."""
     if declines:
@@ -978,26 +1048,32 @@ def _decided(
         decided = board.decide(state, i, value)
         if decided is None:
             return None
-    return (decided, declined_now, frozenset(longer) if decided is None else frozenset())
+    return (decided, declined_now, frozenset(longer) if decided is None else frozenset(), forks)
 
 
-def decisions_of(position: Position, maximum: int, shown: Sequence[Meld] | None = None) -> Forcing:
+def decisions_of(
+    position: Position, maximum: int, shown: Sequence[Meld] | None = None, settled: bool = True
+) -> Forcing:
     """The forcing player's count as every part of the project reports it: with JOKER_NODE_LIMIT
     where the position holds a joker, else DEFAULT_NODE_LIMIT. A limit of decisions tried, not the
     clock, so the same position counts the same on any machine, in the generator and in an answer.
     `shown`: the final table of the play shown with the line, which the line then agrees with where
-    a line of as few decisions and forks does (`forcing_player`)."""
+    a line of as few decisions and forks does (`forcing_player`). `settled` False: every decision
+    that is not a decline counts as a fork, as older generator methods search (`forcing_player`)."""
     limit = DEFAULT_NODE_LIMIT
     if JOKER in position.hand or any(meld.jokers for meld in position.table):
         limit = JOKER_NODE_LIMIT
-    return _counted(position, maximum, limit, None if shown is None else tuple(shown))
+    return _counted(position, maximum, limit, None if shown is None else tuple(shown), settled)
 
 
 @lru_cache(maxsize=COUNTS_KEPT)
-def _counted(position: Position, maximum: int, limit: int, shown: tuple[Meld, ...] | None) -> Forcing:
-    """`decisions_of`, kept: a count depends on its arguments alone (a limit of decisions tried, not
-    the clock), and the generator counts a position its search counted already."""
-    return forcing_player(position, maximum, node_limit=limit, shown=shown)
+def _counted(
+    position: Position, maximum: int, limit: int, shown: tuple[Meld, ...] | None, settled: bool
+) -> Forcing:
+    """`decisions_of`, kept: a count depends on its arguments alone (a limit of decisions tried, and
+    the solver's a limit of work, not the clock), and the generator counts a position its search
+    counted already."""
+    return forcing_player(position, maximum, node_limit=limit, shown=shown, settled=settled)
 
 
 def agreeing_line(

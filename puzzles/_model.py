@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -541,6 +541,33 @@ class Model:
         other_sets = self.model.new_bool_var("")
         self.model.add(in_sets != sets).only_enforce_if(other_sets)
         self.model.add(in_runs != runs).only_enforce_if(~other_sets)
+
+    def require_some_other_end(self, ends: Mapping[Card, tuple[int, int]]) -> None:
+        """Constrain to plays where at least one of these cards does not end as its `ends` say
+        (copies in sets, copies in runs; table and hand together): `require_other_ends` for any
+        one of them, in one solve (models built without `keep`)."""
+        assert not self.kept
+        rules = self.position.rules
+        wanted = {card.index: card for card in ends}
+        sums: dict[int, dict[MeldKind, list[LinearExpr]]] = {
+            index: {MeldKind.SET: [], MeldKind.RUN: []} for index in wanted
+        }
+        for var, piece, _ in self.pieces:
+            kind: MeldKind | None = None
+            for index, copies in piece:
+                if index in sums:
+                    kind = kind or meld_of(piece, rules).kind
+                    sums[index][kind].append(copies * self.model.get_int_var_from_proto_index(var))
+        differs = []
+        for index, card in wanted.items():
+            most = self.available[index]
+            for kind, count in zip((MeldKind.SET, MeldKind.RUN), ends[card], strict=True):
+                total = self.new_int(0, most)
+                self.model.add(total == sum(sums[index][kind]))
+                flag = self.model.new_bool_var("")
+                self.model.add(total != count).only_enforce_if(flag)
+                differs.append(flag)
+        self.model.add_bool_or(differs)
 
     def _require_one_fewer(self, counts: Iterable[tuple[LinearExpr, int]]) -> None:
         """Constrain one of the expressions at least to fall below its count."""

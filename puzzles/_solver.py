@@ -10,12 +10,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, allowed_by, meld_of
 from puzzles._cards import Card
-from puzzles._melds import Meld, join_runs, table_order
+from puzzles._melds import Meld, MeldKind, join_runs, table_order
 from puzzles._model import LinearExpr, Model, Objective, Solution, Status
 from puzzles._plays import Play
 from puzzles._position import Position, PositionError
@@ -234,6 +234,69 @@ def reaches_otherwise(
     if found.status is Status.INFEASIBLE:
         return False
     return True if found.status.found else None
+
+
+SETTLE_SOLVES = 24
+"""The most solves `unsettled` makes: each finds a maximal play that ends at least one more card
+otherwise, so a position needs as many as it has groups of cards that change together, and one."""
+
+
+def unsettled(
+    position: Position,
+    maximum: int,
+    ends: Mapping[Card, tuple[int, int] | None],
+    time_limit: float = FORK_TIME_LIMIT,
+    work_limit: float = FORK_WORK_LIMIT,
+) -> tuple[frozenset[Card], bool]:
+    """Of these cards, each ending as `ends` says in one maximal play (copies in sets, in runs;
+    table and hand together; None: as a maximal play the solver finds first ends them), those that
+    another maximal play ends otherwise: cards that are not *settled* (docs/RULES.md), so that a
+    decision on one is a free choice, no fork. Also whether that was proved: when a solve stops at
+    its limits (the time limit and the work limit are each solve's; a work limit, not the clock, so
+    the same position finds the same on any machine), or after SETTLE_SOLVES, the cards not yet
+    found otherwise are given as unsettled too.
+
+    One solve asks for a maximal play that ends any of the cards still open otherwise; the cards it
+    ends otherwise are unsettled, and the rest are asked again, until no such play exists."""
+    found: set[Card] = set()
+    if any(end is None for end in ends.values()):
+        model = Model(position, Objective.CARDS)
+        model.add(model.cards >= maximum)
+        first = model.solve(time_limit, work_limit=work_limit)
+        if first.play is None:
+            return frozenset(ends), False
+        table = first.play.table
+        ends = {card: ends_of(table, card) if end is None else end for card, end in ends.items()}
+    open_ends = {card: end for card, end in ends.items() if end is not None}
+    for _ in range(SETTLE_SOLVES):
+        if not open_ends:
+            return frozenset(found), True
+        model = Model(position, Objective.CARDS)
+        model.add(model.cards >= maximum)
+        model.require_some_other_end(open_ends)
+        solved = model.solve(time_limit, work_limit=work_limit)
+        if solved.status is Status.INFEASIBLE:
+            return frozenset(found), True
+        if solved.play is None:
+            break
+        moved = [card for card, end in open_ends.items() if ends_of(solved.play.table, card) != end]
+        assert moved, "a play the model allows ends some card otherwise"
+        for card in moved:
+            del open_ends[card]
+            found.add(card)
+    return frozenset(found) | frozenset(open_ends), False
+
+
+def ends_of(table: Iterable[Meld], card: Card) -> tuple[int, int]:
+    """How many copies of the card a final table holds in sets, and in runs."""
+    sets = runs = 0
+    for meld in table:
+        copies = meld.cards.count(card)
+        if meld.kind is MeldKind.SET:
+            sets += copies
+        else:
+            runs += copies
+    return sets, runs
 
 
 def chain_depth(position: Position, best: Best, time_limit: float = DEFAULT_TIME_LIMIT) -> Depth:

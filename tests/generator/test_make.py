@@ -75,7 +75,10 @@ def test_published_ids_keep_their_puzzle(puzzle_id: str) -> None:
     assert str(puzzle.position()) == text
     assert puzzle.laid == tuple(laid.split())
     assert puzzle.laid_cards == parse_cards(laid)
-    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier_of(chain, puzzle.decisions))
+    # the tier reads the forks too, which count only decisions on settled cards since issue 38:
+    # a published ID keeps its position and may come out a tier lower (`flask puzzles rescore`)
+    tier = tier_of(chain, puzzle.decisions, puzzle.forks)
+    assert (puzzle.depth, puzzle.chain, puzzle.tier) == (depth, chain, tier)
 
 
 # iv7's deep Italian table takes a quarter of a minute: the quick loop keeps the others

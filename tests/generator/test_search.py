@@ -14,7 +14,7 @@ import pytest
 
 from generator import make_puzzle, near_duplicate, puzzle_from_id, verify
 from generator._make import REPLAY_TIME_LIMIT, attempt, attempt_id, recipe_for
-from generator._methods import FINISHED_SEARCHES, METHODS, RECIPES, SEARCHES
+from generator._methods import FINISHED_SEARCHES, FORKS_BEFORE_SETTLED, METHODS, RECIPES, SEARCHES
 from generator._runs import Plan, Tally, generate
 from generator._search import (
     CHANGES,
@@ -33,7 +33,7 @@ from generator._search import (
     plain,
 )
 from generator._shapes import obvious_laid
-from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
+from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards, skill_limited
 
 CHAIN_OF_SEVEN = (
     "classic | 4H 4D 4C / 7S 7D 7C / 10S 10H 10C / KS KH KD KC / 4S 5S 6S / 7H 8H 9H / 10D JD QD | "
@@ -193,10 +193,11 @@ def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> Non
     untouched = Meld.of(parse_cards("JS QS KS"), position.rules)
     wider = Position(position.rules, (*position.table, untouched), position.hand)
     deadline = time.perf_counter() + REPLAY_TIME_LIMIT
-    found = graded(analyse(wider, time_limit=REPLAY_TIME_LIMIT), "master", deadline)
+    # searched by 6p, which counts forks as before issue 38 (its second fork is a free choice)
+    found = graded(analyse(wider, time_limit=REPLAY_TIME_LIMIT), "master", deadline, settled=False)
     assert found is not None and met(found, "master")
     assert untouched in found.analysis.best.play.table
-    pruned = _pruned(found, "master", deadline, random.Random(1), tries=8, least=4)
+    pruned = _pruned(found, "master", deadline, random.Random(1), tries=8, least=4, settled=False)
     assert pruned is not None and met(pruned, "master")
     assert untouched not in pruned.analysis.position.table
     assert len(pruned.analysis.position.table) < len(wider.table)
@@ -205,7 +206,7 @@ def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> Non
     assert set(dropped) <= set(found.analysis.best.play.table)
     assert pruned.analysis.position.hand == wider.hand
     # with no tries it drops nothing
-    assert _pruned(found, "master", deadline, random.Random(1), tries=0, least=4) == found
+    assert _pruned(found, "master", deadline, random.Random(1), tries=0, least=4, settled=False) == found
 
 
 PLAIN_MASTER = (
@@ -245,11 +246,15 @@ def test_pruning_that_unfigures_drops_the_melds_that_make_a_figure_first() -> No
         assert sevens not in pruned.analysis.position.table and plain(pruned.analysis.position)
 
 
-def test_a_6p_master_replays_from_its_id_forks_twice_and_is_honest() -> None:
+def test_a_6p_master_replays_from_its_id_graded_by_its_real_forks_and_is_honest() -> None:
+    """c6p6v7ye was searched, and published, as a Master that forks twice. Its search still counts
+    forks as it did (`FORKS_BEFORE_SETTLED`), so the ID gives the same position; one of the two is a
+    free choice (another maximal play ends its card otherwise), so its grade is Expert now."""
     master = puzzle_from_id("c6p6v7ye")
-    assert master.tier == "master" and master.chain >= 6
-    assert master.forks is not None and master.forks >= 2
-    assert master.decisions is not None and master.decisions >= 3
+    assert "6p" in FORKS_BEFORE_SETTLED
+    before = decisions_of(master.position(), master.max_placed, settled=False)
+    assert before.decisions == master.decisions == 3 and before.forks == 2
+    assert (master.chain >= 6, master.forks, master.tier) == (True, 1, "expert")
     assert honest(master.position(), master.laid_cards)
     assert len(master.table) <= STYLES["6p"].budgets("master")[3][1]
     assert verify(master) == []

@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
 from puzzles import JOKER, SUITS, Card, Meld, MeldKind, Position
+from tests.puzzles import oracle
 from tests.puzzles.oracle import can_free, can_split, cards_of, is_meld
 
 Value = tuple[int, int, int]
@@ -264,9 +265,36 @@ def is_decline(board: Board, card: Card, value: Value) -> bool:
     return kind is not None and value[kind] <= board.lying[card][kind]
 
 
-def fewest_forks(position: Position, maximum: int, decisions: int) -> int | None:
-    """The fewest forks (decisions that are not declines) among the lines of exactly `decisions`
-    decisions that reach a maximal play; None when no such line does.
+def settled_cards(position: Position) -> set[Card]:
+    """The cards that every maximal play ends alike (RULES.md's *settled*): as many copies in sets
+    and as many in runs in every final table of every best outcome, each laid out every way."""
+    ends: dict[Card, set[tuple[int, int]]] = {}
+    cards = {*position.table_counts(), *position.hand_counts()}
+    for outcome in oracle.best_outcomes(position):
+        for table in oracle.final_tables(outcome.final, position.rules):
+            for card in cards:
+                sets = sum(meld.count(card) for meld in table if _is_set(meld))
+                runs = sum(meld.count(card) for meld in table if not _is_set(meld))
+                ends.setdefault(card, set()).add((sets, runs))
+    return {card for card in cards if len(ends.get(card, {(0, 0)})) == 1}
+
+
+def _is_set(meld: tuple[Card, ...]) -> bool:
+    """A valid meld is a set when its real cards share a rank (a meld holds two real cards at least)."""
+    return len({card.rank for card in meld if not card.is_joker}) == 1
+
+
+def is_fork(board: Board, settled: set[Card] | None, card: Card, value: Value) -> bool:
+    """A decision that is not a decline, on a settled card (every card, with `settled` None)."""
+    return not is_decline(board, card, value) and (settled is None or card in settled)
+
+
+def fewest_forks(
+    position: Position, maximum: int, decisions: int, settled: set[Card] | None = None
+) -> int | None:
+    """The fewest forks (decisions that are not declines, on the `settled` cards when given) among
+    the lines of exactly `decisions` decisions that reach a maximal play; None when no such line
+    does.
 
     Every set of that many decisions is tried, as `fewest_decisions` tries them.
     """
@@ -276,7 +304,7 @@ def fewest_forks(position: Position, maximum: int, decisions: int) -> int | None
         for values in product(*(board.moves(card) for card in cards)):
             decided = dict(zip(cards, values, strict=True))
             declined = {card for card, value in decided.items() if is_decline(board, card, value)}
-            forks = decisions - len(declined)
+            forks = sum(is_fork(board, settled, card, value) for card, value in decided.items())
             if best is not None and forks >= best:
                 continue
             domains = board.board_after(declined, decided)

@@ -95,20 +95,21 @@ def test_good_input() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "forks", "kinds"),
     [
-        "classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C",
-        "classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C",
+        # a seven to the hearts or to the clubs: either wins, a free choice
+        ("classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C", 0, ["choice"]),
+        ("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C", 1, ["decline", "fork"]),
     ],
 )
 def test_the_decision_line_says_its_kinds_and_agrees_with_the_table_shown(
-    text: str, capsys: pytest.CaptureFixture[str]
+    text: str, forks: int, kinds: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     position = Position.parse(text)
     [answer] = run_main(json.dumps(position.to_json()), "solve", capsys=capsys).answers()
     line = answer["decision_line"]
-    assert answer["forks"] == answer["forks_at_least"] == sum(d["kind"] == "fork" for d in line) >= 1
-    assert {d["kind"] for d in line} <= {"decline", "fork"}
+    assert answer["forks"] == answer["forks_at_least"] == sum(d["kind"] == "fork" for d in line) == forks
+    assert [d["kind"] for d in line] == kinds
     assert len(line) == answer["decisions"]
     for decided in line:
         card = decided["card"]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from puzzles import (
     PRESETS,
+    Card,
     Decision,
     Meld,
     MeldKind,
@@ -25,8 +26,9 @@ from puzzles import (
     maximum,
     parse_cards,
 )
+from puzzles._solver import unsettled
 from tests.puzzles import oracle
-from tests.puzzles.forcing_oracle import Board, fewest_decisions, fewest_forks, is_decline
+from tests.puzzles.forcing_oracle import Board, fewest_decisions, fewest_forks, is_decline, settled_cards
 from tests.puzzles.strategies import blocks, positions
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "80"))
@@ -83,15 +85,26 @@ def check_against_brute_force(position: Position) -> None:
     assert len(found.line) == found.decisions == found.at_least
     assert line_reaches_a_maximal_play(position, maximum, found.line)
     if found.decisions is not None and found.decisions <= MOST:
-        forks = fewest_forks(position, maximum, found.decisions)
-        note(f"brute force forks {forks}")
+        settled = settled_cards(position)
+        forks = fewest_forks(position, maximum, found.decisions, settled)
+        note(f"brute force forks {forks}, settled {sorted(map(str, settled))}")
+        assert found.settled is not False
         assert (found.forks, found.forks_at_least) == (forks, forks)
         board = Board(position, maximum)
-        kinds = [
-            "decline" if is_decline(board, d.card, (d.sets, d.runs, d.kept)) else "fork" for d in found.line
-        ]
+        kinds = [kind_of(board, settled, d) for d in found.line]
         assert [d.kind for d in found.line] == kinds
         assert kinds.count("fork") == found.forks
+        # counted as before issue 38: every decision that is not a decline is a fork
+        before = forcing_player(position, maximum, settled=False)
+        assert before.decisions == found.decisions
+        assert before.forks == fewest_forks(position, maximum, found.decisions)
+
+
+def kind_of(board: Board, settled: set[Card], decision: Decision) -> str:
+    value = (decision.sets, decision.runs, decision.kept)
+    if is_decline(board, decision.card, value):
+        return "decline"
+    return "fork" if decision.card in settled else "choice"
 
 
 @each_preset
@@ -108,6 +121,22 @@ def test_decisions_match_the_brute_force_on_small_tables(rules: Rules, data: st.
     check_against_brute_force(data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position"))
 
 
+@each_preset
+@property_test
+@given(data=st.data())
+def test_the_cards_settled_match_the_brute_force(rules: Rules, data: st.DataObject) -> None:
+    """`unsettled` (one disjunction a solve) against every maximal play laid out every way."""
+    position = data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position")
+    maximum = oracle.best_value(position)
+    if maximum == 0:
+        return
+    cards = {*position.table_counts(), *position.hand_counts()}
+    found, proved = unsettled(position, maximum, dict.fromkeys(cards))
+    note(f"unsettled {sorted(map(str, found))}")
+    assert proved
+    assert cards - found == settled_cards(position)
+
+
 def check_bounds_against_brute_force(position: Position, node_limit: int) -> None:
     """A search cut short proves only lower bounds, and they hold: never above the brute force's."""
     note(f"position: {position}")
@@ -117,7 +146,7 @@ def check_bounds_against_brute_force(position: Position, node_limit: int) -> Non
     expected = fewest_decisions(position, maximum, MOST)
     if expected is None:
         return
-    forks = fewest_forks(position, maximum, expected)
+    forks = fewest_forks(position, maximum, expected, settled_cards(position))
     found = forcing_player(position, maximum, node_limit=node_limit)
     note(f"maximum {maximum}: {found}, brute force {expected} decisions, {forks} forks")
     assert found.at_least <= expected and found.forks_at_least <= (forks or 0)
@@ -147,7 +176,8 @@ def test_bounds_of_a_search_cut_short_match_the_brute_force(
         pytest.param(str(TRAP), 2, 0, marks=pytest.mark.slow),  # seconds of search
         ("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C", 2, 1),
         ("jokers | 3S 4S 5S | JK 7H 7D", 0, 0),
-        ("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D", 1, 1),
+        ("jokers | 3S 4S 5S / 7H 7D 7C | JK 9D", 1, 0),
+        ("classic | 7S 7H 7D / 8C 9C 10C | 7C", 1, 0),
         ("jokers | 5H 6H JK / 9S 9H 9D | 7H 9C 9C 10C", 0, 0),
         ("german-jokers | 5H 6H JK / 9S 9H 9D | 7H 2C", 0, 0),
     ],
@@ -159,6 +189,7 @@ def test_bounds_of_a_search_cut_short_match_the_brute_force(
         "decline-then-fork",
         "joker-pulled",
         "joker-laid",
+        "set-or-run",
         "joker-freed",
         "joker-kept",
     ],
@@ -174,6 +205,47 @@ def test_the_worked_examples_of_the_rules(text: str, decisions: int, forks: int)
     assert line_reaches_a_maximal_play(position, most, found.line)
 
 
+def test_a_card_that_wins_in_a_set_or_a_run_is_a_free_choice() -> None:
+    """7♣ fits the sevens and 8♣ 9♣ 10♣ alike, so laying it is a decision, but both homes place
+    the maximum: a free choice, no fork (RULES.md). Counted as before issue 38, it was a fork."""
+    position = Position.parse("classic | 7S 7H 7D / 8C 9C 10C | 7C")
+    found = forcing_player(position, 1)
+    assert (found.decisions, found.forks, found.settled) == (1, 0, True)
+    assert [d.kind for d in found.line] == ["choice"]
+    assert found.free == (Card.parse("7C"),)
+    assert settled_cards(position) == {Card.parse(c) for c in ("7S", "7H", "7D", "8C", "9C", "10C")}
+    assert forcing_player(position, 1, settled=False).forks == 1
+
+
+def test_a_card_whose_wrong_home_fails_later_is_a_fork() -> None:
+    """5♥ and 5♠ could each take a seven from the set; only 5♥'s run places three: a real fork,
+    on a card every maximal play ends alike."""
+    position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C")
+    found = forcing_player(position, 3)
+    assert (found.decisions, found.forks, found.settled) == (2, 1, True)
+    forks = [d for d in found.line if d.kind == "fork"]
+    assert [str(d.card) for d in forks] == ["5H"]
+    assert Card.parse("5H") in settled_cards(position)
+
+
+def test_cards_not_proved_settled_count_no_fork() -> None:
+    """When the solver cannot prove which cards are settled, the count is a lower bound: the cards
+    left unproved are free choices, `forks` is None and `forks_at_least` never above the truth."""
+    position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("puzzles._solver.FORK_WORK_LIMIT", 0.0)
+        patch.setattr("puzzles._forcing.unsettled", _unproved)
+        found = forcing_player(position, 3)
+    assert (found.decisions, found.forks, found.forks_at_least, found.settled) == (2, None, 0, False)
+    assert "5H" in {str(card) for card in found.free}
+
+
+def _unproved(position: Position, maximum: int, ends: object) -> tuple[frozenset[Card], bool]:
+    """`unsettled` when every solve stops at its limit: nothing proved settled."""
+    assert isinstance(ends, dict)
+    return frozenset(ends), False
+
+
 def test_each_decision_says_its_kind() -> None:
     """8♣ fits after 7♣ as the table lies: keeping it is a decline; 5♥ to a run is a fork."""
     position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C")
@@ -183,14 +255,15 @@ def test_each_decision_says_its_kind() -> None:
 
 def test_the_line_agrees_with_the_play_it_is_shown_with() -> None:
     """The set of four gives one seven, to the hearts or to the clubs: two maximal plays, and a
-    line of one decision (one card to a run) reaches each. Shown either play, the line names values
-    that play has."""
+    line of one decision (one card to a run) reaches each: a free choice, since either wins. Shown
+    either play, the line names values that play has."""
     position = Position.parse("classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C")
     most = solved_maximum(position)
     for shown in ("7S 7D 7C / 4D 5D 6D / 5H 6H 7H", "7S 7H 7D / 4D 5D 6D / 5C 6C 7C"):
         table = [Meld.of(parse_cards(meld.split()), position.rules) for meld in shown.split(" / ")]
         found = forcing_player(position, most, shown=table)
-        assert (found.decisions, found.forks) == (1, 1)
+        assert (found.decisions, found.forks) == (1, 0)
+        assert [d.kind for d in found.line] == ["choice"]
         ends = {card: (0, 0, 0) for card in [*position.table_counts(), *position.hand_counts()]}
         for meld in table:
             for card in meld.cards:

@@ -129,3 +129,33 @@ def test_a_master_whose_decisions_are_all_declines_is_rescored_hard(
     graded = row(app, puzzle_id)
     assert (graded.tier, graded.chain, graded.decisions, graded.code) == ("hard", 6, 3, "cg2y")
     assert graded.position() == Position.parse(TRAPPED)
+
+
+FAKE_FORK = (
+    "classic | AS AH AD / 3S 3D 3C / 4S 4H 4D / 7S 7H 7D / 8S 8H 8D / 9S 9H 9D / 10S 10H 10D / "
+    "JS JH JD / QS QH QD / 3S 4S 5S / 3C 4C 5C 6C 7C 8C | 2S 6S 8S 10H KD 4C JC"
+)
+"""cl37, published as an Expert: two decisions, a decline and 8♠ to a run, which another maximal
+play ends otherwise (a free choice, no fork, since issue 38)."""
+
+
+@pytest.mark.slow  # the grade of a deep table
+def test_an_expert_whose_fork_was_a_free_choice_is_rescored_hard_and_keeps_an_opened_day(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    """Issue 38: a fork decides a settled card. A puzzle stored with the count before keeps its ID
+    and its position; rescore gives it the forks counted now and the tier they give, except on a day
+    already open somewhere, which keeps its tier."""
+    now = generator.puzzle_of("cl37", Position.parse(FAKE_FORK), time_limit=60)
+    assert (now.tier, now.chain, now.decisions, now.forks) == ("hard", 6, 2, 0)
+    before = replace(now, tier="expert", forks=1)  # as the pool stored it before
+    stored = store(app, before)
+    opened = store(app, variant(before, "2H 3D", "master", "cx1"), TODAY)  # Sunday, master
+    with app.app_context(), database().write() as session:
+        session.execute(update(models.PoolPuzzle).values(forks=1))
+    result = runner.invoke(args=["puzzles", "rescore"])
+    assert result.exit_code == 0, result.output
+    graded = row(app, stored)
+    assert (graded.tier, graded.decisions, graded.forks, graded.code) == ("hard", 2, 0, "cl37")
+    assert graded.position() == Position.parse(FAKE_FORK)
+    assert day(app, TODAY) == (opened, "master")  # an opened day never changes
