@@ -39,22 +39,15 @@ from puzzles import (
     Decision,
     KeyIdea,
     Meld,
-    MeldKind,
     Position,
     forcing_player,
     key_ideas,
     parse_cards,
 )
 from puzzles._key import IDEA_FIELDS, _rival_kind
-from puzzles._solver import reaches_otherwise
+from puzzles._solver import ends_of, reaches_otherwise
 
 FIELDS = ("ideas", "untrue", "no such kind", "beyond decisions", "puzzles without")
-
-
-def ends(table: Sequence[Meld], card: object) -> tuple[int, int]:
-    sets = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.SET)
-    runs = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.RUN)
-    return sets, runs
 
 
 def judged(
@@ -73,7 +66,7 @@ def judged(
     for idea in ideas:
         if idea.card.is_joker:
             continue
-        if reaches_otherwise(position, maximum, idea.card, *ends(table, idea.card)) is True:
+        if reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is True:
             found["untrue"] += 1
         if idea.home_kind is None or idea.instead is not None or idea.kept or idea.copies > 1:
             continue

@@ -29,7 +29,7 @@ from puzzles._melds import Meld, MeldError, MeldKind, meld_problem
 from puzzles._plays import play_of
 from puzzles._position import Position
 from puzzles._rules import Rules
-from puzzles._solver import reaches_otherwise
+from puzzles._solver import ends_of, reaches_otherwise
 from puzzles._steps import Step, StepKind, apply_steps, lay_apart
 from puzzles._words import Words, words, words_n
 
@@ -327,8 +327,7 @@ def _forced_forks(
             break
         if card.is_joker or card in taken:
             continue
-        sets = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.SET)
-        runs = sum(meld.cards.count(card) for meld in table if meld.kind is MeldKind.RUN)
+        sets, runs = ends_of(table, card)
         lying = sum(meld.cards.count(card) for meld in position.table)
         value = (sets, runs, position.hand.count(card) + lying - sets - runs)
         if value not in values or reaches_otherwise(position, maximum, card, sets, runs) is not False:
@@ -346,9 +345,7 @@ def _true(position: Position, table: tuple[Meld, ...], maximum: int, idea: KeyId
     goes, which the same split does not tell: it stands."""
     if idea.card.is_joker:
         return True
-    sets = sum(meld.cards.count(idea.card) for meld in table if meld.kind is MeldKind.SET)
-    runs = sum(meld.cards.count(idea.card) for meld in table if meld.kind is MeldKind.RUN)
-    return reaches_otherwise(position, maximum, idea.card, sets, runs) is not True
+    return reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is not True
 
 
 def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> list[KeyIdea | None] | None:
