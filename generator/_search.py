@@ -283,16 +283,10 @@ def _pruned(
         position = found.analysis.position
         if len(position.table) <= least:
             break
-        analysis = analyse(_without_meld(position, meld), time_limit=_left(deadline))
-        if not analysis.proven:
+        kept = _kept_if_met(found, _without_meld(position, meld), goal, deadline, settled)
+        if kept is None:
             return None
-        if not _a_puzzle(analysis):
-            continue
-        shorter = graded(analysis, goal, deadline, settled)
-        if shorter is None:
-            return None
-        if met(shorter, goal):
-            found = shorter
+        found = kept
     return found
 
 
@@ -316,17 +310,26 @@ def _grown(
             continue
         if changed is None:
             continue
-        analysis = analyse(changed, time_limit=_left(deadline))
-        if not analysis.proven:
+        kept = _kept_if_met(found, changed, goal, deadline, settled)
+        if kept is None:
             return None
-        if not _a_puzzle(analysis):
-            continue
-        grown = graded(analysis, goal, deadline, settled)
-        if grown is None:
-            return None
-        if met(grown, goal):
-            found = grown
+        found = kept
     return found
+
+
+def _kept_if_met(found: Found, changed: Position, goal: str, deadline: float, settled: bool) -> Found | None:
+    """After one change once the goal is met (a meld pruned, a meld grown): the changed position,
+    graded, where it is a puzzle that still meets the goal, else `found` as it was; None when a
+    solve could not prove its answer in time (the attempt gives up, as the search does)."""
+    analysis = analyse(changed, time_limit=_left(deadline))
+    if not analysis.proven:
+        return None
+    if not _a_puzzle(analysis):
+        return found
+    graded_change = graded(analysis, goal, deadline, settled)
+    if graded_change is None:
+        return None
+    return graded_change if met(graded_change, goal) else found
 
 
 def _a_puzzle(analysis: Analysis) -> bool:
