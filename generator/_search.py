@@ -562,6 +562,7 @@ STYLES: dict[str, Style] = {
         steps=100, polish=40, hopeless=40, table_melds=(6, 12), prune=8, unfigure=True, prune_later=True
     ),
     "9m": Style(prune=8, unfigure=True, prune_later=True),
+    "2m": Style(prune=8, unfigure=True, prune_later=True),
     "5e": Style(grow=6),
     "1e": Style(grow=6),
 }
