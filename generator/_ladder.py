@@ -23,7 +23,7 @@ import random
 import time
 from collections import Counter
 
-from generator._grading import TIERS, graded_decisions, graded_forks, graded_tier, skill_below
+from generator._grading import LOWEST_CHAIN, TIERS, graded_decisions, graded_forks, graded_tier, skill_below
 from generator._search import (
     Found,
     Style,
@@ -35,10 +35,23 @@ from generator._search import (
     search,
 )
 from generator._shapes import extensions
-from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, analyse, decisions_of, skill_limited
+from puzzles import (
+    SUITS,
+    Analysis,
+    Card,
+    Meld,
+    MeldKind,
+    Position,
+    analyse,
+    decisions_of,
+    skill_limited,
+)
 
 CLIMB = 60
 """Changes the climb tries after the Expert search."""
+POLISH = 60
+"""Changes the climb tries at least once the chain first reaches the goal's: the second fork is
+rarer than the links that lengthen the chain."""
 LINKS = 0.5
 """The share of the climb's changes that are links (the rest are the search's own changes)."""
 MELDS = (4, 12)
@@ -74,9 +87,11 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
     if current is None:
         return None
     score = _score(current, goal)
-    for _ in range(CLIMB):
-        if met(current, goal):
-            break
+    limit, polishing, step = CLIMB, False, 0
+    while step < limit and not met(current, goal):
+        if not polishing and (current.analysis.chain.length or 0) >= LOWEST_CHAIN[goal]:
+            limit, polishing = max(limit, step + POLISH), True
+        step += 1
         position = current.analysis.position
         try:
             if rng.random() < LINKS:
@@ -167,7 +182,6 @@ def _link(analysis: Analysis, rng: random.Random) -> Position | None:
     length = 3 if kind == "run" else 4
     up = rng.random() < 0.5
     ranks = range(card.rank, card.rank + length) if up else range(card.rank - length + 1, card.rank + 1)
-    beyond = Card(card.rank + length if up else card.rank - length, card.suit)
     if min(ranks) < 1 or max(ranks) > rules.top_position or max(ranks) > 13:
         return None
     run = [Card(rank, card.suit) for rank in ranks]
@@ -175,9 +189,10 @@ def _link(analysis: Analysis, rng: random.Random) -> Position | None:
         return None
     if kind == "run":
         # the card beyond in the hand holds the other two together once the card leaves
-        if not 1 <= beyond.rank <= 13 or left[beyond] < 1:
+        rank = card.rank + length if up else card.rank - length
+        if not 1 <= rank <= 13 or left[Card(rank, card.suit)] < 1:
             return None
-        hand.append(beyond)
+        hand.append(Card(rank, card.suit))
     return Position(rules, (*position.table, Meld.of(run, rules)), tuple(hand))
 
 

@@ -806,3 +806,6 @@ SEARCHES |= {"2m": "master"}
 LADDERS = frozenset({"2m"})
 """The searching letters whose attempt is the Expert search then the climb (`generator._ladder`)."""
 FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
+# 2m made about four times the Masters a CPU minute of 4m and 9m (docs/GENERATOR.md): it alone
+# takes Master's turns now; 4m and 9m keep their IDs.
+RECIPES |= {"master": ("2m",)}
