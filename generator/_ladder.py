@@ -27,7 +27,15 @@ import random
 import time
 from collections import Counter
 
-from generator._grading import LOWEST_CHAIN, TIERS, graded_decisions, graded_forks, graded_tier, skill_below
+from generator._grading import (
+    LEAST_FORKS,
+    LOWEST_CHAIN,
+    TIERS,
+    graded_decisions,
+    graded_forks,
+    graded_tier,
+    skill_below,
+)
 from generator._search import (
     Found,
     Style,
@@ -74,11 +82,12 @@ def ladder(
 ) -> Found | None:
     """The best position a ladder reaches from `start`: the Expert search (as 5e and 1e search,
     without growing melds), then the climb to `goal` from where it stopped, when it stopped with
-    a chain of 4 or more and a fork. None when the solver could not prove a step in time; `style`
+    a chain of 4 or more and the goal's forks already (climbs from one fork made no Master: the
+    second fork is what a climb seldom finds). None when the solver could not prove a step in time; `style`
     is the caller's (the pruning after the climb is its), `settled` as `generator._search.graded`."""
     del style
     found = search(seed, start, START_GOAL, deadline, Style(), settled)
-    if found is None or found.forcing is None or (graded_forks(found.forcing) or 0) < 1:
+    if found is None or found.forcing is None or (graded_forks(found.forcing) or 0) < LEAST_FORKS[goal]:
         return found
     return climb(seed, found, goal, deadline, settled)
 
