@@ -806,6 +806,7 @@ SEARCHES |= {"2m": "master"}
 LADDERS = frozenset({"2m"})
 """The searching letters whose attempt is the Expert search then the climb (`generator._ladder`)."""
 FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
-# 2m made about four times the Masters a CPU minute of 4m and 9m (docs/GENERATOR.md): it alone
-# takes Master's turns now; 4m and 9m keep their IDs.
+# 2m made as many Masters a CPU minute as 4m with 9m or more (0.8 and 0.5 on seeds 11 and 23, against
+# 0.5 on seed 11), with fewer figures and more live decoys (docs/GENERATOR.md): it alone takes
+# Master's turns now; 4m and 9m keep their IDs.
 RECIPES |= {"master": ("2m",)}
