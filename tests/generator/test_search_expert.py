@@ -10,16 +10,35 @@ import time
 import pytest
 
 from generator import puzzle_from_id, verify
+from generator._geometry import sample_tree
 from generator._make import REPLAY_TIME_LIMIT, recipe_for
 from generator._methods import EXPERT_TREES, EXPERT_TWISTS, METHODS, SEARCHES
 from generator._search import GROWTHS, STYLES, TABLE_MELDS, _fill_set, _grown, graded, honest, met
 from generator._shapes import is_figure
+from generator._tables import supply
 from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
 
 EXPERT_FROM_A_TWIST = "c3e6v7yh"
 """The first Expert of `bench/generate.py --tiers expert --seed 11` that 3e made."""
 EXPERT_FROM_A_TREE = "c5e6v7yk"
 """The first Expert of `bench/searches.py 5e --seed 11` (a chain of five melds)."""
+TREE_EXPERT_TABLE = "4S 4H 4C / 7H 7D 7C / 5S 6S 7S / AD 2D 3D 4D / 8C 9C 10C JC QC KC / 7C 8C 9C / 4C 5C 6C"
+TREE_EXPERT_HAND = "2S 3S 5S AH 10H 5D 5D 10D 6C"
+"""EXPERT_FROM_A_TREE's position as it was published."""
+TREE_STARTS = {
+    "c5e6v7yk": "classic | 4S 4H 4C / 7H 7D 7C / 5S 6S 7S / AD 2D 3D 4D / 8C 9C 10C JC QC KC | 10H 10D",
+    "c5e6v7ym": "classic | 5H 5D 5C / 8S 8H 8D / JH JD JC / 2S 3S 4S 5S / 6C 7C 8C 9C 10C"
+    " | 6S 9H 10H 6D 7D 9D 9D 10D 10D",
+    "c5e6v81w": "classic | 2S 2H 2D / 3S 3H 3D / 6H 6D 6C / QS QH QD / 3S 4S 5S 6S 7S 8S 9S / 2C 3C 4C 5C | AS 2S QC",
+}
+"""Where three 5e IDs start their search: a chain that `generator._geometry.sample_tree` draws,
+beside a small mid-game table."""
+TREES = {
+    0: ([[10, 36, 49], [21, 22, 23], [7, 20, 46], [31, 32, 33, 34, 35, 36], [4, 17, 30]], [50, 51, 16, 15, 3, 2, 24]),
+    1: ([[44, 45, 46, 47, 48, 49], [17, 30, 43], [2, 3, 4, 5, 6, 7], [1, 14, 40]], [7, 20, 27]),
+}
+"""Chains of five melds that `sample_tree` draws from `random.Random(seed)`: the melds and the
+hand, as card indices."""
 
 
 def test_experts_recipe_searches_from_twists_and_chains_of_varied_geometry() -> None:
@@ -115,3 +134,23 @@ def test_an_expert_from_a_twist_forks_tempts_and_is_no_figure(puzzle_id: str) ->
     assert verify(expert) == []
     # the ID replays its search
     assert puzzle_from_id(puzzle_id) == expert
+
+
+def test_the_tree_sampler_is_frozen_for_the_letters_published_with_it() -> None:
+    # 5e's (and 2e's, 9m's) IDs replay only while `sample_tree` draws what it drew: a new sampler
+    # gets a new name (docs/GENERATOR.md)
+    rules = Rules.named("classic")
+    for seed, (melds, hand) in TREES.items():
+        figure = sample_tree(rules, random.Random(seed), supply(rules), 5, 1)
+        assert figure is not None and (figure.melds, figure.extras) == (melds, hand)
+    for puzzle_id, start in TREE_STARTS.items():
+        candidate = METHODS["5e"](rules, random.Random(puzzle_id))
+        assert candidate is not None and candidate.position == Position.parse(start)
+
+
+@pytest.mark.slow  # an expert searched from scratch
+def test_a_five_e_expert_replays_the_position_it_was_published_with() -> None:
+    expert = puzzle_from_id(EXPERT_FROM_A_TREE)
+    assert expert.table == tuple(tuple(meld.split()) for meld in TREE_EXPERT_TABLE.split(" / "))
+    assert expert.hand == tuple(TREE_EXPERT_HAND.split())
+    assert expert.tier == "expert"
