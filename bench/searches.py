@@ -41,6 +41,8 @@ BASES = {
     "5e": "EXPERT_TREES",
     "4m": "SEARCH_EXPERT_BASES",
     "1e": "EXPERT_TWISTS",
+    "8e": "EXPERT_TWISTS",
+    "9e": "EXPERT_TREES",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 
