@@ -15,14 +15,16 @@ of the card also wins with (fake forks), both as the grade counts them now (only
 settled cards are forks, docs/RULES.md) and as it counted them before issue 38 item 1 (every
 decision not a decline), with the tiers each count gives, the free choices, the puzzles whose
 settled cards the solver did not prove, and the forcing player's time a puzzle each way. A joker's
-idea or fork is not checked for truth.
+idea is checked on the jokers' split between sets and runs, as the engine checks it now; a joker's
+fork in the grade's line is not checked.
 
 What the player is told is checked against the stored solution (issue 38 items 6 and 7), jokers
 too: the decided cards of the line the solve answer and the key ideas start from (`decisions_of`
 with the solution shown) that the solution ends otherwise, and the lines that do not agree with it
-(`Forcing.agrees`), and of the grade's own line, which no player reads; the stored ideas and the ideas now that the solution contradicts (a home that
-is none of its melds, or of another kind, both copies where one goes, a copy kept that is laid, a
-card kept back that is laid, a meld left that keeps its copies: `contradicted`); and the counts the
+(`Forcing.agrees`), and of the grade's own line, which no player reads; the stored ideas and the
+ideas now that the solution contradicts (a home that is none of its melds, or of another kind,
+both copies where one goes, a copy kept that is laid, a card kept back that is laid, a meld left
+that keeps its copies, "not onto" a meld the home is a part of: `contradicted`); and the counts the
 line carries: puzzles whose decisions or forks are not proved, those whose line lacks the bound
 (`decisions_at_least`, `forks_at_least`) or carries another than the grade reads now. With
 `--answers` each position is also analysed as `python -m puzzles solve` answers it, and its
@@ -95,8 +97,7 @@ def judged(
         found["beyond decisions"] = max(0, len(ideas) - decisions)
     for idea in ideas:
         found["contradicted"] += contradicted(position, table, idea)
-        if idea.card.is_joker:
-            continue
+        # a joker's idea too, on the jokers' split between sets and runs
         if reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is True:
             found["untrue"] += 1
         if idea.home_kind is None or idea.instead is not None or idea.kept or idea.copies > 1:
@@ -122,7 +123,8 @@ def disagreeing(position: Position, table: Sequence[Meld], line: Sequence[Decisi
 def contradicted(position: Position, table: Sequence[Meld], idea: KeyIdea) -> bool:
     """Whether the final table contradicts what the idea says: its home is none of the table's melds
     as the steps lay them apart, or of another kind; both copies end in the home's kind where they
-    do not; a copy is kept that is laid; a card kept back is laid; a meld it leaves keeps its copies."""
+    do not; a copy is kept that is laid; a card kept back is laid; a meld it leaves keeps its copies;
+    the meld it does not go onto is one its home is a part of."""
     rules = position.rules
     apart = [
         Meld.of(cards, rules)
@@ -141,6 +143,11 @@ def contradicted(position: Position, table: Sequence[Meld], idea: KeyIdea) -> bo
         return True
     if idea.kept and total - sets - runs != idea.kept:
         return True
+    if idea.instead is not None:
+        # "not onto X": the home is no part of X (a meld of X's kind keeping some of its cards)
+        instead = Meld.of(idea.instead, rules)
+        if instead.kind is idea.home_kind and Counter(instead.cards) & Counter(idea.home):
+            return True
     if idea.leaves is not None:
         other = runs if idea.home_kind is MeldKind.SET else sets
         lying = sum(m.cards.count(card) for m in position.table if m.kind is not idea.home_kind)
