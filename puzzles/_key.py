@@ -302,8 +302,11 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
             for decision in agreeing_line(position, play.placed, table) or ()
         ]
     ideas = [idea for idea in found if idea is not None and _true(position, table, play.placed, idea)]
-    if forcing.decisions is not None and len(ideas) < forcing.decisions:
-        ideas += _forced_forks(position, table, play.placed, ideas, forcing.decisions - len(ideas))
+    # as many as the puzzle's decisions, or where they are not proved (a joker puzzle, mostly) the
+    # proved bound the grade read
+    wanted = forcing.decisions if forcing.decisions is not None else forcing.at_least
+    if len(ideas) < wanted:
+        ideas += _forced_forks(position, table, play.placed, ideas, wanted - len(ideas))
     ideas.sort(key=lambda idea: idea.kind == "decline")
     # a line that agrees with the solution may be longer than the count: say no more ideas than
     # the puzzle has decisions, the forks first
@@ -313,7 +316,8 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
 def _forced_forks(
     position: Position, table: tuple[Meld, ...], maximum: int, said: Sequence[KeyIdea], most: int
 ) -> list[KeyIdea]:
-    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true:
+    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true (or
+    too few for the decisions, or their proved bound):
     cards that the forced moves leave open (`open_values`) and whose every other end the solver
     proves places fewer cards: those that end on the table first, each group in card order."""
     taken = {idea.card for idea in said}

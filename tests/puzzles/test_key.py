@@ -15,6 +15,7 @@ from puzzles import (
     Meld,
     MeldKind,
     Position,
+    decisions_of,
     key_ideas,
     maximum,
     meld_problem,
@@ -300,9 +301,11 @@ def test_the_key_ideas_of_the_solvers_own_play_are_true_of_it(text: str) -> None
 
 
 def test_a_joker_says_which_card_it_stands_for_then_the_decisions_it_leaves() -> None:
-    # the grade's count finds no line within JOKER_NODE_LIMIT; with the joker placed, two declines do
+    # the grade's count finds no line within JOKER_NODE_LIMIT; with the joker placed, two declines do,
+    # and a card the forced moves leave open fills the fourth decision the grade proved
     assert said(JOKERS, JOKERS_SOLUTION) == [
         ("fork", "The joker stands for 7♥ in the run 6♥ 🃏 8♥."),
+        ("fork", "J♠ goes to the run 10♠ J♠ Q♠, not to a set."),
         ("decline", "10♠ goes to 10♠ J♠ Q♠, not onto 10♥ 10♦ 10♣."),
         ("decline", "J♦ goes to 9♦ 10♦ J♦ Q♦, not onto J♠ J♥ J♣."),
     ]
@@ -314,9 +317,13 @@ def test_a_jokers_place_that_another_best_play_changes_is_no_key() -> None:
     position = Position.parse(GERMAN_JOKERS)
     best = maximum(position, time_limit=20.0)
     assert reaches_otherwise(position, best.placed, JOKER, 1, 0) is True
+    # in its place, cards whose every other end loses one fill the three decisions the grade proved
     assert said(GERMAN_JOKERS, GERMAN_JOKERS_SOLUTION) == [
+        ("fork", "8♠ goes to the set 8♠ 8♥ 8♣, not to a run."),
+        ("fork", "One 10♠ goes to the set 10♠ 10♥ 🃏; keep the other in the hand."),
         ("decline", "8♣ goes to 8♠ 8♥ 8♣, not onto 3♣ 4♣ 5♣ 6♣ 🃏."),
     ]
+    assert decisions_of(position, best.placed).at_least == 3
 
 
 def test_a_table_joker_that_stays_where_it_lies_is_no_fork() -> None:
