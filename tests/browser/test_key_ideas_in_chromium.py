@@ -161,7 +161,7 @@ def both_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
     ("language", "said"),
     [
         ("en", "Both J♠ end in sets (J♠ J♥ J♣), the one in J♠ Q♠ K♠ too."),
-        ("it", "Entrambi i J♠ finiscono in tris (J♠ J♥ J♣), anche quello in J♠ Q♠ K♠."),
+        ("it", "Entrambe le copie di J♠ finiscono in tris (J♠ J♥ J♣), anche quella in J♠ Q♠ K♠."),
         ("de", "Beide B♠ landen in Sätzen (B♠ B♥ B♣), auch die aus B♠ D♠ K♠."),
         ("pl", "Obie W♠ kończą w grupach (W♠ W♥ W♣), także ta z W♠ D♠ K♠."),
     ],
