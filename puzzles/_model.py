@@ -67,6 +67,8 @@ class Objective(enum.Enum):
     POINTS = "points"
     """Leave the fewest hand points, with the preset's values."""
 
+    __hash__ = object.__hash__  # in C, as `Suit`'s: the solver's caches key on it
+
 
 class Status(enum.Enum):
     OPTIMAL = "optimal"
