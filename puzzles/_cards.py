@@ -41,6 +41,7 @@ class Suit(enum.Enum):
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_LETTERS = {suit: suit.value for suit in SUITS}
 _OUTLINE_SYMBOLS = {Suit.SPADES: "♤", Suit.HEARTS: "♡", Suit.DIAMONDS: "♢", Suit.CLUBS: "♧"}
 _SUIT_TOKENS: dict[str, Suit] = (
     {s.value: s for s in SUITS}
@@ -132,7 +133,8 @@ class Card:
     def __str__(self) -> str:
         if self.suit is None:
             return JOKER_TOKEN
-        return RANK_NAMES[self.rank] + self.suit.value
+        # the letter from a dict: `Suit.value` is a Python descriptor, and tables sort by their text
+        return RANK_NAMES[self.rank] + _SUIT_LETTERS[self.suit]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
