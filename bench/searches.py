@@ -40,6 +40,9 @@ BASES = {
     "3e": "EXPERT_TWISTS",
     "5e": "EXPERT_TREES",
     "4m": "SEARCH_EXPERT_BASES",
+    "1e": "EXPERT_TWISTS",
+    "8e": "EXPERT_TWISTS",
+    "9e": "EXPERT_TREES",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 
@@ -79,9 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     searched = make.search  # type: ignore[attr-defined]
 
     def search(
-        seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+        seed: str,
+        start: Analysis,
+        goal: str,
+        deadline: float,
+        style: Style | None = None,
+        settled: bool = True,
     ) -> Found | None:
-        found = searched(seed, start, goal, deadline, style)
+        found = searched(seed, start, goal, deadline, style, settled)
         if found is not None:
             forcing = found.forcing
             stops.append(
