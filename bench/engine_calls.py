@@ -12,12 +12,21 @@ order, a fresh engine process per side, so that what the engine keeps from one c
 (every figure and play) are digested, so that two engines can be checked to answer alike.
 
     .venv/bin/python bench/engine_calls.py [--rounds 3] [--only analyse,decisions_of]
-        [--app-root ../other-checkout] [--json FILE] [--record [--attempts 40]]
+        [--app-root ../other-checkout] [--json FILE] [--calls FILE]
+        [--save-answers FILE | --check-answers FILE]
+        [--record [--attempts 40] [--seed 0] [--per-tier N]]
 
 `--app-root DIR` runs the same calls on the engine of another checkout as well (its `puzzles`
 package, in a process of its own), the two sides taking turns round by round, and prints both
 sides' figures, the ratio, and how many answers differ. Each call's time is its least over the
 rounds: the calls are deterministic, so the rounds differ only by what else the machine did.
+
+`--save-answers FILE` writes every answer of this side, one JSON line a call, and
+`--check-answers FILE` compares this side's answers with such a file, call by call, and names the
+calls that differ: save on one engine (main), check on a changed one, and every figure and play of
+every call must be the same. `--calls FILE` reads (or `--record` writes) another corpus than the
+committed one: `--record --seed 11 --per-tier 400 --calls /tmp/calls.jsonl` keeps 400 calls of each
+preset and tier, the positions the searches of seed 11 visited.
 
 The figures are printed, never asserted: the machine may be shared and loaded.
 """
@@ -89,8 +98,8 @@ def _caller(kind: str, args: dict[str, Any]) -> Callable[[], Any]:
     return lambda: puzzles.skill_limited(position, args["skill"], TIME_LIMIT, goal=args["goal"])
 
 
-def work(calls: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
-    """Each call's CPU seconds and its answer's digest."""
+def work(calls: Sequence[dict[str, Any]]) -> list[tuple[float, str, list[Any]]]:
+    """Each call's CPU seconds, its answer's digest and the answer."""
     import puzzles
 
     puzzles.analyse(puzzles.Position.parse("classic | 3S 4S 5S / 7H 7D 7C | 6S 7S KD"))  # warm up
@@ -100,27 +109,28 @@ def work(calls: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
         started = time.process_time()
         result = run()
         cpu = time.process_time() - started
-        digest = hashlib.sha256(json.dumps(_answer(call["call"], result)).encode()).hexdigest()[:16]
-        found.append((cpu, digest))
+        answer = _answer(call["call"], result)
+        digest = hashlib.sha256(json.dumps(answer).encode()).hexdigest()[:16]
+        found.append((cpu, digest, answer))
     return found
 
 
 # -- the parent: runs the sides and prints
 
 
-def load(only: Sequence[str]) -> list[dict[str, Any]]:
-    with CALLS.open() as lines:
+def load(only: Sequence[str], calls: Path = CALLS) -> list[dict[str, Any]]:
+    with calls.open() as lines:
         return [call for line in lines if (call := json.loads(line))["call"] in only]
 
 
-def run_side(root: Path, calls_file: Path) -> list[tuple[float, str]]:
+def run_side(root: Path, calls_file: Path) -> list[tuple[float, str, list[Any]]]:
     """One round of every call on the engine of `root`, in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", str(calls_file)],
         cwd=root, env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    return [(cpu, digest) for cpu, digest in json.loads(done.stdout)]
+    return [(cpu, digest, answer) for cpu, digest, answer in json.loads(done.stdout)]
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -147,8 +157,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(KINDS), help="call kinds, comma-separated")
     parser.add_argument("--app-root", type=Path, help="another checkout to compare with")
     parser.add_argument("--json", type=Path, help="write the figures here too")
-    parser.add_argument("--record", action="store_true", help="write bench/engine_calls.jsonl again")
+    parser.add_argument("--calls", type=Path, default=CALLS, help="the calls (default: %(default)s)")
+    answers = parser.add_mutually_exclusive_group()
+    answers.add_argument("--save-answers", type=Path, help="write this side's answers here")
+    answers.add_argument("--check-answers", type=Path, help="compare this side's answers with these")
+    parser.add_argument("--record", action="store_true", help="write the calls (--calls) again")
     parser.add_argument("--attempts", type=int, default=40, help="--record: attempts a preset and tier")
+    parser.add_argument("--seed", type=int, default=0, help="--record: the generator's seed")
+    parser.add_argument("--per-tier", type=int, help="--record: calls kept a preset and tier")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker is not None:
@@ -156,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(work(calls), sys.stdout)
         return 0
     if args.record:
-        return record(args.attempts)
+        return record(args.attempts, args.calls, args.seed, args.per_tier)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     only = [kind.strip() for kind in args.only.split(",") if kind.strip()]
@@ -164,19 +180,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown call kind {unknown[0]!r}; the kinds are {', '.join(KINDS)}")
     if args.app_root is not None and not (args.app_root / "puzzles" / "__init__.py").is_file():
         parser.error(f"--app-root {args.app_root}: no puzzles package there")
-    calls = load(only)
+    if not args.calls.is_file():
+        parser.error(f"--calls {args.calls}: no such file")
+    calls = load(only, args.calls)
     calls_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"engine-calls-{os.getpid()}.json"
     calls_file.write_text(json.dumps(calls))
     sides = {"this": ROOT} | ({"other": args.app_root.resolve()} if args.app_root is not None else {})
     best: dict[str, list[float]] = {name: [math.inf] * len(calls) for name in sides}
     digests: dict[str, list[str]] = {}
+    answers: list[list[Any]] = []
     try:
         for round_number in range(args.rounds):
             for name, root in sides.items():
                 found = run_side(root, calls_file)
-                best[name] = [min(a, cpu) for a, (cpu, _) in zip(best[name], found, strict=True)]
+                best[name] = [min(a, cpu) for a, (cpu, _, _) in zip(best[name], found, strict=True)]
                 if round_number == 0:
-                    digests[name] = [digest for _, digest in found]
+                    digests[name] = [digest for _, digest, _ in found]
+                    if name == "this":
+                        answers = [answer for _, _, answer in found]
     finally:
         calls_file.unlink(missing_ok=True)
     report: dict[str, Any] = {}
@@ -207,15 +228,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("  " + line)
     report["answers"] = hashlib.sha256("".join(digests["this"]).encode()).hexdigest()[:16]
     print(f"digest of this side's answers: {report['answers']}")
+    if args.save_answers is not None:
+        args.save_answers.write_text(
+            "".join(json.dumps([call, answer]) + "\n" for call, answer in zip(calls, answers, strict=True))
+        )
+        print(f"{len(answers)} answers written to {args.save_answers}")
+    if args.check_answers is not None:
+        report["answers_unlike_file"] = check(calls, answers, args.check_answers)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 
-def record(attempts: int) -> int:
+def check(calls: Sequence[dict[str, Any]], answers: Sequence[list[Any]], saved: Path) -> int:
+    """Print how many of this side's answers differ from those saved, and the first that do."""
+    with saved.open() as lines:
+        kept = {json.dumps(call, sort_keys=True): answer for call, answer in map(json.loads, lines)}
+    missing = [call for call in calls if json.dumps(call, sort_keys=True) not in kept]
+    differ = [
+        (call, answer)
+        for call, answer in zip(calls, answers, strict=True)
+        if kept.get(json.dumps(call, sort_keys=True), answer) != answer
+    ]
+    print(f"answers unlike {saved}: {len(differ)} of {len(calls)} ({len(missing)} calls not in it)")
+    for call, answer in differ[:5]:
+        print(f"  {call['call']} {call['position']}")
+        print(f"    saved: {kept[json.dumps(call, sort_keys=True)]}")
+        print(f"    now:   {answer}")
+    return len(differ) + len(missing)
+
+
+def record(attempts: int, calls_file: Path, seed: int, per_tier: int | None) -> int:
     """Run the generator's Expert and Master attempts and keep the engine calls they made, in
-    order: whole attempts, up to RECORDED's number of calls a preset and tier (an attempt that
-    would run over is left out, and the next tried)."""
+    order: whole attempts, up to RECORDED's number of calls a preset and tier (or `per_tier`; an
+    attempt that would run over is left out, and the next tried)."""
     import generator._make as make
     import generator._search as search
     from generator._make import attempt, attempt_id, recipe_for
@@ -240,17 +286,18 @@ def record(attempts: int) -> int:
             setattr(module, kind, recording(module, kind))
     lines: list[str] = []
     for (rules, tier), most in RECORDED.items():
+        most = most if per_tier is None else per_tier
         recipe = recipe_for(tier, rules)
         run: list[dict[str, Any]] = []
         for number in range(attempts):
             made.clear()
-            attempt(attempt_id(rules, recipe, 0, number))
+            attempt(attempt_id(rules, recipe, seed, number))
             if len(run) + len(made) <= most or not run:
                 run += made  # whole attempts only: one that would run over is left out
         print(f"{rules} {tier}: {len(run)} calls")
         lines += [json.dumps(call, sort_keys=True) for call in run]
-    CALLS.write_text("\n".join(lines) + "\n")
-    print(f"{len(lines)} calls written to {CALLS}")
+    calls_file.write_text("\n".join(lines) + "\n")
+    print(f"{len(lines)} calls written to {calls_file}")
     return 0
 
 

@@ -15,7 +15,21 @@ of the card also wins with (fake forks), both as the grade counts them now (only
 settled cards are forks, docs/RULES.md) and as it counted them before issue 38 item 1 (every
 decision not a decline), with the tiers each count gives, the free choices, the puzzles whose
 settled cards the solver did not prove, and the forcing player's time a puzzle each way. A joker's
-idea or fork is not checked. Figures are printed, never asserted.
+idea is checked on the jokers' split between sets and runs, as the engine checks it now; a joker's
+fork in the grade's line is not checked.
+
+What the player is told is checked against the stored solution (issue 38 items 6 and 7), jokers
+too: the decided cards of the line the solve answer and the key ideas start from (`decisions_of`
+with the solution shown) that the solution ends otherwise, and the lines that do not agree with it
+(`Forcing.agrees`), and of the grade's own line, which no player reads; the stored ideas and the
+ideas now that the solution contradicts (a home that is none of its melds, or of another kind,
+both copies where one goes, a copy kept that is laid, a card kept back that is laid, a meld left
+that keeps its copies, "not onto" a meld the home is a part of: `contradicted`); and the counts the
+line carries: puzzles whose decisions or forks are not proved, those whose line lacks the bound
+(`decisions_at_least`, `forks_at_least`) or carries another than the grade reads now. With
+`--answers` each position is also analysed as `python -m puzzles solve` answers it, and its
+decision line is checked against the answer's own table and against the stored solution, with the
+answers whose table is not the stored solution's play. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -31,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator import TIERS, Puzzle
-from generator._grading import graded_tier
+from generator._grading import graded_decisions, graded_forks, graded_tier
 from puzzles import (
     DEFAULT_NODE_LIMIT,
     JOKER,
@@ -39,15 +53,33 @@ from puzzles import (
     Decision,
     KeyIdea,
     Meld,
+    MeldKind,
     Position,
+    analyse,
+    decisions_of,
     forcing_player,
     key_ideas,
+    lay_apart,
     parse_cards,
 )
 from puzzles._key import IDEA_FIELDS, _rival_kind
 from puzzles._solver import ends_of, reaches_otherwise
 
-FIELDS = ("ideas", "untrue", "no such kind", "beyond decisions", "puzzles without")
+FIELDS = ("ideas", "untrue", "no such kind", "beyond decisions", "puzzles without", "contradicted")
+TOLD = (
+    "decided",
+    "disagree",
+    "lines not agreeing",
+    "grade's line disagrees",
+    "unproved",
+    "bound missing",
+    "bound not the grade's",
+)
+"""`grade's line disagrees`: decided cards of the line the count found (`decisions_of` with no play
+shown), which no player reads, that the stored solution ends otherwise: a line of fewest decisions
+may lead to another maximal play (j8m1tytgqz: both jokers in runs)."""
+ANSWERED = ("decided", "disagree with its table", "disagree with the solution", "tables not the solution's")
+"""An answer's table is not the solution's where it ends some card otherwise (sets, runs, kept)."""
 
 
 def judged(
@@ -64,8 +96,8 @@ def judged(
     if decisions is not None:
         found["beyond decisions"] = max(0, len(ideas) - decisions)
     for idea in ideas:
-        if idea.card.is_joker:
-            continue
+        found["contradicted"] += contradicted(position, table, idea)
+        # a joker's idea too, on the jokers' split between sets and runs
         if reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is True:
             found["untrue"] += 1
         if idea.home_kind is None or idea.instead is not None or idea.kept or idea.copies > 1:
@@ -73,6 +105,88 @@ def judged(
         names_kind = before_rivals or idea.rival_kind is not None
         if names_kind and _rival_kind(position, idea.card, idea.home_kind) is None:
             found["no such kind"] += 1
+    return found
+
+
+def disagreeing(position: Position, table: Sequence[Meld], line: Sequence[Decision]) -> list[Decision]:
+    """The decisions of a line whose card the final table ends otherwise: another count in sets, in
+    runs or kept in the hand."""
+    found = []
+    for decision in line:
+        sets, runs = ends_of(table, decision.card)
+        total = position.hand.count(decision.card) + sum(m.cards.count(decision.card) for m in position.table)
+        if (decision.sets, decision.runs, decision.kept) != (sets, runs, total - sets - runs):
+            found.append(decision)
+    return found
+
+
+def contradicted(position: Position, table: Sequence[Meld], idea: KeyIdea) -> bool:
+    """Whether the final table contradicts what the idea says: its home is none of the table's melds
+    as the steps lay them apart, or of another kind; both copies end in the home's kind where they
+    do not; a copy is kept that is laid; a card kept back is laid; a meld it leaves keeps its copies;
+    the meld it does not go onto is one its home is a part of."""
+    rules = position.rules
+    apart = [
+        Meld.of(cards, rules)
+        for cards in lay_apart([m.cards for m in position.table], [m.cards for m in table], rules)
+    ]
+    card = idea.card
+    sets, runs = ends_of(apart, card)
+    total = position.hand.count(card) + sum(m.cards.count(card) for m in position.table)
+    if idea.home is None:
+        return total - sets - runs < 1
+    homes = [m for m in apart if m.cards == idea.home]
+    if not homes or homes[0].kind is not idea.home_kind:
+        return True
+    ending = sets if idea.home_kind is MeldKind.SET else runs
+    if idea.copies == 2 and ending < 2:
+        return True
+    if idea.kept and total - sets - runs != idea.kept:
+        return True
+    if idea.instead is not None:
+        # "not onto X": the home is no part of X (a meld of X's kind keeping some of its cards)
+        instead = Meld.of(idea.instead, rules)
+        if instead.kind is idea.home_kind and Counter(instead.cards) & Counter(idea.home):
+            return True
+    if idea.leaves is not None:
+        other = runs if idea.home_kind is MeldKind.SET else sets
+        lying = sum(m.cards.count(card) for m in position.table if m.kind is not idea.home_kind)
+        return other >= lying
+    return False
+
+
+def told(puzzle: Puzzle, position: Position, table: Sequence[Meld]) -> Counter[str]:
+    """Whether the line of the solve answer and the key ideas agrees with the stored solution, and
+    whether the puzzle's line carries the bounds the grade reads."""
+    forcing = decisions_of(position, puzzle.max_placed, shown=table)
+    found: Counter[str] = Counter(decided=len(forcing.line))
+    found["disagree"] = len(disagreeing(position, table, forcing.line))
+    found["lines not agreeing"] = int(forcing.agrees is False)
+    plain = decisions_of(position, puzzle.max_placed)
+    found["grade's line disagrees"] = len(disagreeing(position, table, plain.line))
+    unproved = puzzle.decisions is None or puzzle.forks is None
+    found["unproved"] = int(unproved)
+    if puzzle.decisions is None and puzzle.decisions_at_least is None:
+        found["bound missing"] += 1
+    if puzzle.forks is None and puzzle.forks_at_least is None:
+        found["bound missing"] += 1
+    # the bound a line writes must be the count the grade reads where the count is not proved
+    wrong = puzzle.decisions is None and puzzle.decisions_at_least != graded_decisions(forcing)
+    wrong |= puzzle.forks is None and puzzle.forks_at_least != graded_forks(forcing)
+    found["bound not the grade's"] = int(wrong)
+    return found
+
+
+def answered(position: Position, table: Sequence[Meld], time_limit: float) -> Counter[str]:
+    """The solve answer's decision line against its own table and against the stored solution."""
+    analysis = analyse(position, time_limit=time_limit)
+    shown = analysis.shown.table
+    forcing = decisions_of(position, analysis.best.placed, shown=shown)
+    found: Counter[str] = Counter(decided=len(forcing.line))
+    found["disagree with its table"] = len(disagreeing(position, shown, forcing.line))
+    found["disagree with the solution"] = len(disagreeing(position, table, forcing.line))
+    cards = {*position.hand, *(card for meld in position.table for card in meld.cards)}
+    found["tables not the solution's"] = int(any(ends_of(shown, c) != ends_of(table, c) for c in cards))
     return found
 
 
@@ -90,7 +204,11 @@ def _limit(position: Position) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--answers", action="store_true", help="also check the solve answer's line")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="an answer's analysis, seconds")
     args = parser.parse_args()
+    truth: dict[str, Counter[str]] = defaultdict(Counter)
+    answers: dict[str, Counter[str]] = defaultdict(Counter)
     stored: dict[str, Counter[str]] = defaultdict(Counter)
     now: dict[str, Counter[str]] = defaultdict(Counter)
     grade: dict[str, Counter[str]] = defaultdict(Counter)
@@ -113,6 +231,9 @@ def main() -> int:
                 )
             now[tier] += judged(position, table, maximum, key_ideas(position, solution), puzzle.decisions)
             grade[tier]["puzzles"] += 1
+            truth[tier] += told(puzzle, position, table)
+            if args.answers:
+                answers[tier] += answered(position, table, args.time_limit)
             for name, settled in (("before", False), ("now", True)):
                 started = time.perf_counter()
                 # a fresh count each way: not one the engine kept from an earlier ask
@@ -137,6 +258,9 @@ def main() -> int:
         for name, counts in (("stored ideas", stored[tier]), ("ideas now", now[tier])):
             if counts:
                 print(f"  {name:13}" + ", ".join(f"{field} {counts[field]}" for field in FIELDS))
+        print("  told         " + ", ".join(f"{field} {truth[tier][field]}" for field in TOLD))
+        if args.answers:
+            print("  answers      " + ", ".join(f"{field} {answers[tier][field]}" for field in ANSWERED))
         g = grade[tier]
         for name in ("before", "now"):
             tiers = ", ".join(f"{t} {g[f'{name} {t}']}" for t in TIERS if g[f"{name} {t}"])

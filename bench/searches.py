@@ -1,14 +1,17 @@
 """Why a searching method's attempts fail, and which of its puzzles a run keeps (issue 38).
 
-Runs the attempts of one searching letter (6e, 6m, 6d, ...) in seed order in this process and
+Runs the attempts of one searching letter (6e, 6m, 4m, ...) in seed order in this process and
 prints, per attempt: the base its family drew (the index in the letter's bases), how it ended, where
-its search stopped (chain length, melds, forks, decisions, whether the skill-limited player below the
-goal solves it) and its CPU seconds. Then it keeps the accepted puzzles as a run does, leaving out
-each that shares 4+ melds after relabelling with one kept before (`generator.near_duplicate`), and
-names the earlier puzzle (and its base) each dropped one repeats. The summary gives, per base, the
-attempts, puzzles and kept puzzles, and the rate a CPU minute with and without the near-duplicates.
+its search started and stopped (the start's chain length; then the chain length, melds, forks,
+decisions, whether the skill-limited player below the goal solves it and whether its obvious cards
+are dishonest), its CPU seconds and the tier of its puzzle. Then it keeps the accepted puzzles as a
+run does, leaving out each that shares 4+ melds after relabelling with one of its tier kept before
+(`generator.near_duplicate`), and names the earlier puzzle (and its base) each dropped one repeats.
+The summary gives, per base, the attempts, puzzles and kept puzzles, the puzzles per tier (a
+letter that searches with the forks counted before issue 38 may grade a tier below its goal), and
+the rate a CPU minute with and without the near-duplicates, in all and of the goal's tier.
 
-    .venv/bin/python bench/searches.py 6d --seed 11 --attempts 60 [--bases SEARCH_EXPERT_BASES]
+    .venv/bin/python bench/searches.py 4m --seed 11 --attempts 60 [--bases SEARCH_EXPERT_BASES]
 
 The figures are printed, never asserted: the machine may be shared and loaded.
 """
@@ -28,7 +31,7 @@ from generator import Puzzle, near_duplicate
 from generator._grading import graded_decisions, graded_forks
 from generator._make import DEFAULT_TIME_LIMIT, attempt, attempt_id
 from generator._methods import SEARCHES, Method
-from generator._search import Found, Style
+from generator._search import Found, Style, honest
 from puzzles import Analysis
 
 BASES = {
@@ -40,6 +43,9 @@ BASES = {
     "3e": "EXPERT_TWISTS",
     "5e": "EXPERT_TREES",
     "4m": "SEARCH_EXPERT_BASES",
+    "1e": "EXPERT_TWISTS",
+    "8e": "EXPERT_TWISTS",
+    "9e": "EXPERT_TREES",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 
@@ -48,15 +54,18 @@ BASES = {
 class Stop:
     """Where one search stopped."""
 
+    start: int
     chain: int
     melds: int
     forks: int | None
     decisions: int | None
     beaten: bool
+    honest: bool
 
     def __str__(self) -> str:
         counted = "" if self.forks is None else f" forks {self.forks} decisions {self.decisions}"
-        return f"chain {self.chain} melds {self.melds}{counted}{' beaten' if self.beaten else ''}"
+        flags = (" beaten" if self.beaten else "") + ("" if self.honest else " dishonest")
+        return f"start {self.start} chain {self.chain} melds {self.melds}{counted}{flags}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,18 +88,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     searched = make.search  # type: ignore[attr-defined]
 
     def search(
-        seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None
+        seed: str,
+        start: Analysis,
+        goal: str,
+        deadline: float,
+        style: Style | None = None,
+        settled: bool = True,
     ) -> Found | None:
-        found = searched(seed, start, goal, deadline, style)
+        found = searched(seed, start, goal, deadline, style, settled)
         if found is not None:
             forcing = found.forcing
             stops.append(
                 Stop(
+                    start.chain.length or 0,
                     found.analysis.chain.length or 0,
                     len(found.analysis.position.table),
                     None if forcing is None else graded_forks(forcing),
                     None if forcing is None else graded_decisions(forcing),
                     found.beaten,
+                    honest(found.analysis.position, found.analysis.best.play.laid),
                 )
             )
         return found
@@ -100,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     kept: list[tuple[Puzzle, int]] = []
     cpu = 0.0
     accepted = 0
+    tiers: Counter[str] = Counter()
     for number in range(args.attempts):
         puzzle_id = attempt_id(args.rules, (args.letter,), args.seed, number)
         base = bases.index(random.Random(str(puzzle_id)).choice(bases)) if bases else -1
@@ -116,7 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if result.puzzle is not None:
             accepted += 1
             tally["puzzles"] += 1
-            like = [(p, b) for p, b in kept if near_duplicate(p.table, result.puzzle.table, args.rules)]
+            tiers[result.puzzle.tier] += 1
+            line += f" {result.puzzle.tier}"
+            like = [
+                (p, b)
+                for p, b in kept
+                if p.tier == result.puzzle.tier and near_duplicate(p.table, result.puzzle.table, args.rules)
+            ]
             if like:
                 line += " near-duplicate of " + ", ".join(f"{p.id} (base {b})" for p, b in like[:3])
             else:
@@ -130,8 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  base {base}: {tally['attempts']} attempts, {tally['puzzles']} puzzles, {tally['kept']} kept"
         )
     minutes = max(cpu, 1e-9) / 60
+    # an older letter's search counts forks as before issue 38, and its puzzle may grade lower
+    print("  tiers: " + ", ".join(f"{tier} {count}" for tier, count in sorted(tiers.items())))
     print(
         f"  puzzles a CPU minute {accepted / minutes:.1f}, kept (no near-duplicate) {len(kept) / minutes:.1f}"
+    )
+    goal = SEARCHES[args.letter]
+    print(
+        f"  {goal}: {tiers[goal] / minutes:.1f} a CPU minute,"
+        f" kept {sum(p.tier == goal for p, _ in kept) / minutes:.1f}"
     )
     return 0
 

@@ -42,7 +42,7 @@ from generator._methods import (
     UNCOUNTED_JOKERS,
 )
 from generator._puzzle import MAX_ID_LENGTH, Puzzle, PuzzleError, PuzzleId
-from generator._search import STYLES, Found, Style, graded, met, pruned, search
+from generator._search import STYLES, Found, Style, graded, grown, met, pruned, search
 from generator._shapes import extensions
 from puzzles import (
     JOKER,
@@ -241,6 +241,12 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
         if shorter is None:
             return done("unproven", position)
         found, analysis, position = shorter, shorter.analysis, shorter.analysis.position
+    if style.grow_later:
+        # melds lengthened once any trap is in: longer melds are shared with fewer other tables
+        longer = grown(str(puzzle_id), found, goal, deadline, style, settled)
+        if longer is None:
+            return done("unproven", position)
+        found, analysis, position = longer, longer.analysis, longer.analysis.position
     if not met(found, goal):
         return done("short of its tier", position)
     if len(position.hand) < HAND_FLOOR or analysis.best.placed < MAXIMUM_FLOOR:

@@ -794,6 +794,17 @@ METHODS |= {
 SEARCHES |= {"1e": "expert"}
 RECIPES |= {"expert": ("6e", "1e", "5e", "1e", "5e")}
 
+# Experts whose tables share fewer melds (issue 38 item 4): two Experts of a run share four melds
+# after relabelling mostly through the sets and runs of three their best plays break, and a search
+# adds melds of three. 8e (1e's twists) and 9e (5e's chains) search with longer melds and obvious
+# cards among their changes (`generator._search.LONG_CHANGES`), add the decline a search ends a
+# decision short of, as 4m and 9m do (`FINISHED_SEARCHES`), and then lengthen runs
+# (`generator._search.Style.grow_later`); 1e and 5e keep their IDs.
+METHODS |= {"8e": METHODS["1e"], "9e": METHODS["5e"]}
+SEARCHES |= {"8e": "expert", "9e": "expert"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | {"8e", "9e"}
+RECIPES |= {"expert": ("6e", "8e", "9e", "8e", "9e")}
+
 # Masters climbed from Experts (issue 38 item 4): a Master search reaches a chain of 6 in about one
 # attempt in six and then seldom keeps two forks; an Expert search reaches a chain of 4-5 with a fork
 # cheaply. 2m runs the Expert search of 5e's chains and 3e's twists (half each), then climbs on to

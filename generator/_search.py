@@ -153,6 +153,10 @@ def graded(analysis: Analysis, goal: str, deadline: float, settled: bool = True)
     return Found(analysis, forcing, run)
 
 
+Change = Callable[[Position, random.Random], Position | None]
+"""A change of the search: a new position, or None where it does not apply (or ValueError)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """How one searching method searches: its budgets, and whether it prunes what it found. A budget
@@ -178,6 +182,13 @@ class Style:
     prune_later: bool = False
     """Whether the pruning waits for the caller (`generator._make`, which may first add a trap:
     `pruned`) rather than ending the search."""
+    changes: tuple[Change, ...] | None = None
+    """The changes a step draws from; None: `CHANGES` (and `JOKER_CHANGES` under jokers)."""
+    growths: tuple[Change, ...] | None = None
+    """The changes that grow a found position (`grow`); None: `GROWTHS`."""
+    grow_later: bool = False
+    """Whether the growing waits for the caller (`generator._make`, which may first add a trap:
+    `grown`) rather than ending the search."""
 
     def budgets(self, goal: str) -> tuple[int, int, int, tuple[int, int]]:
         """Steps, polish, hopeless and table melds for this goal."""
@@ -225,7 +236,7 @@ def search(
         elif score[0] < LOWEST_CHAIN[goal] and step >= hopeless:
             break  # the chain is still too short: another start is likelier to get there
         step += 1
-        changed = _change(current.analysis.position, rng, goal, melds)
+        changed = _change(current.analysis.position, rng, goal, melds, style.changes)
         if changed is None:
             continue
         analysis = analyse(changed, time_limit=_left(deadline))
@@ -242,9 +253,19 @@ def search(
             current, score = found, new
     if style.prune and not style.prune_later and met(current, goal):
         return _pruned(current, goal, deadline, rng, style.prune, melds[0], style.unfigure, settled)
-    if style.grow and met(current, goal):
-        return _grown(current, goal, deadline, rng, style.grow, settled)
+    if style.grow and not style.grow_later and met(current, goal):
+        return _grown(current, goal, deadline, rng, style.grow, settled, style.growths)
     return current
+
+
+def grown(
+    seed: str, found: Found, goal: str, deadline: float, style: Style, settled: bool = True
+) -> Found | None:
+    """The found position grown as `style` says (`Style.grow`), for a search whose growing waits for
+    its caller (`Style.grow_later`); None when the solver could not prove a check in time."""
+    if not style.grow or not met(found, goal):
+        return found
+    return _grown(found, goal, deadline, random.Random(f"{seed}/grow"), style.grow, settled, style.growths)
 
 
 def pruned(
@@ -297,13 +318,19 @@ def _without_meld(position: Position, meld: Meld) -> Position:
 
 
 def _grown(
-    found: Found, goal: str, deadline: float, rng: random.Random, tries: int, settled: bool = True
+    found: Found,
+    goal: str,
+    deadline: float,
+    rng: random.Random,
+    tries: int,
+    settled: bool = True,
+    growths: tuple[Change, ...] | None = None,
 ) -> Found | None:
     """The found position with melds lengthened, `tries` times at most, each lengthening kept when
     the goal is still met (`Style.grow`)."""
     for _ in range(tries):
         position = found.analysis.position
-        change: Callable[[Position, random.Random], Position | None] = rng.choice(GROWTHS)
+        change: Change = rng.choice(GROWTHS if growths is None else growths)
         try:
             changed = change(position, rng)
         except ValueError:
@@ -339,16 +366,21 @@ def _a_puzzle(analysis: Analysis) -> bool:
 
 
 def _change(
-    position: Position, rng: random.Random, goal: str, melds: tuple[int, int] | None = None
+    position: Position,
+    rng: random.Random,
+    goal: str,
+    melds: tuple[int, int] | None = None,
+    drawn: tuple[Change, ...] | None = None,
 ) -> Position | None:
     """A random change of the position that keeps the table within `melds` (the fewest and most;
     by default the goal's `TABLE_MELDS`): changes are drawn until one applies (DRAWS at most, else
     None), so that every step of the search asks the solver about a new position."""
     melds = TABLE_MELDS[goal] if melds is None else melds
-    changes = CHANGES + JOKER_CHANGES if position.rules.jokers else CHANGES
+    changes = CHANGES if drawn is None else drawn
+    changes = changes + JOKER_CHANGES if position.rules.jokers else changes
     for _ in range(DRAWS):
-        change: Callable[[Position, random.Random], Position | None] = rng.choice(changes)
-        if change is _add_meld and len(position.table) >= melds[1]:
+        change: Change = rng.choice(changes)
+        if change in ADDING and len(position.table) >= melds[1]:
             continue
         if change is _drop_meld and len(position.table) <= melds[0]:
             continue
@@ -398,6 +430,22 @@ def _add_hand_card(position: Position, rng: random.Random) -> Position | None:
     return Position(position.rules, position.table, (*position.hand, rng.choice(near)))
 
 
+def _add_obvious_card(position: Position, rng: random.Random) -> Position | None:
+    """A hand card that lengthens a table meld as it lies: where the best play cannot place it,
+    declining it is a decision (a search a decision short of its goal usually lacks a decline)."""
+    if len(position.hand) >= HAND_CARDS[1]:
+        return None
+    left = _left_over(position)
+    top = position.rules.top_position
+    ends = sorted(
+        {card for meld in position.table for card in extensions(meld, top) if left[card] > 0},
+        key=Card.sort_key,
+    )
+    if not ends:
+        return None
+    return Position(position.rules, position.table, (*position.hand, rng.choice(ends)))
+
+
 def _drop_hand_card(position: Position, rng: random.Random) -> Position | None:
     if len(position.hand) <= HAND_CARDS[0]:
         return None
@@ -431,6 +479,27 @@ def _add_meld(position: Position, rng: random.Random) -> Position | None:
     for start in range(anchor.rank - 3, anchor.rank + 2):
         run = tuple(Card(rank, anchor.suit) for rank in range(start, start + 3) if 1 <= rank <= 13)
         if len(run) == 3 and all(left[card] > 0 for card in run):
+            options.append(run)
+    if not options:
+        return None
+    meld = Meld.of(rng.choice(options), position.rules)
+    return Position(position.rules, (*position.table, meld), position.hand)
+
+
+def _add_long_meld(position: Position, rng: random.Random) -> Position | None:
+    """A set of three or a run of four to six beside a card of the table, from the cards left over:
+    a table of melds of three shares four of them with many others up to relabelling."""
+    left = _left_over(position)
+    cards = [card for meld in position.table for card in meld.cards if card.suit is not None]
+    anchor = rng.choice(cards)
+    options: list[tuple[Card, ...]] = []
+    suits = [suit for suit in SUITS if left[Card(anchor.rank, suit)] > 0]
+    if len(suits) >= 3:
+        options.append(tuple(Card(anchor.rank, suit) for suit in rng.sample(suits, 3)))
+    length = rng.choice((4, 5, 6))
+    for start in range(anchor.rank - length, anchor.rank + 2):
+        run = tuple(Card(rank, anchor.suit) for rank in range(start, start + length) if 1 <= rank <= 13)
+        if len(run) == length and all(left[card] > 0 for card in run):
             options.append(run)
     if not options:
         return None
@@ -528,6 +597,27 @@ CHANGES: tuple[Callable[[Position, random.Random], Position | None], ...] = (
 """The changes a step draws from, a hand card changed and a meld added twice as often as the others."""
 GROWTHS: tuple[Callable[[Position, random.Random], Position | None], ...] = (_lengthen_run, _fill_set)
 """The changes that lengthen a meld (`Style.grow`)."""
+LONG_CHANGES: tuple[Change, ...] = (
+    _add_hand_card,
+    _add_obvious_card,
+    _drop_hand_card,
+    _change_hand_card,
+    _change_hand_card,
+    _add_long_meld,
+    _add_long_meld,
+    _drop_meld,
+    _lengthen_run,
+    _lengthen_run,
+    _move_card,
+)
+"""CHANGES with longer melds and obvious cards: a meld added is a set of three or a run of four to
+six, a run is lengthened twice as often, and a hand card may be added among the cards that lengthen
+a table meld as it lies."""
+RUN_GROWTHS: tuple[Change, ...] = (_lengthen_run, _lengthen_run, _fill_set)
+"""GROWTHS with runs lengthened twice as often as sets filled: a set of four is the same meld in
+every table up to relabelling."""
+ADDING = frozenset({_add_meld, _add_long_meld})
+"""The changes that add a meld to the table."""
 
 
 def _joker_to_hand(position: Position, rng: random.Random) -> Position | None:
@@ -565,7 +655,10 @@ STYLES: dict[str, Style] = {
     "2m": Style(prune=8, unfigure=True, prune_later=True),
     "5e": Style(grow=6),
     "1e": Style(grow=6),
+    "8e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
+    "9e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
 so that their IDs replay), or that go on once their goal is met (6p prunes, 4m and 9m prune after
-their trap, 1e and 5e grow melds)."""
+their trap, 1e and 5e grow melds, 8e and 9e search with longer melds and grow runs after their
+trap)."""

@@ -229,19 +229,26 @@ def _neighbours(melds: Sequence[frozenset[int]], shapes: Iterable[Candidate]) ->
     """For each original meld (given by its card types), the melds that one final meld could hold
     cards of together with it: both hold a card type of some candidate meld (or keeping's extra
     cards). A rearrangement is joined by such final melds, so it is connected in this graph."""
-    holders: dict[int, list[int]] = {}
+    # the melds a final meld touches, as bits: thousands of candidates, each ORs a few ints
+    holders: dict[int, int] = {}
     for i, types in enumerate(melds):
         for index in types:
-            holders.setdefault(index, []).append(i)
-    near: list[set[int]] = [set() for _ in melds]
-    for shape in set(shapes):
-        touched = {i for index, _ in shape for i in holders.get(index, ())}
-        if len(touched) > 1:  # a final meld that holds cards of one meld alone joins none
-            for i in touched:
-                near[i] |= touched
-    for i, found in enumerate(near):
-        found.discard(i)
-    return near
+            holders[index] = holders.get(index, 0) | 1 << i
+    joined: set[int] = set()
+    for shape in shapes:
+        touched = 0
+        for index, _ in shape:
+            touched |= holders.get(index, 0)
+        if touched & (touched - 1):  # a final meld that holds cards of one meld alone joins none
+            joined.add(touched)
+    reach = [0] * len(melds)
+    for touched in joined:
+        bits = touched
+        while bits:
+            low = bits & -bits
+            reach[low.bit_length() - 1] |= touched
+            bits ^= low
+    return [{j for j in range(len(melds)) if found >> j & 1 and j != i} for i, found in enumerate(reach)]
 
 
 def reachable(near: Sequence[AbstractSet[int]], leader: int, steps: int) -> list[int]:

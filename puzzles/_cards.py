@@ -19,6 +19,11 @@ class Suit(enum.Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # Enum hashes a member by its name in Python; a card hashes its suit, and the solver hashes
+    # cards by the million (a tenth of an analysis). A member is its own only instance, so its
+    # identity serves, in C. A name's hash is seeded per process anyway: no order may rest on it.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
@@ -36,6 +41,7 @@ class Suit(enum.Enum):
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_LETTERS = {suit: suit.value for suit in SUITS}
 _OUTLINE_SYMBOLS = {Suit.SPADES: "♤", Suit.HEARTS: "♡", Suit.DIAMONDS: "♢", Suit.CLUBS: "♧"}
 _SUIT_TOKENS: dict[str, Suit] = (
     {s.value: s for s in SUITS}
@@ -104,15 +110,15 @@ class Card:
     @property
     def index(self) -> int:
         """0-51 for the real cards (suit-major), 52 for the joker: a compact card type."""
-        if self.suit is None:
+        suit = self.suit
+        if suit is None:
             return 52
-        return self.suit.index * 13 + self.rank - 1
+        return _SUIT_BASE[suit] + self.rank
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        if index == 52:
-            return JOKER
-        return cls(index % 13 + 1, SUITS[index // 13])
+        # cards are values: the 53 types are made once, not again at every model's reading
+        return _BY_INDEX[index]
 
     def sort_key(self) -> tuple[int, int]:
         """Suit then rank, jokers last: the order of a sorted hand."""
@@ -127,13 +133,17 @@ class Card:
     def __str__(self) -> str:
         if self.suit is None:
             return JOKER_TOKEN
-        return RANK_NAMES[self.rank] + self.suit.value
+        # the letter from a dict: `Suit.value` is a Python descriptor, and tables sort by their text
+        return RANK_NAMES[self.rank] + _SUIT_LETTERS[self.suit]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
 
 JOKER = Card(JOKER_RANK, None)
+_SUIT_BASE = {suit: suit.index * 13 - 1 for suit in SUITS}
+"""A suit's first index, less one: the index of a card is its suit's base plus its rank."""
+_BY_INDEX: tuple[Card, ...] = (*(Card(i % 13 + 1, SUITS[i // 13]) for i in range(52)), JOKER)
 
 
 def parse_cards(tokens: Iterable[str] | str) -> tuple[Card, ...]:

@@ -2,7 +2,9 @@
 
 A hint starts from a best final table that keeps as
 much of the player's table as it can: the engine's chain-depth solve on a position whose table is
-the player's valid melds and whose hand is every card still to be laid or rehoused. The engine's
+the player's valid melds and whose hand is every card still to be laid or rehoused, or the
+puzzle's solution itself where that keeps as many of them, so that the hints never send a card
+where the solution, its steps and its key ideas do not while the player follows it. The engine's
 `steps_between` then says how to get there from where the table stands now:
 
 1. the puzzle's key card (`key_ideas`: its first decision, a fork before a decline), without where
@@ -153,7 +155,26 @@ def _final_table(position: Position, valid: Melds, solution: Melds, time_limit: 
     depth = chain_depth(derived, best, time_limit)
     if depth.play is None:
         return None
-    return _apart(tuple(meld.cards for meld in depth.play.table), valid, rules)
+    found = _apart(tuple(meld.cards for meld in depth.play.table), valid, rules)
+    # the solution where it keeps as many of the player's melds: a tie broken the other way would
+    # send a card where the solution, its steps and its key ideas do not (a joker to a run where
+    # they put it in a set)
+    shown = _apart(tuple(meld.cards for meld in best_table), valid, rules)
+    return shown if _kept(valid, shown) >= _kept(valid, found) else found
+
+
+def _kept(valid: Melds, final: Melds) -> int:
+    """How many of the melds `valid` end whole in `final`, each in a final meld of its own share
+    (two copies of a meld need two final melds that hold it)."""
+    left = [Counter(meld) for meld in final]
+    kept = 0
+    for meld in valid:
+        wanted = Counter(meld)
+        home = next((cards for cards in left if not wanted - cards), None)
+        if home is not None:
+            home.subtract(wanted)
+            kept += 1
+    return kept
 
 
 def _apart(final: Melds, valid: Melds, rules: Rules) -> Melds:

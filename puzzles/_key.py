@@ -302,8 +302,11 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
             for decision in agreeing_line(position, play.placed, table) or ()
         ]
     ideas = [idea for idea in found if idea is not None and _true(position, table, play.placed, idea)]
-    if forcing.decisions is not None and len(ideas) < forcing.decisions:
-        ideas += _forced_forks(position, table, play.placed, ideas, forcing.decisions - len(ideas))
+    # as many as the puzzle's decisions, or where they are not proved (a joker puzzle, mostly) the
+    # proved bound the grade read
+    wanted = forcing.decisions if forcing.decisions is not None else forcing.at_least
+    if len(ideas) < wanted:
+        ideas += _forced_forks(position, table, play.placed, ideas, wanted - len(ideas))
     ideas.sort(key=lambda idea: idea.kind == "decline")
     # a line that agrees with the solution may be longer than the count: say no more ideas than
     # the puzzle has decisions, the forks first
@@ -313,7 +316,8 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
 def _forced_forks(
     position: Position, table: tuple[Meld, ...], maximum: int, said: Sequence[KeyIdea], most: int
 ) -> list[KeyIdea]:
-    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true:
+    """Up to `most` forks that the line's ideas leave unsaid, where the line's own were not true (or
+    too few for the decisions, or their proved bound):
     cards that the forced moves leave open (`open_values`) and whose every other end the solver
     proves places fewer cards: those that end on the table first, each group in card order."""
     taken = {idea.card for idea in said}
@@ -341,11 +345,17 @@ def _forced_forks(
 def _true(position: Position, table: tuple[Meld, ...], maximum: int, idea: KeyIdea) -> bool:
     """Whether the idea is one: no play that ends its card otherwise (another split between sets
     and runs) places as many cards, as the solver finds within its time limit (where it proves
-    neither, the idea stands: the forcing player found it needed). A joker's idea is where it
-    goes, which the same split does not tell: it stands."""
-    if idea.card.is_joker:
-        return True
-    return reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is not True
+    neither, the idea stands: the forcing player found it needed). A joker's idea is checked the
+    same way, on the jokers together: where another maximal play splits them otherwise between
+    sets and runs (j8m1tytgqz: both in runs, where the solution lays one in a set), no joker's
+    place is a key. Which card a joker stands for in a run the split does not tell: that stands."""
+    return _reaches_otherwise(position, maximum, idea.card, *ends_of(table, idea.card)) is not True
+
+
+@functools.lru_cache(maxsize=256)
+def _reaches_otherwise(position: Position, maximum: int, card: Card, sets: int, runs: int) -> bool | None:
+    """`reaches_otherwise`, asked once for each card of a solution (two jokers' ideas ask alike)."""
+    return reaches_otherwise(position, maximum, card, sets, runs)
 
 
 def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> list[KeyIdea | None] | None:
@@ -489,13 +499,18 @@ def _left_meld(
 
 
 def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | None:
-    """A table meld that a hand card fits as it lies and that does not end as the card's home."""
+    """A table meld that a hand card fits as it lies and that does not end as the card's home,
+    nor as a part of it: a home of the meld's kind that keeps some of its cards is where the card
+    went onto it (4♠ in the joker's place of 3♠ 🃏 5♠ ... K♠, the run cut at 8♠), not elsewhere."""
     if card not in position.hand or card.is_joker:
         return None
     for meld in position.table:
         if meld_problem((*meld.cards, card), position.rules) is not None:
             continue
-        if home is None or Counter(meld.cards) - Counter(home.cards):
+        if home is None:
+            return meld
+        shared = Counter(meld.cards) & Counter(home.cards)
+        if Counter(meld.cards) - Counter(home.cards) and not (shared and meld.kind is home.kind):
             return meld
     return None
 

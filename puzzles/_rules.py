@@ -21,6 +21,8 @@ class FreedJoker(enum.Enum):
     HAND = "hand"
     """The player who swaps in the exact card takes the joker into their hand (German leaflet)."""
 
+    __hash__ = object.__hash__  # in C, as `Suit`'s: the solver's caches hash the rules at every ask
+
 
 @dataclass(frozen=True, slots=True)
 class HandPoints:

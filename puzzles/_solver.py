@@ -259,10 +259,14 @@ def unsettled(
     One solve asks for a maximal play that ends any of the cards still open otherwise; the cards it
     ends otherwise are unsettled, and the rest are asked again, until no such play exists."""
     found: set[Card] = set()
+    if not ends:
+        return frozenset(), True
+    # every solve starts from this model, copied: building it again each time took a third of
+    # the solves' time
+    maximal = Model(position, Objective.CARDS)
+    maximal.add(maximal.cards >= maximum)
     if any(end is None for end in ends.values()):
-        model = Model(position, Objective.CARDS)
-        model.add(model.cards >= maximum)
-        first = model.solve(time_limit, work_limit=work_limit)
+        first = maximal.copy().solve(time_limit, work_limit=work_limit)
         if first.play is None:
             return frozenset(ends), False
         table = first.play.table
@@ -271,8 +275,7 @@ def unsettled(
     for _ in range(SETTLE_SOLVES):
         if not open_ends:
             return frozenset(found), True
-        model = Model(position, Objective.CARDS)
-        model.add(model.cards >= maximum)
+        model = maximal.copy()
         model.require_some_other_end(open_ends)
         solved = model.solve(time_limit, work_limit=work_limit)
         if solved.status is Status.INFEASIBLE:

@@ -1,6 +1,7 @@
 """A puzzle's key ideas in real headless Chromium on a phone: the first hint marks the key card
 alone, and giving up shows the ideas in words on the result card, in each language, at 360 px
-(English, Italian) and 320 px (German, Polish: the longest words).
+(English, Italian) and 320 px (German, Polish: the longest words); a joker puzzle's four ideas at
+360 px in German and Italian.
 
 Screenshots go to artifacts/ as key-ideas-<language>-<width>-*.png.
 """
@@ -16,7 +17,7 @@ import generator
 from puzzles import Position
 from tests.browser.conftest import ARTIFACTS, PHONE, served
 from tests.webapp.conftest import FrozenClock, make_app, store
-from tests.webapp.turn.test_key_ideas import MASTER
+from tests.webapp.turn.test_key_ideas import JOKER_IDEA, JOKERS, MASTER
 
 SAID = {
     "en": {
@@ -102,7 +103,8 @@ LONG_RUN = (
 )
 """A fresh jokers Medium (j8m21k9cln, seed 4242): its key idea named a run of ten, 3♥ 🃏 5♥ ...
 Q♥, which ran off the result card at 320 px while its cards were all joined by no-break spaces. Its
-solution joined 10♥ J♥ Q♥, which it never touches; laid apart, the idea names a run of seven."""
+solution joined 10♥ J♥ Q♥, which it never touches; laid apart, the idea names a run of seven (3♥'s
+now: the joker's place is no key, since another best play splits the jokers otherwise)."""
 
 
 @pytest.fixture
@@ -114,7 +116,7 @@ def long_run_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
 
 
 @pytest.mark.parametrize(
-    ("language", "run"), [("de", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥."), ("pl", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥.")]
+    ("language", "run"), [("de", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥"), ("pl", "3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥")]
 )
 def test_a_key_idea_naming_a_long_run_stays_on_a_320_px_phone(
     browser: object, long_run_site: str, language: str, run: str
@@ -159,7 +161,7 @@ def both_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
     ("language", "said"),
     [
         ("en", "Both J♠ end in sets (J♠ J♥ J♣), the one in J♠ Q♠ K♠ too."),
-        ("it", "Entrambi i J♠ finiscono in tris (J♠ J♥ J♣), anche quello in J♠ Q♠ K♠."),
+        ("it", "Entrambe le copie di J♠ finiscono in tris (J♠ J♥ J♣), anche quella in J♠ Q♠ K♠."),
         ("de", "Beide B♠ landen in Sätzen (B♠ B♥ B♣), auch die aus B♠ D♠ K♠."),
         ("pl", "Obie W♠ kończą w grupach (W♠ W♥ W♣), także ta z W♠ D♠ K♠."),
     ],
@@ -310,4 +312,35 @@ def test_a_medium_chain_said_link_by_link_on_a_320_px_phone(
     assert overflow and max(overflow) <= 0, overflow
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-chain-{language}-320.png"))
+    context.close()
+
+
+@pytest.fixture
+def jokers_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    app: Flask = make_app(database_url, clock)
+    store(app, generator.puzzle_of("jk0", Position.parse(JOKERS), time_limit=20), 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("language", ["de", "it"])
+def test_a_joker_puzzles_ideas_on_a_360_px_phone(browser: object, jokers_site: str, language: str) -> None:
+    # the joker's place first, then a fork that fills the decisions the grade proved, then declines
+    screen = {**PHONE, "viewport": {"width": 360, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(jokers_site + "/")
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    said = page.inner_text("#key-ideas").replace("\u00a0", " ")
+    assert JOKER_IDEA[language].replace("\u00a0", " ") in said
+    assert page.locator("#key-ideas li").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-jokers-{language}-360.png"))
     context.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -146,6 +147,38 @@ def test_runs_the_player_keeps_apart_are_not_joined() -> None:
     # 4♥ onto the set and J♥ onto 8♥ 9♥ 10♥: the two runs stay apart
     assert len(given) == 3 and len(board.melds) == 3
     assert board.problems() == []
+
+
+def as_text(table: Sequence[Sequence[Card]]) -> list[str]:
+    return sorted(" ".join(sorted(map(str, meld))) for meld in table)
+
+
+@pytest.mark.parametrize(
+    ("solution", "target"),
+    [("7S 7H 7D 7C / 4C 5C 6C", "7♠ 7♥ 7♦"), ("7S 7H 7D / 4C 5C 6C 7C", "4♣ 5♣ 6♣")],
+)
+def test_where_the_solution_keeps_as_many_melds_the_hints_follow_it(solution: str, target: str) -> None:
+    # 7♣ extends the set or the run, keeping both melds either way: the hints send it where the
+    # solution shown beside them does, whichever way the engine's own solve would break the tie
+    position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C | 7C")
+    melds = [parse_cards(meld) for meld in solution.split(" / ")]
+    board = Board.start(position)
+    assert str(hint(board, 2, melds, TIME_LIMIT).words) == f"Move 7♣ from your hand onto {target}."
+    assert as_text(final_table(board, melds, TIME_LIMIT)) == as_text(melds)
+
+
+def test_hints_keep_a_players_meld_that_the_solution_would_break() -> None:
+    # the player laid 7♣ on the run; the solution puts it in the set. Going back would break a meld
+    # the player made, so the hints keep it and go on from there
+    position = Position.parse("classic | 7S 7H 7D / 4C 5C 6C | 7C KH KS KD")
+    solution = [parse_cards(meld) for meld in ("7S 7H 7D 7C", "4C 5C 6C", "KH KS KD")]
+    board = Board.start(position)
+    (seven,) = cards_at(board, "7C")
+    board = board.move(seven, "1")
+    assert [view.state for view in board.views()] == [MeldState.VALID] * 2
+    final = final_table(board, solution, TIME_LIMIT)
+    assert parse_cards("4C 5C 6C 7C") in final
+    assert str(hint(board, 2, solution, TIME_LIMIT).words).endswith("from your hand to a new meld.")
 
 
 def test_the_ladder_has_three_rungs(known_solution: list[list[Card]]) -> None:

@@ -9,11 +9,13 @@ import pytest
 
 from puzzles import (
     JOKER,
+    Card,
     Decision,
     KeyIdea,
     Meld,
     MeldKind,
     Position,
+    decisions_of,
     key_ideas,
     maximum,
     meld_problem,
@@ -299,19 +301,29 @@ def test_the_key_ideas_of_the_solvers_own_play_are_true_of_it(text: str) -> None
 
 
 def test_a_joker_says_which_card_it_stands_for_then_the_decisions_it_leaves() -> None:
-    # the grade's count finds no line within JOKER_NODE_LIMIT; with the joker placed, two declines do
+    # the grade's count finds no line within JOKER_NODE_LIMIT; with the joker placed, two declines do,
+    # and a card the forced moves leave open fills the fourth decision the grade proved
     assert said(JOKERS, JOKERS_SOLUTION) == [
         ("fork", "The joker stands for 7♥ in the run 6♥ 🃏 8♥."),
+        ("fork", "J♠ goes to the run 10♠ J♠ Q♠, not to a set."),
         ("decline", "10♠ goes to 10♠ J♠ Q♠, not onto 10♥ 10♦ 10♣."),
         ("decline", "J♦ goes to 9♦ 10♦ J♦ Q♦, not onto J♠ J♥ J♣."),
     ]
 
 
-def test_a_table_joker_that_moves_to_a_set_is_a_fork() -> None:
+def test_a_jokers_place_that_another_best_play_changes_is_no_key() -> None:
+    # the solution moves the table joker to 10♠ 10♥ 🃏, but 10♠ 10♥ 10♦ with the joker in J♦ Q♦ 🃏
+    # places as many cards: "🃏 goes to the set, not to a run" would not be true (j8m1tytgqz's kind)
+    position = Position.parse(GERMAN_JOKERS)
+    best = maximum(position, time_limit=20.0)
+    assert reaches_otherwise(position, best.placed, JOKER, 1, 0) is True
+    # in its place, cards whose every other end loses one fill the three decisions the grade proved
     assert said(GERMAN_JOKERS, GERMAN_JOKERS_SOLUTION) == [
-        ("fork", "🃏 goes to the set 10♠ 10♥ 🃏, not to a run."),
+        ("fork", "8♠ goes to the set 8♠ 8♥ 8♣, not to a run."),
+        ("fork", "One 10♠ goes to the set 10♠ 10♥ 🃏; keep the other in the hand."),
         ("decline", "8♣ goes to 8♠ 8♥ 8♣, not onto 3♣ 4♣ 5♣ 6♣ 🃏."),
     ]
+    assert decisions_of(position, best.placed).at_least == 3
 
 
 def test_a_table_joker_that_stays_where_it_lies_is_no_fork() -> None:
@@ -365,6 +377,19 @@ def test_a_solution_stored_with_untouched_runs_joined_is_said_with_them_apart() 
     melds = [[*parse_cards(meld)] for meld in joined.split(" / ")]
     ideas = key_ideas(position, melds)
     assert ideas == key_ideas(position, [[*parse_cards(meld)] for meld in apart.split(" / ")])
-    assert [str(idea.words()) for idea in ideas][
-        -1
-    ] == "The joker stands for 4♥ in the run 3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥."
+    # the hearts run is named as it lies apart from 10♥ J♥ Q♥ (the jokers' places are no key here:
+    # another best play splits them otherwise between sets and runs)
+    assert "3♥ goes to the run 3♥ 🃏 5♥ 6♥ 7♥ 8♥ 9♥, not to a set." in [str(idea.words()) for idea in ideas]
+
+
+def test_a_card_laid_onto_a_part_of_the_meld_it_fits_is_not_sent_elsewhere() -> None:
+    # 4♠ and J♠ fit 5♠ ... 10♠ as it lies, and go there: the run is cut after 7♠, each end keeps a
+    # part of it. "Not onto 5♠ ... 10♠" would say the opposite of what the cards do
+    position = Position.parse("classic | 5S 6S 7S 8S 9S 10S / 8H 8D 8C | 4S JS")
+    melds = ("4S 5S 6S 7S", "8S 8H 8D 8C", "9S 10S JS")
+    table = tuple(Meld.parse(meld, position.rules) for meld in melds)
+    four = _placed(position, table, Decision(Card.parse("4S"), 0, 1, 0))
+    assert four is not None and four.instead is None
+    assert str(four.words()) == "4♠ goes to the run 4♠ 5♠ 6♠ 7♠."
+    jack = _placed(position, table, Decision(Card.parse("JS"), 0, 1, 0))
+    assert jack is not None and jack.instead is None
