@@ -25,12 +25,14 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
+from generator._ladder import ladder
 from generator._methods import (
     BEFORE_TWINS,
     FINISHED_SEARCHES,
     FORKS_BEFORE_SETTLED,
     FREEING,
     JOKER_RECIPES,
+    LADDERS,
     METHODS,
     OLD_METHODS,
     RECIPES,
@@ -221,7 +223,8 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     style = STYLES.get(puzzle_id.method, Style())
     # an older letter searches with the forks it was published with, so that its IDs replay
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
-    found = search(str(puzzle_id), start, goal, deadline, style, settled)
+    searching = ladder if puzzle_id.method in LADDERS else search
+    found = searching(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)
     analysis = found.analysis

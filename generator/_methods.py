@@ -804,3 +804,20 @@ METHODS |= {"8e": METHODS["1e"], "9e": METHODS["5e"]}
 SEARCHES |= {"8e": "expert", "9e": "expert"}
 FINISHED_SEARCHES = FINISHED_SEARCHES | {"8e", "9e"}
 RECIPES |= {"expert": ("6e", "8e", "9e", "8e", "9e")}
+
+# Masters climbed from Experts (issue 38 item 4): a Master search reaches a chain of 6 in about one
+# attempt in six and then seldom keeps two forks; an Expert search reaches a chain of 4-5 with a fork
+# cheaply. 2m runs the Expert search of 5e's chains and 3e's twists (half each), then climbs on to
+# Master from where it stops, links at the chain's hand end keeping its forks (`generator._ladder`),
+# adds the decline it may lack and prunes as 4m and 9m do (docs/GENERATOR.md).
+METHODS |= {
+    "2m": _without_jokers(family((*EXPERT_TREES * 7, *EXPERT_TWISTS * 3), plain=1.0), "6e"),
+}
+SEARCHES |= {"2m": "master"}
+LADDERS = frozenset({"2m"})
+"""The searching letters whose attempt is the Expert search then the climb (`generator._ladder`)."""
+FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
+# 2m made as many Masters a CPU minute as 4m with 9m or more (0.8 and 0.5 on seeds 11 and 23, against
+# 0.5 on seed 11), with fewer figures and more live decoys (docs/GENERATOR.md): it alone takes
+# Master's turns now; 4m and 9m keep their IDs.
+RECIPES |= {"master": ("2m",)}

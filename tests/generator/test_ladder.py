@@ -1,0 +1,91 @@
+"""Method 2m: Masters climbed from Experts (`generator._ladder`, issue 38 item 4)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from generator import puzzle_from_id, verify
+from generator._ladder import LINK_KINDS, _link, _linked
+from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
+from generator._search import STYLES, honest
+from generator._shapes import is_figure
+from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
+
+MASTER = "c2m6v80k"
+"""A 2m Master (seed 11): an Expert's chain climbed to Master, two forks kept."""
+
+
+def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
+    assert SEARCHES["2m"] == "master"
+    assert "2m" in LADDERS
+    # a trap for the decline it may lack, then pruning, as 4m and 9m
+    assert "2m" in FINISHED_SEARCHES
+    assert STYLES["2m"].prune and STYLES["2m"].prune_later
+
+
+def test_two_m_starts_from_experts_starts_never_a_figure() -> None:
+    rules = Rules.named("classic")
+    made = [METHODS["2m"](rules, random.Random(seed)) for seed in range(60)]
+    assert sum(candidate is not None for candidate in made) >= 10
+    for candidate in made:
+        if candidate is not None:
+            assert not is_figure(candidate.position.table, rules.top_position)
+
+
+def _position(table: str, hand: str) -> Position:
+    rules = Rules.named("classic")
+    melds = tuple(Meld.parse(meld, rules) for meld in table.split(" / "))
+    return Position(rules, melds, tuple(parse_cards(hand)))
+
+
+# RULES.md's worked example 2: 9S leaves for a run with 10S JS, QD QS make a set with QC
+CHAIN = _position("10H 10D 10S / JH JD JS / QH QD QC", "9S QD QS")
+
+
+def test_a_link_moves_a_hand_card_the_chain_lays_into_the_table() -> None:
+    analysis = analyse(CHAIN, time_limit=30)
+    linked = set(_linked(analysis))
+    assert linked and linked <= set(analysis.best.play.laid)
+    rules = CHAIN.rules
+    seen = Counter[str]()
+    for seed in range(200):
+        rng = random.Random(seed)
+        changed = _link(analysis, rng)
+        if changed is None:
+            continue
+        moved = Counter(CHAIN.hand) - Counter(changed.hand)
+        # one linked card leaves the hand, and lies on the table now
+        assert sum(moved.values()) == 1
+        (card,) = moved
+        assert card in linked
+        table_before = Counter(c for meld in CHAIN.table for c in meld.cards)
+        table_after = Counter(c for meld in changed.table for c in meld.cards)
+        assert table_after[card] == table_before[card] + 1
+        # no card beyond the decks' copies, and every meld valid (Meld.of raises otherwise)
+        every = table_after + Counter(changed.hand)
+        assert all(n <= rules.copies(c) for c, n in every.items())
+        for meld in changed.table:
+            assert Meld.of(meld.cards, rules) == meld
+        # a new meld of three comes with the hand card that holds its other two together
+        grew = len(changed.table) - len(CHAIN.table)
+        seen["new meld" if grew else "onto"] += 1
+        assert len(changed.hand) in (len(CHAIN.hand) - 1, len(CHAIN.hand))
+    assert seen["new meld"] >= 10
+    assert set(LINK_KINDS) == {"set", "set of four", "run", "run of four", "onto"}
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_two_m_master_forks_twice_and_replays_from_its_id() -> None:
+    master = puzzle_from_id(MASTER)
+    assert master.tier == "master"
+    assert master.forks is not None and master.forks >= 2
+    assert master.decisions is not None and master.decisions >= 3
+    assert master.chain >= 6
+    position = master.position()
+    assert honest(position, master.laid_cards)
+    assert skill_limited(position, 5, 30, goal=master.max_placed).placed < master.max_placed
+    assert verify(master) == []
+    assert puzzle_from_id(MASTER) == master
