@@ -34,7 +34,6 @@ from generator._grading import (
     graded_decisions,
     graded_forks,
     graded_tier,
-    skill_below,
 )
 from generator._search import (
     Found,
@@ -42,6 +41,7 @@ from generator._search import (
     _a_puzzle,
     _change,
     _left_over,
+    graded,
     honest,
     met,
     search,
@@ -55,8 +55,6 @@ from puzzles import (
     MeldKind,
     Position,
     analyse,
-    decisions_of,
-    skill_limited,
 )
 
 CLIMB = 60
@@ -96,7 +94,7 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
     """The climb from a found position towards a puzzle of `goal` (see the module's docstring): up
     to CLIMB changes, each kept when its score does not fall; None when a step was not proved."""
     rng = random.Random(f"{seed}/ladder")
-    current = _graded(found.analysis, goal, deadline, settled)
+    current = graded(found.analysis, goal, deadline, settled, any_chain=True)
     if current is None:
         return None
     score = _score(current, goal)
@@ -120,26 +118,12 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
             return None
         if not _a_puzzle(analysis):
             continue
-        graded = _graded(analysis, goal, deadline, settled)
-        if graded is None:
+        found_now = graded(analysis, goal, deadline, settled, any_chain=True)
+        if found_now is None:
             return None
-        if (new := _score(graded, goal)) >= score:
-            current, score = graded, new
+        if (new := _score(found_now, goal)) >= score:
+            current, score = found_now, new
     return current
-
-
-def _graded(analysis: Analysis, goal: str, deadline: float, settled: bool) -> Found | None:
-    """The position with the forcing player's count at any chain, and the skill-limited player below
-    the goal once the grade reaches it; None when that player's run was not proved in time."""
-    forcing = decisions_of(analysis.position, analysis.best.placed, settled=settled)
-    if graded_tier(analysis.chain.length or 0, forcing) != goal:
-        return Found(analysis, forcing)
-    skill = skill_below(goal)
-    assert skill is not None, "the goal is Master"
-    run = skill_limited(analysis.position, skill, _left(deadline), goal=analysis.best.placed)
-    if not run.proven:
-        return None
-    return Found(analysis, forcing, run)
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:

@@ -135,12 +135,15 @@ def met(found: Found, goal: str) -> bool:
     )
 
 
-def graded(analysis: Analysis, goal: str, deadline: float, settled: bool = True) -> Found | None:
+def graded(
+    analysis: Analysis, goal: str, deadline: float, settled: bool = True, any_chain: bool = False
+) -> Found | None:
     """The position as the search compares it: the forcing player's count once the chain reaches
-    the goal's, and the skill-limited player below the goal once the grade reaches the goal; None
-    when the solver could not prove the player's run in time. `settled` False: the count of forks
-    before issue 38 item 1 (`generator._methods.FORKS_BEFORE_SETTLED`)."""
-    if (analysis.chain.length or 0) < LOWEST_CHAIN[goal]:
+    the goal's (at any chain with `any_chain`, as a climb that must keep its forks reads it), and the
+    skill-limited player below the goal once the grade reaches the goal; None when the solver could
+    not prove the player's run in time. `settled` False: the count of forks before issue 38 item 1
+    (`generator._methods.FORKS_BEFORE_SETTLED`)."""
+    if not any_chain and (analysis.chain.length or 0) < LOWEST_CHAIN[goal]:
         return Found(analysis)
     forcing = decisions_of(analysis.position, analysis.best.placed, settled=settled)
     if graded_tier(analysis.chain.length or 0, forcing) != goal:
