@@ -472,26 +472,18 @@ def _change_hand_card(position: Position, rng: random.Random) -> Position | None
 
 def _add_meld(position: Position, rng: random.Random) -> Position | None:
     """A set of three or a run of three beside a card of the table, from the cards left over."""
-    left = _left_over(position)
-    cards = [card for meld in position.table for card in meld.cards if card.suit is not None]
-    anchor = rng.choice(cards)
-    options: list[tuple[Card, ...]] = []
-    suits = [suit for suit in SUITS if left[Card(anchor.rank, suit)] > 0]
-    if len(suits) >= 3:
-        options.append(tuple(Card(anchor.rank, suit) for suit in rng.sample(suits, 3)))
-    for start in range(anchor.rank - 3, anchor.rank + 2):
-        run = tuple(Card(rank, anchor.suit) for rank in range(start, start + 3) if 1 <= rank <= 13)
-        if len(run) == 3 and all(left[card] > 0 for card in run):
-            options.append(run)
-    if not options:
-        return None
-    meld = Meld.of(rng.choice(options), position.rules)
-    return Position(position.rules, (*position.table, meld), position.hand)
+    return _added_meld(position, rng, None)
 
 
 def _add_long_meld(position: Position, rng: random.Random) -> Position | None:
     """A set of three or a run of four to six beside a card of the table, from the cards left over:
     a table of melds of three shares four of them with many others up to relabelling."""
+    return _added_meld(position, rng, (4, 5, 6))
+
+
+def _added_meld(position: Position, rng: random.Random, lengths: tuple[int, ...] | None) -> Position | None:
+    """A set of three or a run of one of `lengths` (three when None, drawing nothing for it, as
+    `_add_meld` always drew) beside a card of the table, from the cards left over."""
     left = _left_over(position)
     cards = [card for meld in position.table for card in meld.cards if card.suit is not None]
     anchor = rng.choice(cards)
@@ -499,7 +491,7 @@ def _add_long_meld(position: Position, rng: random.Random) -> Position | None:
     suits = [suit for suit in SUITS if left[Card(anchor.rank, suit)] > 0]
     if len(suits) >= 3:
         options.append(tuple(Card(anchor.rank, suit) for suit in rng.sample(suits, 3)))
-    length = rng.choice((4, 5, 6))
+    length = 3 if lengths is None else rng.choice(lengths)
     for start in range(anchor.rank - length, anchor.rank + 2):
         run = tuple(Card(rank, anchor.suit) for rank in range(start, start + length) if 1 <= rank <= 13)
         if len(run) == length and all(left[card] > 0 for card in run):
