@@ -8,14 +8,15 @@ from collections import Counter
 
 import pytest
 
-from generator import puzzle_from_id, verify
+from generator import puzzle_from_id
 from generator._geometry import sample_tree
 from generator._make import REPLAY_TIME_LIMIT
 from generator._methods import METHODS, SEARCHES
-from generator._search import STYLES, graded, honest, met, pruned
+from generator._search import STYLES, graded, met, pruned
 from generator._shapes import is_figure
 from generator._tables import counts_of, supply, to_meld
-from puzzles import Meld, MeldKind, Position, Rules, analyse, skill_limited, table_shape
+from puzzles import Meld, MeldKind, Position, Rules, analyse, table_shape
+from tests.generator.masters import check_pinned_master
 
 MASTER = "c9m34dkx"
 """A 9m Master: a chain that turns, polished by the search (docs/GENERATOR.md)."""
@@ -71,16 +72,7 @@ def test_nine_m_searches_for_master_and_gives_up_figures_before_the_solver() -> 
 
 @pytest.mark.slow  # a master searched from scratch
 def test_a_nine_m_master_forks_twice_and_replays_from_its_id() -> None:
-    master = puzzle_from_id(MASTER)
-    assert master.tier == "master"
-    assert master.forks is not None and master.forks >= 2
-    assert master.decisions is not None and master.decisions >= 3
-    assert master.chain >= 6
-    position = master.position()
-    assert honest(position, master.laid_cards)
-    assert skill_limited(position, 5, 30, goal=master.max_placed).placed < master.max_placed
-    assert verify(master) == []
-    assert puzzle_from_id(MASTER) == master
+    check_pinned_master(MASTER)
 
 
 @pytest.mark.slow  # a master searched from scratch, then graded twice

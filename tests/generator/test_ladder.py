@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from generator import puzzle_from_id, verify
 from generator._ladder import LINK_KINDS, _link, _linked
 from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
-from generator._search import STYLES, honest
+from generator._search import STYLES
 from generator._shapes import is_figure
-from puzzles import Meld, Position, Rules, analyse, parse_cards, skill_limited
+from puzzles import Meld, Position, Rules, analyse, parse_cards
+from tests.generator.masters import check_pinned_master
 
 MASTER = "c2m6v80k"
 """A 2m Master (seed 11): an Expert's chain climbed to Master, two forks kept."""
@@ -79,13 +79,4 @@ def test_a_link_moves_a_hand_card_the_chain_lays_into_the_table() -> None:
 
 @pytest.mark.slow  # a master searched from scratch
 def test_a_two_m_master_forks_twice_and_replays_from_its_id() -> None:
-    master = puzzle_from_id(MASTER)
-    assert master.tier == "master"
-    assert master.forks is not None and master.forks >= 2
-    assert master.decisions is not None and master.decisions >= 3
-    assert master.chain >= 6
-    position = master.position()
-    assert honest(position, master.laid_cards)
-    assert skill_limited(position, 5, 30, goal=master.max_placed).placed < master.max_placed
-    assert verify(master) == []
-    assert puzzle_from_id(MASTER) == master
+    check_pinned_master(MASTER)
