@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from generator._freeing import freeing
+from generator._gadgets import planted
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -31,6 +32,7 @@ from generator._methods import (
     FINISHED_SEARCHES,
     FORKS_BEFORE_SETTLED,
     FREEING,
+    GADGETS,
     JOKER_RECIPES,
     LADDERS,
     METHODS,
@@ -223,7 +225,7 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     style = STYLES.get(puzzle_id.method, Style())
     # an older letter searches with the forks it was published with, so that its IDs replay
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
-    searching = ladder if puzzle_id.method in LADDERS else search
+    searching = ladder if puzzle_id.method in LADDERS else planted if puzzle_id.method in GADGETS else search
     found = searching(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)
