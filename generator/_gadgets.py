@@ -26,14 +26,15 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator._grading import LEAST_FORKS, graded_forks
 from generator._ladder import START_GOAL, climb
 from generator._search import Found, Style, _a_puzzle, _left_over, graded, search
-from puzzles import SUITS, Analysis, Card, Meld, Position, Suit, analyse
+from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, Suit, analyse
 
-TRIES = 8
+TRIES = 16
 """Gadgets that fit the decks tried on one position (an analysis each) before the attempt gives up."""
 DRAWS = 200
 """Gadgets drawn at most for those tries: near the chain, the decks often hold no copy left."""
@@ -43,6 +44,9 @@ OBVIOUS = 0.5
 """How often such a gadget brings a card the best play lays at the run's far end."""
 FOUR = 0.25
 """How often the giver is a set of four (no run): the set spares a card by itself."""
+ON_TABLE = 0.3
+"""How often, where the table has a run of four or more, the giver is one of them: the gadget then
+lies on the table's own melds rather than beside them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +55,24 @@ class Gadget:
 
     melds: tuple[tuple[Card, ...], ...]
     hand: tuple[Card, ...]
+    giver: Meld | None = None
+    """The table's run that gives the set its replacement, when the gadget brings none of its own."""
 
 
-def gadget(rng: random.Random) -> Gadget | None:
+def gadget(rng: random.Random, runs: Sequence[Meld] = ()) -> Gadget | None:
     """A fork gadget drawn at random (see the module's docstring); None when its ranks fall off the
-    ends of a suit."""
-    r = rng.randint(1, 13)
-    a, b, d, c = rng.sample(SUITS, 4)
+    ends of a suit. `runs`: the table's runs of four or more, one of which may be the giver."""
+    giver = rng.choice(runs) if runs and rng.random() < ON_TABLE else None
+    if giver is None:
+        r = rng.randint(1, 13)
+        a, b, d, c = rng.sample(SUITS, 4)
+    else:
+        suit = giver.cards[0].suit
+        assert suit is not None
+        c = suit
+        up = rng.random() < 0.5
+        r = giver.start if up else giver.start + len(giver.cards) - 1
+        a, b, d = rng.sample([suit for suit in SUITS if suit != c], 3)
     # the partial runs: below r (r-2, r-1) or above it (r+1, r+2), each side drawn
     pair_a = (r + 1, r + 2) if rng.random() < 0.5 else (r - 2, r - 1)
     pair_b = (r + 1, r + 2) if rng.random() < 0.5 else (r - 2, r - 1)
@@ -66,13 +81,16 @@ def gadget(rng: random.Random) -> Gadget | None:
     decider = r + 1 if pair_b[0] < r else r - 1
     hand = [(rank, a) for rank in pair_a] + [(rank, b) for rank in pair_b] + [(decider, b)]
     table: list[list[tuple[int, Suit]]]
-    if rng.random() < FOUR:
+    if giver is None and rng.random() < FOUR:
         table = [[(r, a), (r, b), (r, d), (r, c)]]
     else:
-        length = rng.choice((4, 4, 5))
-        up = rng.random() < 0.5  # the run of suit c climbs from r, or ends at r
-        ranks = range(r, r + length) if up else range(r - length + 1, r + 1)
-        table = [[(r, a), (r, b), (r, d)], [(rank, c) for rank in ranks]]
+        if giver is None:
+            length = rng.choice((4, 4, 5))
+            up = rng.random() < 0.5  # the run of suit c climbs from r, or ends at r
+            table = [[(r, a), (r, b), (r, d)], [(rank, c) for rank in _ranks(r, length, up)]]
+        else:
+            length = len(giver.cards)
+            table = [[(r, a), (r, b), (r, d)]]
         near, far = (r - 1, r + length) if up else (r + 1, r - length)
         if rng.random() < DECLINE and near not in (*pair_a, *pair_b):
             # (beside a pair's card of its rank it would make a set with the hand alone)
@@ -84,7 +102,21 @@ def gadget(rng: random.Random) -> Gadget | None:
     return Gadget(
         tuple(tuple(Card(rank, suit) for rank, suit in meld) for meld in table),
         tuple(Card(rank, suit) for rank, suit in hand),
+        giver,
     )
+
+
+def _ranks(r: int, length: int, up: bool) -> range:
+    return range(r, r + length) if up else range(r - length + 1, r + 1)
+
+
+def givers(position: Position) -> list[Meld]:
+    """The table's runs that can spare an end card to a gadget's set: four or more, no joker."""
+    return [
+        meld
+        for meld in position.table
+        if meld.kind is MeldKind.RUN and len(meld.cards) >= 4 and not meld.jokers
+    ]
 
 
 def fits(position: Position, planted: Gadget) -> bool:
@@ -97,7 +129,8 @@ def fits(position: Position, planted: Gadget) -> bool:
 def touches(position: Position, planted: Gadget) -> int:
     """How many pairs of a gadget's card and a position's card could share a meld: of one rank, or
     of one suit two ranks apart at most."""
-    cards = [card for meld in position.table for card in meld.cards] + list(position.hand)
+    cards = [card for meld in position.table if meld != planted.giver for card in meld.cards]
+    cards += position.hand
     mine = [card for meld in planted.melds for card in meld] + list(planted.hand)
     return sum(
         1
@@ -156,7 +189,8 @@ def plant(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
     forks = graded_forks(found.forcing) or 0
     # the gadgets that touch the position's cards least first: one that shares their ranks and
     # suits may make the maximum another or take the first fork away
-    drawn = [one for one in (gadget(rng) for _ in range(DRAWS)) if one and fits(position, one)]
+    runs = givers(position)
+    drawn = [one for one in (gadget(rng, runs) for _ in range(DRAWS)) if one and fits(position, one)]
     drawn.sort(key=lambda one: touches(position, one))
     for one in drawn[:TRIES]:
         try:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from generator._gadgets import Gadget, fits, gadget, touches, with_gadget
+from generator._gadgets import Gadget, fits, gadget, givers, touches, with_gadget
 from generator._methods import FINISHED_SEARCHES, GADGETS, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
 from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards
@@ -54,6 +54,25 @@ def test_every_gadget_drawn_forks_once_on_its_own() -> None:
     assert drawn_count >= 60
     # a set of four alone, or a set of three with a run of four or five that gives its end card
     assert set(kinds) == {(1, 4), (2, 4), (2, 5)}
+
+
+@pytest.mark.parametrize("run", ["4C 5C 6C 7C", "6H 7H 8H 9H 10H", "2D 3D 4D 5D 6D 7D"])
+def test_a_gadget_whose_giver_is_a_table_run_forks_once_on_it(run: str) -> None:
+    """On a table's run of four or more, a gadget may bring only the set: the run gives its end card."""
+    giver = Meld.of(parse_cards(run), RULES)
+    table = Position(RULES, (giver,), ())
+    seen = 0
+    for seed in range(80):
+        drawn = gadget(random.Random(seed), givers(table))
+        if drawn is None or drawn.giver is None:
+            continue
+        seen += 1
+        assert drawn.giver == giver and len(drawn.melds) == 1
+        position = with_gadget(table, drawn)
+        analysis = analyse(position, time_limit=30)
+        assert analysis.proven and analysis.uniqueness.unique is True
+        assert decisions_of(position, analysis.best.placed).forks == 1
+    assert seen >= 5
 
 
 def test_the_classic_gadget_of_rules_md_forks() -> None:
