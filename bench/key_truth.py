@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator import TIERS, Puzzle
 from generator._grading import graded_decisions, graded_forks, graded_tier
 from puzzles import (
+    CHAIN_SHARE,
     DEFAULT_NODE_LIMIT,
     JOKER,
     JOKER_NODE_LIMIT,
@@ -58,6 +59,7 @@ from puzzles import (
     KeyIdea,
     Meld,
     MeldKind,
+    Objective,
     Position,
     analyse,
     decisions_of,
@@ -65,6 +67,7 @@ from puzzles import (
     key_ideas,
     lay_apart,
     parse_cards,
+    settle,
 )
 from puzzles._key import IDEA_FIELDS, _rival_kind, _stand_ins, stands_otherwise
 from puzzles._solver import ends_of, reaches_otherwise
@@ -101,12 +104,16 @@ ANSWERED = (
     "lines longer than the count",
     "disagree with the solution",
     "tables not the solution's",
+    "disagree with the page's table",
 )
 """An answer's table is not the solution's where it ends some card otherwise (sets, runs, kept).
 `disagree with its table`: decided cards of the answer's line that its own table ends otherwise;
 `lines not agreeing`: answers whose line does not agree with their table (`Forcing.agrees`);
 `lines longer than the count`: answers whose line agrees with their table only by being longer than
-their `decisions` (no line of the fewest decisions reaches the play shown)."""
+their `decisions` (no line of the fewest decisions reaches the play shown); `disagree with the
+page's table`: decided cards of the answer's line that the analyser page's table ends otherwise, the
+table it shows before the chain length is known (`settle`'s play: as few breaks, perhaps laid out
+otherwise than the answer's, which the chain length's search lays out by rearrangement)."""
 
 
 def judged(
@@ -229,6 +236,8 @@ def answered(position: Position, table: Sequence[Meld], time_limit: float) -> Co
     found["disagree with the solution"] = len(disagreeing(position, table, forcing.line))
     cards = {*position.hand, *(card for meld in position.table for card in meld.cards)}
     found["tables not the solution's"] = int(any(ends_of(shown, c) != ends_of(table, c) for c in cards))
+    page = settle(position, Objective.CARDS, time_limit * (1 - CHAIN_SHARE)).shown.table
+    found["disagree with the page's table"] = len(disagreeing(position, page, forcing.line))
     return found
 
 
