@@ -62,6 +62,7 @@ from puzzles import (
     Objective,
     Position,
     analyse,
+    canonical,
     decisions_of,
     forcing_player,
     key_ideas,
@@ -236,7 +237,9 @@ def answered(position: Position, table: Sequence[Meld], time_limit: float) -> Co
     found["disagree with the solution"] = len(disagreeing(position, table, forcing.line))
     cards = {*position.hand, *(card for meld in position.table for card in meld.cards)}
     found["tables not the solution's"] = int(any(ends_of(shown, c) != ends_of(table, c) for c in cards))
-    page = settle(position, Objective.CARDS, time_limit * (1 - CHAIN_SHARE)).shown.table
+    # as the site settles it: in the solver's order of melds, told for the position
+    ordered, order = canonical(position)
+    page = settle(ordered, Objective.CARDS, time_limit * (1 - CHAIN_SHARE)).told(position, order).shown.table
     found["disagree with the page's table"] = len(disagreeing(position, page, forcing.line))
     return found
 
