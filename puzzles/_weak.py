@@ -126,8 +126,8 @@ def weak_forks(
     module's docstring). `forcing`: the count of `decisions_of(position, maximum)`, if made."""
     forcing = forcing if forcing is not None else decisions_of(position, maximum)
     counts = Counter(laid)
-    forks = forcing.forks if forcing.forks is not None else None
-    if forcing.forks_at_least == 0 and forks == 0:
+    if forcing.forks == 0:
+        # no fork to weaken
         return WeakForks(0, 0, (), (), (), forcing.line)
     free = set(forcing.free)
     weak: list[Card] = []
@@ -136,9 +136,7 @@ def weak_forks(
     for card in one_home_cards(position, maximum):
         if not counts[card] or card in free:
             continue
-        found = rivals_of(
-            position, laid=counts.elements(), card=card, time_limit=time_limit, work_limit=work_limit
-        )
+        found = rivals_of(position, counts.elements(), card, time_limit, work_limit)
         if found is None:
             unproved.append(card)
             weak.append(card)
