@@ -46,6 +46,7 @@ BASES = {
     "1e": "EXPERT_TWISTS",
     "8e": "EXPERT_TWISTS",
     "9e": "EXPERT_TREES",
+    "2e": "EXPERT_LINKS",
 }
 """The bases each letter's family draws from, by their name in `generator._methods`."""
 

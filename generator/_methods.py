@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from generator._geometry import sample_tree
+from generator._links import sample_links
 from generator._motifs import MARGIN, MOTIF_KINDS, chain_sampler
 from generator._rivals import sample_rivals
 from generator._shapes import is_figure
@@ -823,6 +824,30 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
 # seed 29 it alone made fewer than 4 in 15 CPU minutes where 2m taking turns with 4m and 9m made 4
 # in 4.4. So 2m takes every other turn, 4m and 9m the rest.
 RECIPES |= {"master": ("2m", "4m", "2m", "9m")}
+
+# Experts from chains whose links vary (issue 38 item 3): a run of 30 left out about half of 8e's and
+# 9e's Experts, as near-duplicates (a set, a run of three and the next set three ranks on are one
+# shape up to relabelling) or for a motif over its share (most of 9e's split a run). 2e draws each
+# link's meld and cut at random (`generator._links`) and searches as 9e does.
+FIGURES["links"] = sample_links
+EXPERT_LINKS: tuple[Method, ...] = (
+    backwards(replace(CHAIN, figure="links", size=(5, 5))),
+    backwards(replace(CHAIN, figure="links", size=(5, 5))),
+    backwards(replace(CHAIN, figure="links", size=(6, 6))),
+)
+"""A chain of five melds twice as often as one of six, as 5e's."""
+METHODS |= {
+    # a chain of varied links beside a small mid-game table, never a figure, searched for an expert
+    # that forks (under joker rules, where a hand joker fills a chain's gap, as 6e)
+    "2e": _without_jokers(family(EXPERT_LINKS, plain=1.0), "6e"),
+}
+SEARCHES |= {"2e": "expert"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | {"2e"}
+# 2e's Experts share fewer melds with earlier ones than 8e's and 9e's, and split a run less often, so
+# a run of 30 keeps more of them: 2e takes three turns in five, 6e (mid-game tables, whose Experts
+# seldom repeat but are often figures) and 8e (Hard's twists, other motifs) one each
+# (docs/GENERATOR.md).
+RECIPES |= {"expert": ("6e", "2e", "8e", "2e", "2e")}
 
 # Masters with a fork planted (issue 38 item 4): climbs and searches reach a chain of 6, but from one
 # fork a change seldom adds the second. 5m runs 2m's Expert search from the same starts, and where

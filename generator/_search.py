@@ -481,6 +481,23 @@ def _add_long_meld(position: Position, rng: random.Random) -> Position | None:
     return _added_meld(position, rng, (4, 5, 6))
 
 
+def _add_run_meld(position: Position, rng: random.Random) -> Position | None:
+    """A run of four to six beside a card of the table, from the cards left over, never a set of
+    three: every set of three is one meld up to relabelling, the one two tables share most."""
+    left = _left_over(position)
+    anchor = rng.choice([card for meld in position.table for card in meld.cards if card.suit is not None])
+    length = rng.choice((4, 5, 6))
+    options = []
+    for start in range(max(anchor.rank - length, 1), min(anchor.rank + 2, 15 - length)):
+        run = tuple(Card(rank, anchor.suit) for rank in range(start, start + length))
+        if all(left[card] > 0 for card in run):
+            options.append(run)
+    if not options:
+        return None
+    meld = Meld.of(rng.choice(options), position.rules)
+    return Position(position.rules, (*position.table, meld), position.hand)
+
+
 def _added_meld(position: Position, rng: random.Random, lengths: tuple[int, ...] | None) -> Position | None:
     """A set of three or a run of one of `lengths` (three when None, drawing nothing for it, as
     `_add_meld` always drew) beside a card of the table, from the cards left over."""
@@ -611,7 +628,11 @@ a table meld as it lies."""
 RUN_GROWTHS: tuple[Change, ...] = (_lengthen_run, _lengthen_run, _fill_set)
 """GROWTHS with runs lengthened twice as often as sets filled: a set of four is the same meld in
 every table up to relabelling."""
-ADDING = frozenset({_add_meld, _add_long_meld})
+RUN_CHANGES: tuple[Change, ...] = tuple(
+    _add_run_meld if change is _add_long_meld else change for change in LONG_CHANGES
+)
+"""LONG_CHANGES with a run of four to six as the meld added, never a set of three (2e)."""
+ADDING = frozenset({_add_meld, _add_long_meld, _add_run_meld})
 """The changes that add a meld to the table."""
 
 
@@ -653,6 +674,7 @@ STYLES: dict[str, Style] = {
     "1e": Style(grow=6),
     "8e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
     "9e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
+    "2e": Style(grow=8, grow_later=True, changes=RUN_CHANGES, growths=GROWTHS),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
 so that their IDs replay), or that go on once their goal is met (6p prunes, 4m and 9m prune after
