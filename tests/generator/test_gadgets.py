@@ -7,14 +7,16 @@ from collections import Counter
 
 import pytest
 
+from generator import PuzzleId
 from generator._gadgets import Gadget, fits, gadget, givers, touches, with_gadget
+from generator._make import REPLAY_TIME_LIMIT, attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, GADGETS, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
 from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards
 from tests.generator.masters import check_pinned_master
 
 MASTER = "c5m6v7ya"
-"""A 5m Master (seed 11): an Expert's fork, a gadget's fork planted beside it, climbed to chain 6."""
+"""A 5m Master (seed 11): an Expert's fork, a gadget's fork beside it, climbed to chain 7."""
 
 RULES = Rules.named("classic")
 
@@ -99,3 +101,6 @@ def test_a_gadget_fits_only_beside_cards_the_decks_still_hold() -> None:
 @pytest.mark.slow  # a master searched from scratch
 def test_a_five_m_master_forks_twice_and_replays_from_its_id() -> None:
     check_pinned_master(MASTER)
+    # both forks real: neither lays a card in its one home with nothing competing for it
+    weighed = judged(attempt(PuzzleId.parse(MASTER), REPLAY_TIME_LIMIT))
+    assert weighed.real_forks is not None and weighed.real_forks >= 2 and forks_enough(weighed)
