@@ -15,8 +15,8 @@ from generator._search import STYLES
 from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards
 from tests.generator.masters import check_pinned_master
 
-MASTER = "c5m6v7ya"
-"""A 5m Master (seed 11): an Expert's fork, a gadget's fork beside it, climbed to chain 7."""
+MASTER = "c5m6v804"
+"""A 5m Master (seed 11): an Expert's real fork, a gadget's beside it (J♥ or J♦ leaves the jacks)."""
 
 RULES = Rules.named("classic")
 
