@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from generator._grading import LEAST_FORKS, graded_forks
 from generator._ladder import START_GOAL, climb
 from generator._search import Found, Style, _a_puzzle, _left_over, graded, search
-from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, Suit, analyse, weak_forks
+from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, Suit, analyse
 
 TRIES = 16
 """Gadgets that fit the decks tried on one position (an analysis each) before the attempt gives up."""
@@ -152,10 +152,10 @@ def planted(
     seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
     """The best position a planted attempt reaches from `start` (see the module's docstring): the
-    Expert search, then, from an Expert search that ends with a real fork (`puzzles.weak_forks`)
-    and a chain of 4 or more, a gadget that forks once more, then the climb to `goal`. The position
-    reached so far when a step does not apply; None when the solver could not prove a step in time.
-    `style` is the caller's (its pruning comes after), `settled` as `generator._search.graded`."""
+    Expert search, then, from an Expert search that ends with a fork (and a chain of 4 or more), a
+    gadget that forks once more, then the climb to `goal`. The position reached so far when a step
+    does not apply; None when the solver could not prove a step in time. `style` is the caller's
+    (its pruning comes after), `settled` as `generator._search.graded`."""
     del style
     found = search(seed, start, START_GOAL, deadline, Style(), settled)
     if found is None or found.forcing is None:
@@ -164,12 +164,6 @@ def planted(
     if forks < LEAST_FORKS[goal] - 1:
         return found
     if forks < LEAST_FORKS[goal]:
-        analysis = found.analysis
-        real = weak_forks(analysis.position, analysis.best.placed, analysis.best.play.laid, found.forcing)
-        if real.forks_at_least < forks:
-            # the Expert's fork lays a card in its one home with nothing competing for it: a run
-            # would leave the Master out for it (`generator._make.forks_enough`), so climb no further
-            return found
         forked = plant(seed, found, goal, deadline, settled)
         if forked is None:
             return None
