@@ -858,8 +858,8 @@ SEARCHES |= {"5m": "master"}
 GADGETS = frozenset({"5m"})
 """The searching letters whose attempt is the Expert search, a fork planted, then the climb."""
 FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
-# 5m made 5.6 and 5.0 Masters a CPU minute taking three turns in four (seeds 11 and 29, against the
-# mix with 2m's 0.6 and 0.9), and 2.2-2.3 taking 2m's turns beside 4m and 9m, which made none of
-# the Masters in either run (docs/GENERATOR.md): so 5m takes three turns in four, and 9m's chains of
-# varied geometry the fourth, for skeletons other than the Expert's.
+# Taking 2m's turns beside 4m and 9m, 5m made every Master of the runs measured and 4m and 9m none,
+# at half the CPU time; taking three turns in four it made Masters several times as fast as the mix
+# with 2m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
+# other than the Expert search's.
 RECIPES |= {"master": ("5m", "5m", "5m", "9m")}
