@@ -823,3 +823,12 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
 # seed 29 it alone made fewer than 4 in 15 CPU minutes where 2m taking turns with 4m and 9m made 4
 # in 4.4. So 2m takes every other turn, 4m and 9m the rest.
 RECIPES |= {"master": ("2m", "4m", "2m", "9m")}
+
+# Masters climbed from long starts (issue 38 item 4): nearly every Expert search of 2m that stopped
+# with the two forks its climb needs started from a chain of 5, and most of 2m's CPU went to searches
+# from shorter starts. 1m draws its starts as 2m does and searches only from a chain of 5 or more
+# (`generator._ladder.long_ladder`); 2m keeps its IDs.
+METHODS |= {"1m": METHODS["2m"]}
+SEARCHES |= {"1m": "master"}
+LADDERS = LADDERS | {"1m"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS

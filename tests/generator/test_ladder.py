@@ -1,13 +1,14 @@
-"""Method 2m: Masters climbed from Experts (`generator._ladder`, issue 38 item 4)."""
+"""Methods 2m and 1m: Masters climbed from Experts (`generator._ladder`, issue 38 item 4)."""
 
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
 
-from generator._ladder import LINK_KINDS, _link, _linked
+from generator._ladder import CLIMBS, LINK_KINDS, LONG_START, _link, _linked, ladder, long_ladder
 from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
 from generator._shapes import is_figure
@@ -24,6 +25,24 @@ def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
     # a trap for the decline it may lack, then pruning, as 4m and 9m
     assert "2m" in FINISHED_SEARCHES
     assert STYLES["2m"].prune and STYLES["2m"].prune_later
+
+
+def test_one_m_is_two_m_searched_only_from_long_starts() -> None:
+    assert SEARCHES["1m"] == "master"
+    assert CLIMBS["1m"] is long_ladder and CLIMBS["2m"] is ladder
+    assert set(CLIMBS) == LADDERS
+    assert "1m" in FINISHED_SEARCHES
+    assert STYLES["1m"] == STYLES["2m"]
+    # the same starts as 2m; the IDs differ by the letter, so 2m's replay
+    assert METHODS["1m"] is METHODS["2m"]
+
+
+def test_one_m_gives_up_a_start_shorter_than_a_chain_of_five_before_any_search() -> None:
+    start = analyse(CHAIN, time_limit=30)
+    assert 1 <= (start.chain.length or 0) < LONG_START
+    found = long_ladder("c1m6v7zz", start, "master", time.perf_counter() + 30)
+    # the start as it came, uncounted: no solver question asked
+    assert found is not None and found.analysis is start and found.forcing is None
 
 
 def test_two_m_starts_from_experts_starts_never_a_figure() -> None:
