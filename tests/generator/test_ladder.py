@@ -17,6 +17,8 @@ from tests.generator.masters import check_pinned_master
 
 MASTER = "c2m6v80k"
 """A 2m Master (seed 11): an Expert's chain climbed to Master, two forks kept."""
+LONG_MASTER = "c1m6v866"
+"""A 1m Master (seed 11): 2m's ladder from a start of chain 5."""
 
 
 def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
@@ -99,3 +101,8 @@ def test_a_link_moves_a_hand_card_the_chain_lays_into_the_table() -> None:
 @pytest.mark.slow  # a master searched from scratch
 def test_a_two_m_master_forks_twice_and_replays_from_its_id() -> None:
     check_pinned_master(MASTER)
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_one_m_master_forks_twice_and_replays_from_its_id() -> None:
+    check_pinned_master(LONG_MASTER)
