@@ -832,3 +832,6 @@ METHODS |= {"1m": METHODS["2m"]}
 SEARCHES |= {"1m": "master"}
 LADDERS = LADDERS | {"1m"}
 FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
+# 1m made more Masters a CPU minute than 2m on seeds 11 and 29 (bench/ladder_phases.py), from the
+# same starts, so it takes 2m's turns (docs/GENERATOR.md).
+RECIPES |= {"master": ("1m", "4m", "1m", "9m")}
