@@ -15,8 +15,10 @@ of the card also wins with (fake forks), both as the grade counts them now (only
 settled cards are forks, docs/RULES.md) and as it counted them before issue 38 item 1 (every
 decision not a decline), with the tiers each count gives, the free choices, the puzzles whose
 settled cards the solver did not prove, and the forcing player's time a puzzle each way. A joker's
-idea is checked on the jokers' split between sets and runs, as the engine checks it now; a joker's
-fork in the grade's line is not checked.
+idea is checked on the jokers' split between sets and runs, as the engine checks it now, and where
+it names the card a joker stands for in a run, on that card (`stands_otherwise`; with
+`--before-stand-ins`, stored ideas are read as the engine before that check said them, naming the
+card of every joker's idea in a run); a joker's fork in the grade's line is not checked.
 
 What the player is told is checked against the stored solution (issue 38 items 6 and 7), jokers
 too: the decided cards of the line the solve answer and the key ideas start from (`decisions_of`
@@ -29,7 +31,9 @@ line carries: puzzles whose decisions or forks are not proved, those whose line 
 (`decisions_at_least`, `forks_at_least`) or carries another than the grade reads now. With
 `--answers` each position is also analysed as `python -m puzzles solve` answers it, and its
 decision line is checked against the answer's own table and against the stored solution, with the
-answers whose table is not the stored solution's play. Figures are printed, never asserted.
+answers whose table is not the stored solution's play, the answers whose line does not agree with
+their own table, and those whose line agrees only by being longer than their count. Figures are
+printed, never asserted.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator import TIERS, Puzzle
 from generator._grading import graded_decisions, graded_forks, graded_tier
 from puzzles import (
+    CHAIN_SHARE,
     DEFAULT_NODE_LIMIT,
     JOKER,
     JOKER_NODE_LIMIT,
@@ -54,18 +59,33 @@ from puzzles import (
     KeyIdea,
     Meld,
     MeldKind,
+    Objective,
     Position,
     analyse,
+    canonical,
     decisions_of,
     forcing_player,
     key_ideas,
     lay_apart,
     parse_cards,
+    settle,
 )
-from puzzles._key import IDEA_FIELDS, _rival_kind
+from puzzles._key import IDEA_FIELDS, _rival_kind, _stand_ins, stands_otherwise
 from puzzles._solver import ends_of, reaches_otherwise
 
-FIELDS = ("ideas", "untrue", "no such kind", "beyond decisions", "puzzles without", "contradicted")
+FIELDS = (
+    "ideas",
+    "untrue",
+    "no such kind",
+    "beyond decisions",
+    "puzzles without",
+    "contradicted",
+    "stand-ins",
+    "stand-ins untrue",
+)
+"""`stand-ins`: joker ideas that name the card the joker stands for in a run ("The joker stands for
+7♥ in the run 6♥ 🃏 8♥"); `stand-ins untrue`: those where a play with fewer jokers that can stand
+for that card places as many cards (`stands_otherwise`)."""
 TOLD = (
     "decided",
     "disagree",
@@ -78,8 +98,23 @@ TOLD = (
 """`grade's line disagrees`: decided cards of the line the count found (`decisions_of` with no play
 shown), which no player reads, that the stored solution ends otherwise: a line of fewest decisions
 may lead to another maximal play (j8m1tytgqz: both jokers in runs)."""
-ANSWERED = ("decided", "disagree with its table", "disagree with the solution", "tables not the solution's")
-"""An answer's table is not the solution's where it ends some card otherwise (sets, runs, kept)."""
+ANSWERED = (
+    "decided",
+    "disagree with its table",
+    "lines not agreeing",
+    "lines longer than the count",
+    "disagree with the solution",
+    "tables not the solution's",
+    "disagree with the page's table",
+)
+"""An answer's table is not the solution's where it ends some card otherwise (sets, runs, kept).
+`disagree with its table`: decided cards of the answer's line that its own table ends otherwise;
+`lines not agreeing`: answers whose line does not agree with their table (`Forcing.agrees`);
+`lines longer than the count`: answers whose line agrees with their table only by being longer than
+their `decisions` (no line of the fewest decisions reaches the play shown); `disagree with the
+page's table`: decided cards of the answer's line that the analyser page's table ends otherwise, the
+table it shows before the chain length is known (`settle`'s play: as few breaks, perhaps laid out
+otherwise than the answer's, which the chain length's search lays out by rearrangement)."""
 
 
 def judged(
@@ -89,10 +124,21 @@ def judged(
     ideas: Sequence[KeyIdea],
     decisions: int | None,
     before_rivals: bool = False,
+    before_stand_ins: bool = False,
 ) -> Counter[str]:
     """The figures of one puzzle's ideas; `before_rivals`: ideas stored by an engine that named the
-    other kind of meld ("not to a set") wherever an idea had a home and no meld it fits."""
+    other kind of meld ("not to a set") wherever an idea had a home and no meld it fits;
+    `before_stand_ins`: by an engine that named the card of every joker's idea in a run."""
     found: Counter[str] = Counter(ideas=len(ideas), **{"puzzles without": int(not ideas)})
+    in_runs = Counter(_stand_ins([meld for meld in table if meld.kind is MeldKind.RUN]))
+    for idea in ideas:
+        card = idea.stands_for
+        if card is None and before_stand_ins and idea.card.is_joker and idea.home_kind is MeldKind.RUN:
+            assert idea.home is not None
+            card = _stand_ins((Meld.of(idea.home, position.rules),))[0]
+        if card is not None:
+            found["stand-ins"] += 1
+            found["stand-ins untrue"] += stands_otherwise(position, maximum, card, in_runs[card]) is True
     if decisions is not None:
         found["beyond decisions"] = max(0, len(ideas) - decisions)
     for idea in ideas:
@@ -184,9 +230,17 @@ def answered(position: Position, table: Sequence[Meld], time_limit: float) -> Co
     forcing = decisions_of(position, analysis.best.placed, shown=shown)
     found: Counter[str] = Counter(decided=len(forcing.line))
     found["disagree with its table"] = len(disagreeing(position, shown, forcing.line))
+    found["lines not agreeing"] = int(forcing.agrees is False)
+    found["lines longer than the count"] = int(
+        forcing.decisions is not None and len(forcing.line) > forcing.decisions
+    )
     found["disagree with the solution"] = len(disagreeing(position, table, forcing.line))
     cards = {*position.hand, *(card for meld in position.table for card in meld.cards)}
     found["tables not the solution's"] = int(any(ends_of(shown, c) != ends_of(table, c) for c in cards))
+    # as the site settles it: in the solver's order of melds, told for the position
+    ordered, order = canonical(position)
+    page = settle(ordered, Objective.CARDS, time_limit * (1 - CHAIN_SHARE)).told(position, order).shown.table
+    found["disagree with the page's table"] = len(disagreeing(position, page, forcing.line))
     return found
 
 
@@ -206,6 +260,11 @@ def main() -> int:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--answers", action="store_true", help="also check the solve answer's line")
     parser.add_argument("--time-limit", type=float, default=10.0, help="an answer's analysis, seconds")
+    parser.add_argument(
+        "--before-stand-ins",
+        action="store_true",
+        help="stored ideas name the card of every joker's idea in a run (files written before stands_for)",
+    )
     args = parser.parse_args()
     truth: dict[str, Counter[str]] = defaultdict(Counter)
     answers: dict[str, Counter[str]] = defaultdict(Counter)
@@ -227,7 +286,13 @@ def main() -> int:
             maximum, tier = puzzle.max_placed, puzzle.tier
             if puzzle.key_ideas is not None:
                 stored[tier] += judged(
-                    position, table, maximum, puzzle.key_ideas, puzzle.decisions, before_rivals
+                    position,
+                    table,
+                    maximum,
+                    puzzle.key_ideas,
+                    puzzle.decisions,
+                    before_rivals,
+                    args.before_stand_ins,
                 )
             now[tier] += judged(position, table, maximum, key_ideas(position, solution), puzzle.decisions)
             grade[tier]["puzzles"] += 1

@@ -62,6 +62,7 @@ from puzzles import (
     skill_limited,
     sorted_cards,
     step_check,
+    weak_forks,
 )
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -98,6 +99,10 @@ class Attempt:
     """The position the attempt ended on (after any repairs); None when the method made none."""
     """One of OUTCOMES."""
     ms: float
+    real_forks: int | None = None
+    """For a puzzle of a tier that needs forks, judged by `judged` (a run's step, not the
+    attempt's): the fewest forks that are not weak (`puzzles.weak_forks`), a proved lower bound.
+    None when not judged."""
 
 
 def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Attempt:
@@ -557,13 +562,41 @@ def attempt_id(rules: str, recipe: tuple[str, ...], seed: int, number: int) -> P
     return PuzzleId(rules, recipe[number % len(recipe)], seed * SEED_STRIDE + number)
 
 
+def judged(result: Attempt, tier: str | None = None) -> Attempt:
+    """The attempt with its real forks counted (`Attempt.real_forks`) when it made a puzzle of a
+    tier that needs forks (Expert, Master; of `tier`, when given).
+
+    A step of a run (`make_puzzle`, `generator._runs`), not of the attempt: `attempt`, and so
+    `show`, `verify` and every published ID, replay as they did. The count has limits of work, not
+    of the clock, so any machine judges the same; a card the solver proves neither weak nor real
+    counts as weak."""
+    puzzle = result.puzzle
+    if puzzle is None or puzzle.tier not in LEAST_FORKS or (tier is not None and puzzle.tier != tier):
+        return result
+    assert result.position is not None, "an attempt that made a puzzle ended on its position"
+    forcing = count_decisions(result.position, puzzle.max_placed)
+    found = weak_forks(result.position, puzzle.max_placed, puzzle.laid_cards, forcing)
+    return replace(result, real_forks=found.forks_at_least)
+
+
+def forks_enough(result: Attempt) -> bool:
+    """Whether a run keeps the attempt's puzzle for its forks: at Expert and Master (judged by
+    `judged`), as many real forks as the tier needs forks (`LEAST_FORKS`). A puzzle whose only forks
+    are weak (a card laid in its one home, with nothing competing for what it needs) is left out."""
+    puzzle = result.puzzle
+    if puzzle is None or result.real_forks is None:
+        return True
+    return result.real_forks >= LEAST_FORKS.get(puzzle.tier, 0)
+
+
 def make_puzzle(
     rules: str = "classic",
     tier: str | None = None,
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Puzzle:
-    """The first puzzle of the seed's attempt stream (of the tier, when given).
+    """The first puzzle of the seed's attempt stream (of the tier, when given) whose forks are
+    enough (`forks_enough`: an Expert or Master whose only forks are weak is passed over).
 
     Deterministic: the same arguments give the same puzzle on any machine, as long as the solver
     proves each answer within `time_limit`. Raises PuzzleError after MAX_ATTEMPTS failures.
@@ -574,8 +607,9 @@ def make_puzzle(
         raise PuzzleError(f"seed {seed!r} is not a whole number of at least 0")
     for number in range(MAX_ATTEMPTS):
         result = attempt(attempt_id(name, recipe, seed, number), time_limit)
-        if result.puzzle is not None and (tier is None or result.puzzle.tier == tier):
-            return result.puzzle
+        puzzle = result.puzzle
+        if puzzle is not None and (tier is None or puzzle.tier == tier) and forks_enough(judged(result)):
+            return puzzle
     wanted = f"{tier} " if tier else ""
     raise PuzzleError(f"no {wanted}{name} puzzle in {MAX_ATTEMPTS} attempts from seed {seed}")
 

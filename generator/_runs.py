@@ -18,7 +18,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import TypeVar
 
 from generator._duplicates import near_duplicate
-from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id
+from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id, forks_enough, judged
 from generator._puzzle import Melds, Puzzle
 from generator._themes import motif_of
 
@@ -68,6 +68,8 @@ class Tally:
     """Puzzles left out because they share too many melds with one kept before (`near_duplicate`)."""
     motif_refusals: int = 0
     """Puzzles left out because their motif already held MOTIF_SHARE of their tier's (`_too_common`)."""
+    weak_forks: int = 0
+    """Expert and Master puzzles left out because their forks are weak (`generator._make.forks_enough`)."""
     other_tier: int = 0
     kept: int = 0
 
@@ -82,8 +84,9 @@ class Tally:
 
 
 def _chunk(plan: Plan, first: int, limit: int) -> list[Attempt]:
+    # the real forks are counted in the worker: the parent process never calls the solver
     return [
-        attempt(attempt_id(plan.rules, plan.recipe, plan.seed, n), plan.time_limit)
+        judged(attempt(attempt_id(plan.rules, plan.recipe, plan.seed, n), plan.time_limit), plan.tier)
         for n in range(first, min(first + CHUNK, limit))
     ]
 
@@ -151,7 +154,8 @@ def generate(
     earlier: Iterable[Puzzle] = (),
 ) -> Iterator[Puzzle]:
     """Up to `count` new puzzles of the plan, in attempt order, skipping canonical forms in `seen`
-    (which grows), puzzles of another tier than the plan's, and near-duplicates of a puzzle of the
+    (which grows), puzzles of another tier than the plan's, Experts and Masters whose forks are
+    weak (`generator._make.forks_enough`), and near-duplicates of a puzzle of the
     same tier kept before or in `earlier` (the puzzles already in the output file), and, at a
     VARIED tier, puzzles whose motif already holds MOTIF_SHARE of that tier's (`earlier` counts too)."""
     if count <= 0:
@@ -210,6 +214,9 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
         return None
     if plan.tier is not None and puzzle.tier != plan.tier:
         tally.other_tier += 1
+        return None
+    if not forks_enough(result):
+        tally.weak_forks += 1
         return None
     canonical = puzzle.canonical
     if canonical in seen:

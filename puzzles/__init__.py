@@ -95,6 +95,7 @@ from puzzles._steps import (
     plan_steps,
     steps_between,
 )
+from puzzles._weak import WeakForks, weak_forks
 from puzzles._words import Words, words, words_n
 
 __all__ = [
@@ -158,6 +159,7 @@ __all__ = [
     "Track",
     "TypedMeld",
     "Uniqueness",
+    "WeakForks",
     "Words",
     "analyse",
     "answer_json",
@@ -205,6 +207,7 @@ __all__ = [
     "table_shape",
     "told_for",
     "uniqueness",
+    "weak_forks",
     "with_chain",
     "words",
     "words_n",

@@ -22,14 +22,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from puzzles._candidates import Candidate, allowed_by, meld_of
+from puzzles._candidates import JOKER_INDEX, Candidate, allowed_by, meld_of
 from puzzles._cards import JOKER, Card, CardError, parse_cards
 from puzzles._forcing import Decision, agreeing_line, decisions_of, open_values
 from puzzles._melds import Meld, MeldError, MeldKind, meld_problem
+from puzzles._model import Model, Objective, Status
 from puzzles._plays import play_of
 from puzzles._position import Position
 from puzzles._rules import Rules
-from puzzles._solver import ends_of, reaches_otherwise
+from puzzles._solver import FORK_TIME_LIMIT, FORK_WORK_LIMIT, ends_of, reaches_otherwise
 from puzzles._steps import Step, StepKind, apply_steps, lay_apart
 from puzzles._words import Words, words, words_n
 
@@ -38,9 +39,10 @@ KEY_KINDS: tuple[KeyKind, ...] = ("decline", "fork")
 IDEA_FIELDS = ("kind", "card", "home", "home_kind", "instead")
 """The keys of one key idea's JSON form, every one required (`home`, `home_kind` and `instead` may
 be null)."""
-MORE_FIELDS = ("rival_kind", "copies", "kept", "leaves")
+MORE_FIELDS = ("rival_kind", "copies", "kept", "leaves", "stands_for")
 """The keys an idea's JSON form has only where they differ from their defaults (ideas stored before
-them read as they were said then, less any "not to a set" they could not back)."""
+them read as they were said then, less any "not to a set" they could not back, and less the card a
+run's joker stands for, which was not checked before `stands_for`)."""
 
 
 class KeyIdeaError(ValueError):
@@ -69,6 +71,10 @@ class KeyIdea:
     """Hand copies of the card that stay in the hand while another goes home."""
     leaves: tuple[Card, ...] | None = None
     """A table meld of the other kind that a copy must leave to get there, where one does."""
+    stands_for: Card | None = None
+    """A joker's idea in a run: the card it stands for there, where every maximal play has a joker
+    that can stand for it (`stands_otherwise`); None where that is not proved, and the words then
+    say only that the joker goes to the run."""
 
     def words(self) -> Words:
         """The idea as one sentence, in the solution's terms."""
@@ -160,9 +166,12 @@ class KeyIdea:
             return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
         if self.home_kind is MeldKind.SET:
             return words("%(card)s goes to the set %(home)s, not to a run.", card=card, home=self.home)
+        if self.stands_for is None:
+            # the jokers' split is true, the card not proved: another best play may fill another gap
+            return words("%(card)s goes to the run %(home)s, not to a set.", card=card, home=self.home)
         return words(
             "The joker stands for %(card)s in the run %(home)s.",
-            card=(_run_stand_in(self.home),),
+            card=(self.stands_for,),
             home=self.home,
         )
 
@@ -184,6 +193,8 @@ class KeyIdea:
             data["kept"] = self.kept
         if self.leaves is not None:
             data["leaves"] = [str(card) for card in self.leaves]
+        if self.stands_for is not None:
+            data["stands_for"] = str(self.stands_for)
         return data
 
     @classmethod
@@ -214,6 +225,17 @@ class KeyIdea:
             raise KeyIdeaError(
                 f"a key idea's rival_kind is 'set', 'run' or null, not {str(rival_kind)[:40]!r}"
             )
+        stands_for = data.get("stands_for")
+        if stands_for is not None:
+            stands_for = _one_card(stands_for)
+            suits = {held.suit for held in home or () if not held.is_joker}
+            if (
+                not card.is_joker
+                or home_kind != "run"
+                or stands_for in (home or ())
+                or suits != {stands_for.suit}
+            ):
+                raise KeyIdeaError("a key idea's stands_for is a card its run's joker stands for")
         copies, kept = data.get("copies", 1), data.get("kept", 0)
         for name, count in (("copies", copies), ("kept", kept)):
             if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 8:
@@ -228,6 +250,7 @@ class KeyIdea:
             cast(int, copies),
             cast(int, kept),
             _maybe_meld(data.get("leaves"), "leaves"),
+            stands_for,
         )
 
 
@@ -236,17 +259,6 @@ def ideas_from_json(data: object) -> tuple[KeyIdea, ...]:
     if not isinstance(data, list):
         raise KeyIdeaError("key ideas must be a list")
     return tuple(KeyIdea.from_json(item) for item in data)
-
-
-def _run_stand_in(run: tuple[Card, ...]) -> Card:
-    """The card a run's joker stands for: the run is in table order, low to high with its joker in
-    its place, so a real card and the distance to it tell the place (an ace after another card is
-    the high ace)."""
-    at = run.index(JOKER)
-    first = next(i for i, card in enumerate(run) if not card.is_joker)
-    real = run[first]
-    place = (14 if real.rank == 1 and first > 0 else real.rank) + at - first
-    return Card(1 if place == 14 else place, real.suit)
 
 
 def _one_card(value: object) -> Card:
@@ -389,11 +401,19 @@ def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> lis
     if line is None:
         return None
     ideas: list[KeyIdea | None] = []
+    in_runs = Counter(_stand_ins([meld for meld in table if meld.kind is MeldKind.RUN]))
     for meld in table:
         for card in _stand_ins((meld,)):
             if card in moved:
                 moved.remove(card)
-                ideas.append(KeyIdea("fork", JOKER, meld.cards, meld.kind, None))
+                # the card it stands for, only where every maximal play fills that place with a joker
+                stands = (
+                    meld.kind is MeldKind.RUN
+                    and _stands_otherwise(position, placed, card, in_runs[card]) is False
+                )
+                ideas.append(
+                    KeyIdea("fork", JOKER, meld.cards, meld.kind, None, stands_for=card if stands else None)
+                )
     for decision in line:
         idea = _placed(read, read_table, decision)
         if idea is None:
@@ -414,6 +434,60 @@ def _joker_line(position: Position, table: tuple[Meld, ...], placed: int) -> lis
             )
         )
     return ideas
+
+
+@functools.lru_cache(maxsize=256)
+def _stands_otherwise(position: Position, maximum: int, card: Card, jokers: int) -> bool | None:
+    """`stands_otherwise`, asked once for each joker's card of a solution."""
+    return stands_otherwise(position, maximum, card, jokers)
+
+
+def stands_otherwise(
+    position: Position,
+    maximum: int,
+    card: Card,
+    jokers: int,
+    time_limit: float = FORK_TIME_LIMIT,
+    work_limit: float = FORK_WORK_LIMIT,
+) -> bool | None:
+    """Whether some play places `maximum` hand cards with fewer than `jokers` jokers in runs that
+    can stand for `card`: True, and "the joker stands for `card`" is not true of every maximal
+    play; False when proved that none does; None when the solve proved neither within its limits
+    (the limits of `reaches_otherwise`).
+
+    A joker at a run's end can stand for the card at either end (🃏 8♥ 9♥ reads 7♥ 8♥ 9♥ or 8♥ 9♥
+    10♥): it counts for both, for the player may read it either way. The solver's runs are pieces of
+    three to five cards joined, so a joker that ends a piece counts for both of its ends even where
+    the piece is joined to another: the check is of the cards a joker's place allows."""
+    model = Model(position, Objective.CARDS)
+    model.add(model.cards >= maximum)
+    standing = [
+        model.model.get_int_var_from_proto_index(var)
+        for var, piece, _ in model.pieces
+        if card in _fills(piece, position.rules)
+    ]
+    model.add(sum(standing) <= jokers - 1)
+    found = model.solve(time_limit, work_limit=work_limit)
+    if found.status is Status.INFEASIBLE:
+        return False
+    return True if found.status.found else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _fills(piece: Candidate, rules: Rules) -> frozenset[Card]:
+    """The cards a run candidate's joker can stand for: the one card of its gap, or where it ends
+    the run, the card at either end; none for a set or a candidate without a joker."""
+    if not any(index == JOKER_INDEX for index, _ in piece) or meld_of(piece, rules).kind is not MeldKind.RUN:
+        return frozenset()
+    cards = tuple(
+        Card.from_index(index) for index, copies in piece if index != JOKER_INDEX for _ in range(copies)
+    )
+    suit = cards[0].suit
+    return frozenset(
+        filler
+        for rank in range(1, 14)
+        if (filler := Card(rank, suit)) not in cards and meld_problem((*cards, filler), rules) is None
+    )
 
 
 def _stand_ins(melds: Sequence[Meld]) -> list[Card]:

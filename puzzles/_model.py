@@ -583,6 +583,17 @@ class Model:
                 differs.append(flag)
         self.model.add_bool_or(differs)
 
+    def laid_beyond(self, counts: Mapping[Card, int]) -> LinearExpr:
+        """How many of these hand cards the play lays more copies of than `counts` says: one for
+        each card laid beyond its count (a weak fork's rivals, `puzzles._weak`)."""
+        beyond: list[cp_model.IntVar] = []
+        for card, count in sorted(counts.items(), key=lambda item: item[0].index):
+            flag = self.model.new_bool_var("")
+            self.model.add(self.laid[card.index] >= count + 1).only_enforce_if(flag)
+            self.model.add(self.laid[card.index] <= count).only_enforce_if(~flag)
+            beyond.append(flag)
+        return sum(beyond)
+
     def _require_one_fewer(self, counts: Iterable[tuple[LinearExpr, int]]) -> None:
         """Constrain one of the expressions at least to fall below its count."""
         fewer = []

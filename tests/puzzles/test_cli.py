@@ -118,6 +118,38 @@ def test_the_decision_line_says_its_kinds_and_agrees_with_the_table_shown(
         assert (decided["sets"], decided["runs"]) == (sets, runs), decided
 
 
+HARD = (
+    "classic | 3S 3D 3C / 4S 4D 4C / 2S 3S 4S 5S 6S 7S 8S 9S / 6S 7S 8S / 2H 3H 4H / 2D 3D 4D 5D 6D 7D 8D 9D"
+    " / 6D 7D 8D / 2C 3C 4C / 5C 6C 7C 8C / 5C 6C 7C 8C 9C | 5S 6H 6H 5D"
+)
+"""A generated classic Hard (co1vtm8zp, seed 3901): its stored solution, the graded play, breaks more
+melds than the play the answer shows (6♠ 6♦ both in sets there, one in a run here), and every line
+of its 3 decisions leads to the solution."""
+HARD_SOLUTION = (
+    "2S 2H 2D / 3S 3H 3D 3C / 4S 4H 4D 4C / 5S 5D 5C / 6S 6H 6D / 6S 6H 6D 6C / 7S 7D 7C / 8S 8D 8C"
+    " / 3S 4S 5S / 7S 8S 9S / 3D 4D 5D / 7D 8D 9D / 2C 3C 4C / 5C 6C 7C 8C 9C"
+)
+
+
+def test_the_answers_line_agrees_with_its_own_table_where_the_graded_play_is_another(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    position = Position.parse(HARD)
+    [answer] = run_main(json.dumps(position.to_json()), "solve", capsys=capsys).answers()
+    solution = [meld.split() for meld in HARD_SOLUTION.split(" / ")]
+    assert _ends(answer["table"], "6S") != _ends(solution, "6S"), "another play than the solution"
+    line = answer["decision_line"]
+    # no line of the fewest decisions reaches the play shown: the line that does is longer
+    assert answer["decisions"] == 3 and len(line) > 3
+    for decided in line:
+        assert (decided["sets"], decided["runs"]) == _ends(answer["table"], decided["card"]), decided
+
+
+def _ends(table: list[list[str]], card: str) -> tuple[int, int]:
+    sets = sum(meld.count(card) for meld in table if _is_set(meld))
+    return sets, sum(meld.count(card) for meld in table if not _is_set(meld))
+
+
 def _is_set(meld: list[str]) -> bool:
     return len({token[:-1] for token in meld}) == 1
 

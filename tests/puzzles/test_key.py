@@ -4,6 +4,7 @@ puzzles (classic, from `generator make`), and never against the solution."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -23,7 +24,7 @@ from puzzles import (
     play_of,
 )
 from puzzles._forcing import open_values
-from puzzles._key import KeyIdeaError, _joker_line, _placed
+from puzzles._key import KeyIdeaError, _joker_line, _placed, _stand_ins, stands_otherwise
 from puzzles._solver import reaches_otherwise
 
 MASTER = (
@@ -205,6 +206,14 @@ def test_the_new_fields_round_trip_and_old_ideas_still_read() -> None:
     assert KeyIdea.from_json(old).to_json() == old
     with pytest.raises(KeyIdeaError, match="copies"):
         KeyIdea.from_json({**old, "copies": "two"})
+    joker = KeyIdea("fork", JOKER, parse_cards("10D JD JK"), MeldKind.RUN, None, stands_for=Card.parse("QD"))
+    assert KeyIdea.from_json(joker.to_json()) == joker
+    # a joker's idea stored before its card was checked says only where it goes
+    before = {key: value for key, value in joker.to_json().items() if key != "stands_for"}
+    assert str(KeyIdea.from_json(before).words()) == "🃏 goes to the run 10♦ J♦ 🃏, not to a set."
+    for wrong in ("QS", "JD"):
+        with pytest.raises(KeyIdeaError, match="stands_for"):
+            KeyIdea.from_json({**joker.to_json(), "stands_for": wrong})
 
 
 def test_a_decline_names_the_meld_the_card_fits_as_it_lies() -> None:
@@ -338,15 +347,47 @@ def test_a_table_joker_that_stays_where_it_lies_is_no_fork() -> None:
     assert moved is not None and moved[0] == KeyIdea("fork", JOKER, final[1].cards, MeldKind.SET, None)
 
 
-def test_a_run_joker_names_its_card_by_its_place() -> None:
-    ace_high = Position.parse("jokers | QH KH AH | JK")
-    (idea,) = (KeyIdea("fork", JOKER, parse_cards("QH KH JK"), MeldKind.RUN, None),)
-    assert str(idea.words()) == "The joker stands for A♥ in the run Q♥ K♥ 🃏."
-    low = KeyIdea("fork", JOKER, parse_cards("AH JK 3H"), MeldKind.RUN, None)
-    assert str(low.words()) == "The joker stands for 2♥ in the run A♥ 🃏 3♥."
-    first = KeyIdea("fork", JOKER, parse_cards("JK 5C 6C"), MeldKind.RUN, None)
-    assert str(first.words()) == "The joker stands for 4♣ in the run 🃏 5♣ 6♣."
-    assert ace_high.rules.ace_high
+TWO_RUN_JOKERS = (
+    "jokers | 5H 5D 5C / 6S 6H 6C / 7S 7H 7C JK / 10S 10H 10D / 5C 6C 7C 8C 9C / 4H 5H 6H 7H 8H 9H"
+    " / 9H JK JH QH | 9S 9S 10H 6D 7D JD 8C"
+)
+"""A generated `jokers` Expert (j6e1vtm8zy, seed 3911) whose solution lays both jokers at a run's end."""
+TWO_RUN_JOKERS_SOLUTION = (
+    "5H 5D 5C / 6S 6H 6D / 7S 7H 7D / 9S 9H 9C / 9S 10S JK / 4H 5H 6H 7H 8H 9H 10H / 10H JH QH"
+    " / 10D JD JK / 5C 6C 7C 8C / 6C 7C 8C"
+)
+
+
+def test_a_jokers_card_another_best_play_fills_otherwise_is_not_named() -> None:
+    # 6♠ 7♠ 🃏 9♠ 10♠ with 10♦ J♦ 🃏 places as many: no joker can stand for J♠ there, so "the joker
+    # stands for J♠" is not true; both plays have a joker that can stand for Q♦ (🃏 at a run's end)
+    position = Position.parse(TWO_RUN_JOKERS)
+    placed = play_of(
+        position, [Meld.of(meld, position.rules) for meld in solution_of(TWO_RUN_JOKERS_SOLUTION)]
+    )
+    assert stands_otherwise(position, placed.placed, Card.parse("JS"), 1) is True
+    assert stands_otherwise(position, placed.placed, Card.parse("QD"), 1) is False
+    ideas = said(TWO_RUN_JOKERS, TWO_RUN_JOKERS_SOLUTION)
+    assert ("fork", "🃏 goes to the run 9♠ 10♠ 🃏, not to a set.") in ideas
+    assert ("fork", "The joker stands for Q♦ in the run 10♦ J♦ 🃏.") in ideas
+    assert not any("J♠ in the run" in text for _, text in ideas)
+
+
+@pytest.mark.parametrize(
+    ("meld", "card"),
+    [("QH KH JK", "AH"), ("AH JK 3H", "2H"), ("JK 5C 6C", "4C"), ("5C 6C JK", "7C")],
+)
+def test_a_run_joker_names_its_card_by_its_place(meld: str, card: str) -> None:
+    rules = Position.parse("jokers | QH KH AH | JK").rules
+    assert rules.ace_high
+    run = Meld.parse(meld, rules)
+    (stands_for,) = _stand_ins((run,))
+    assert stands_for == Card.parse(card)
+    idea = KeyIdea("fork", JOKER, run.cards, MeldKind.RUN, None, stands_for=stands_for)
+    assert str(idea.words()) == f"The joker stands for {stands_for.pretty()} in the run {run.pretty()}."
+    # not proved, only where it goes is said
+    unproved = replace(idea, stands_for=None)
+    assert str(unproved.words()) == f"🃏 goes to the run {run.pretty()}, not to a set."
 
 
 @pytest.mark.parametrize(

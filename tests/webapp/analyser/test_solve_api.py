@@ -29,6 +29,13 @@ EXAMPLES = [
     {"rules": "jokers", "table": [["5H", "JK", "7H"], ["9C", "10C", "JC"]], "hand": ["6H", "QC"]},
     {"rules": "german-jokers", "table": [["5H", "JK", "7H"], ["8S", "8D", "8C"]], "hand": ["6H", "8H"]},
     {"rules": "three-decks", "table": [["7H", "7D", "7C"], ["7H", "7D", "7C"]], "hand": ["7H", "7S", "7S"]},
+    # a generated Hard (co1vtm8zp) whose graded play breaks more melds than the play both show
+    {
+        "rules": "classic",
+        "table": "3S 3D 3C / 4S 4D 4C / 2S 3S 4S 5S 6S 7S 8S 9S / 6S 7S 8S / 2H 3H 4H"
+        " / 2D 3D 4D 5D 6D 7D 8D 9D / 6D 7D 8D / 2C 3C 4C / 5C 6C 7C 8C / 5C 6C 7C 8C 9C",
+        "hand": "5S 6H 6H 5D",
+    },
 ]
 
 
