@@ -8,7 +8,9 @@ from collections import Counter
 
 import pytest
 
+from generator import PuzzleId
 from generator._ladder import CLIMBS, LINK_KINDS, LONG_START, _link, _linked, ladder, long_ladder
+from generator._make import attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
 from generator._shapes import is_figure
@@ -17,8 +19,8 @@ from tests.generator.masters import check_pinned_master
 
 MASTER = "c2m6v80k"
 """A 2m Master (seed 11): an Expert's chain climbed to Master, two forks kept."""
-LONG_MASTER = "c1m6v866"
-"""A 1m Master (seed 11): 2m's ladder from a start of chain 5."""
+LONG_MASTER = "c1m6v8na"
+"""A 1m Master (seed 11): 2m's ladder from a start of chain 5, both its forks real."""
 
 
 def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
@@ -106,3 +108,6 @@ def test_a_two_m_master_forks_twice_and_replays_from_its_id() -> None:
 @pytest.mark.slow  # a master searched from scratch
 def test_a_one_m_master_forks_twice_and_replays_from_its_id() -> None:
     check_pinned_master(LONG_MASTER)
+    # neither fork is a card laid in its one home: a run keeps it (`generator._make.forks_enough`)
+    result = judged(attempt(PuzzleId.parse(LONG_MASTER)))
+    assert result.real_forks is not None and result.real_forks >= 2 and forks_enough(result)
