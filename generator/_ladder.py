@@ -73,6 +73,11 @@ HAND_FLOOR = 4
 """The fewest cards a climbed hand keeps (a link that takes no card in return shrinks it)."""
 START_GOAL = "expert"
 """The goal of the search the ladder starts with."""
+LONG_START = 5
+"""The shortest chain of a start that 1m searches from (`long_ladder`)."""
+LONG_SEARCH = Style(steps=50)
+"""1m's Expert search: from a chain of 5 the search counts forks at its first step, and of the
+searches that stopped with two forks most had them by the 50th change."""
 
 
 def ladder(
@@ -84,10 +89,35 @@ def ladder(
     second fork is what a climb seldom finds). None when the solver could not prove a step in time; `style`
     is the caller's (the pruning after the climb is its), `settled` as `generator._search.graded`."""
     del style
-    found = search(seed, start, START_GOAL, deadline, Style(), settled)
+    return _climbed(seed, start, goal, deadline, Style(), settled)
+
+
+def _climbed(
+    seed: str, start: Analysis, goal: str, deadline: float, expert: Style, settled: bool
+) -> Found | None:
+    """The Expert search from `start` as `expert` says, then the climb when it stopped with the
+    goal's forks."""
+    found = search(seed, start, START_GOAL, deadline, expert, settled)
     if found is None or found.forcing is None or (graded_forks(found.forcing) or 0) < LEAST_FORKS[goal]:
         return found
     return climb(seed, found, goal, deadline, settled)
+
+
+def long_ladder(
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
+) -> Found | None:
+    """1m: `ladder` from a start whose chain is LONG_START or more, else the start as it is (no
+    puzzle of `goal`). Nearly every Expert search of 2m that stopped with two forks started from a
+    chain of 5 (docs/GENERATOR.md), and a start's chain is known before the search costs anything.
+    The Expert search is cut to LONG_SEARCH's budget."""
+    del style
+    if (start.chain.length or 0) < LONG_START:
+        return Found(start)
+    return _climbed(seed, start, goal, deadline, LONG_SEARCH, settled)
+
+
+CLIMBS = {"2m": ladder, "1m": long_ladder}
+"""The ladders by letter (`generator._methods.LADDERS`)."""
 
 
 def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:

@@ -26,7 +26,7 @@ from generator._grading import (
     tier_of,
     tier_rank,
 )
-from generator._ladder import ladder
+from generator._ladder import CLIMBS
 from generator._methods import (
     BEFORE_TWINS,
     FINISHED_SEARCHES,
@@ -230,7 +230,9 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     style = STYLES.get(puzzle_id.method, Style())
     # an older letter searches with the forks it was published with, so that its IDs replay
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
-    searching = ladder if puzzle_id.method in LADDERS else planted if puzzle_id.method in GADGETS else search
+    searching = CLIMBS[puzzle_id.method] if puzzle_id.method in LADDERS else search
+    if puzzle_id.method in GADGETS:
+        searching = planted
     found = searching(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)

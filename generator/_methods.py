@@ -849,6 +849,18 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | {"2e"}
 # (docs/GENERATOR.md).
 RECIPES |= {"expert": ("6e", "2e", "8e", "2e", "2e")}
 
+# Masters climbed from long starts (issue 38 item 4): nearly every Expert search of 2m that stopped
+# with the two forks its climb needs started from a chain of 5, and most of 2m's CPU went to searches
+# from shorter starts. 1m draws its starts as 2m does and searches only from a chain of 5 or more
+# (`generator._ladder.long_ladder`); 2m keeps its IDs.
+METHODS |= {"1m": METHODS["2m"]}
+SEARCHES |= {"1m": "master"}
+LADDERS = LADDERS | {"1m"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | LADDERS
+# 1m made more Masters a CPU minute than 2m on seeds 11 and 29 (bench/ladder_phases.py), from the
+# same starts, so it takes 2m's turns (docs/GENERATOR.md).
+RECIPES |= {"master": ("1m", "4m", "1m", "9m")}
+
 # Masters with a fork planted (issue 38 item 4): climbs and searches reach a chain of 6, but from one
 # fork a change seldom adds the second. 5m runs 2m's Expert search from the same starts, and where
 # it ends with one real fork plants a fork gadget beside it that the analysis says forks once more,

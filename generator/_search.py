@@ -669,6 +669,7 @@ STYLES: dict[str, Style] = {
     ),
     "9m": Style(prune=8, unfigure=True, prune_later=True),
     "2m": Style(prune=8, unfigure=True, prune_later=True),
+    "1m": Style(prune=8, unfigure=True, prune_later=True),
     "5m": Style(prune=8, unfigure=True, prune_later=True),
     "5e": Style(grow=6),
     "1e": Style(grow=6),

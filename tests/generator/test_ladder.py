@@ -1,13 +1,16 @@
-"""Method 2m: Masters climbed from Experts (`generator._ladder`, issue 38 item 4)."""
+"""Methods 2m and 1m: Masters climbed from Experts (`generator._ladder`, issue 38 item 4)."""
 
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
 
-from generator._ladder import LINK_KINDS, _link, _linked
+from generator import PuzzleId
+from generator._ladder import CLIMBS, LINK_KINDS, LONG_START, _link, _linked, ladder, long_ladder
+from generator._make import attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
 from generator._shapes import is_figure
@@ -16,6 +19,8 @@ from tests.generator.masters import check_pinned_master
 
 MASTER = "c2m6v80k"
 """A 2m Master (seed 11): an Expert's chain climbed to Master, two forks kept."""
+LONG_MASTER = "c1m6v8na"
+"""A 1m Master (seed 11): 2m's ladder from a start of chain 5, both its forks real."""
 
 
 def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
@@ -24,6 +29,24 @@ def test_two_m_is_a_ladder_to_master_finished_as_four_m_and_nine_m() -> None:
     # a trap for the decline it may lack, then pruning, as 4m and 9m
     assert "2m" in FINISHED_SEARCHES
     assert STYLES["2m"].prune and STYLES["2m"].prune_later
+
+
+def test_one_m_is_two_m_searched_only_from_long_starts() -> None:
+    assert SEARCHES["1m"] == "master"
+    assert CLIMBS["1m"] is long_ladder and CLIMBS["2m"] is ladder
+    assert set(CLIMBS) == LADDERS
+    assert "1m" in FINISHED_SEARCHES
+    assert STYLES["1m"] == STYLES["2m"]
+    # the same starts as 2m; the IDs differ by the letter, so 2m's replay
+    assert METHODS["1m"] is METHODS["2m"]
+
+
+def test_one_m_gives_up_a_start_shorter_than_a_chain_of_five_before_any_search() -> None:
+    start = analyse(CHAIN, time_limit=30)
+    assert 1 <= (start.chain.length or 0) < LONG_START
+    found = long_ladder("c1m6v7zz", start, "master", time.perf_counter() + 30)
+    # the start as it came, uncounted: no solver question asked
+    assert found is not None and found.analysis is start and found.forcing is None
 
 
 def test_two_m_starts_from_experts_starts_never_a_figure() -> None:
@@ -80,3 +103,11 @@ def test_a_link_moves_a_hand_card_the_chain_lays_into_the_table() -> None:
 @pytest.mark.slow  # a master searched from scratch
 def test_a_two_m_master_forks_twice_and_replays_from_its_id() -> None:
     check_pinned_master(MASTER)
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_one_m_master_forks_twice_and_replays_from_its_id() -> None:
+    check_pinned_master(LONG_MASTER)
+    # neither fork is a card laid in its one home: a run keeps it (`generator._make.forks_enough`)
+    result = judged(attempt(PuzzleId.parse(LONG_MASTER)))
+    assert result.real_forks is not None and result.real_forks >= 2 and forks_enough(result)
