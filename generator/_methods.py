@@ -872,6 +872,6 @@ GADGETS = frozenset({"5m"})
 FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 # Taking 2m's turns beside 4m and 9m, 5m made every Master of the runs measured and 4m and 9m none,
 # at half the CPU time; taking three turns in four it made Masters several times as fast as the mix
-# with 2m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
+# with 2m or with 1m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
 # other than the Expert search's.
 RECIPES |= {"master": ("5m", "5m", "5m", "9m")}
