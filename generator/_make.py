@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from generator._freeing import freeing
+from generator._gadgets import planted
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -31,6 +32,7 @@ from generator._methods import (
     FINISHED_SEARCHES,
     FORKS_BEFORE_SETTLED,
     FREEING,
+    GADGETS,
     JOKER_RECIPES,
     LADDERS,
     METHODS,
@@ -229,6 +231,8 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     # an older letter searches with the forks it was published with, so that its IDs replay
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
     searching = CLIMBS[puzzle_id.method] if puzzle_id.method in LADDERS else search
+    if puzzle_id.method in GADGETS:
+        searching = planted
     found = searching(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)
