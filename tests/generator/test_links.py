@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from generator import puzzle_from_id, verify
 from generator._links import LINKS, sample_links
 from generator._make import recipe_for
 from generator._methods import EXPERT_LINKS, FIGURES, FINISHED_SEARCHES, METHODS, SEARCHES
@@ -15,14 +14,13 @@ from generator._search import (
     GROWTHS,
     RUN_CHANGES,
     STYLES,
-    TABLE_MELDS,
     _add_long_meld,
     _add_run_meld,
-    honest,
 )
 from generator._shapes import is_figure
 from generator._tables import rank_of, suit_of, supply
-from puzzles import Card, Meld, MeldKind, Position, Rules, skill_limited
+from puzzles import Card, Meld, MeldKind, Position, Rules
+from tests.generator.masters import check_pinned_expert
 
 EXPERT_FROM_LINKS = "c2e6v7y9"
 """The first Expert of 2e on seed 11: a chain of varied links searched with runs added."""
@@ -130,17 +128,7 @@ def test_under_joker_rules_two_e_is_six_e() -> None:
 
 @pytest.mark.slow  # an expert searched from scratch
 def test_a_two_e_expert_replays_forks_and_tempts() -> None:
-    expert = puzzle_from_id(EXPERT_FROM_LINKS)
-    position = expert.position()
-    assert expert.tier == "expert"
-    assert expert.forks is not None and expert.forks >= 1
-    assert expert.live_decoys >= 1
-    assert not is_figure(position.table, position.rules.top_position)
-    assert len(position.table) <= TABLE_MELDS["expert"][1]
-    assert honest(position, expert.laid_cards)
-    assert skill_limited(position, 3, 30, goal=expert.max_placed).placed < expert.max_placed
-    assert verify(expert) == []
+    expert = check_pinned_expert(EXPERT_FROM_LINKS)
     assert expert.table == tuple(tuple(meld.split()) for meld in PINNED_TABLE.split(" / "))
     assert expert.hand == tuple(PINNED_HAND.split())
-    assert puzzle_from_id(EXPERT_FROM_LINKS) == expert
     assert Position.parse(expert.canonical) is not None

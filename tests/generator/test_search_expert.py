@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from generator import puzzle_from_id, verify
+from generator import puzzle_from_id
 from generator._geometry import sample_tree
 from generator._make import REPLAY_TIME_LIMIT, recipe_for
 from generator._methods import EXPERT_TREES, EXPERT_TWISTS, FINISHED_SEARCHES, METHODS, SEARCHES
@@ -19,7 +19,6 @@ from generator._search import (
     LONG_CHANGES,
     RUN_GROWTHS,
     STYLES,
-    TABLE_MELDS,
     _add_long_meld,
     _add_obvious_card,
     _change,
@@ -28,12 +27,12 @@ from generator._search import (
     _lengthen_run,
     graded,
     grown,
-    honest,
     met,
 )
 from generator._shapes import is_figure
 from generator._tables import supply
-from puzzles import Meld, MeldKind, Position, Rules, analyse, parse_cards, skill_limited
+from puzzles import Meld, MeldKind, Position, Rules, analyse, parse_cards
+from tests.generator.masters import check_pinned_expert
 
 EXPERT_FROM_A_TWIST = "c3e6v7yh"
 """The first Expert of `bench/generate.py --tiers expert --seed 11` that 3e made."""
@@ -171,18 +170,7 @@ def test_growing_later_grows_a_found_expert_from_the_ids_own_random_state() -> N
 
 @pytest.mark.parametrize("puzzle_id", [EXPERT_FROM_A_TWIST, EXPERT_FROM_A_TREE, EXPERT_WITH_LONGER_MELDS])
 def test_an_expert_from_a_twist_forks_tempts_and_is_no_figure(puzzle_id: str) -> None:
-    expert = puzzle_from_id(puzzle_id)
-    position = expert.position()
-    assert expert.tier == "expert"
-    assert expert.forks is not None and expert.forks >= 1
-    assert expert.live_decoys >= 1
-    assert not is_figure(position.table, position.rules.top_position)
-    assert len(position.table) <= TABLE_MELDS["expert"][1]
-    assert honest(position, expert.laid_cards)
-    assert skill_limited(position, 3, 30, goal=expert.max_placed).placed < expert.max_placed
-    assert verify(expert) == []
-    # the ID replays its search
-    assert puzzle_from_id(puzzle_id) == expert
+    check_pinned_expert(puzzle_id)
 
 
 def test_the_tree_sampler_is_frozen_for_the_letters_published_with_it() -> None:
