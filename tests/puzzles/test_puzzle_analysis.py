@@ -1,0 +1,84 @@
+"""`analyse(..., puzzle=True)`: the generator's analysis, cut short where a position is no puzzle and
+kept for positions asked again. It must agree with the full analysis on everything a puzzle reads."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzles import Position, analyse, is_puzzle
+from puzzles import _solver as solver
+from tests.puzzles.strategies import positions
+from tests.puzzles.test_solver import CHAINED, answers
+
+TIME_LIMIT = 60.0
+"""Far more than a small position needs: every answer below must come back proven."""
+
+property_test = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+
+
+@pytest.fixture(autouse=True)
+def no_analyses_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no analysis kept, so that it asks the solver itself."""
+    monkeypatch.setattr(solver, "_analyses", OrderedDict())
+
+
+@property_test
+@given(positions(max_table_cards=12, max_hand=4), st.integers(-1, 4))
+def test_a_puzzle_analysis_says_what_the_full_one_says(position: Position, least_chain: int) -> None:
+    """Where the full analysis proves a puzzle with a chain of `least_chain` or more, the puzzle
+    analysis is the same, answer for answer; elsewhere it is cut short or the same, and either way
+    no puzzle of that chain. Asked again, the kept answer is the same and a new object."""
+    full = analyse(position, time_limit=TIME_LIMIT)
+    cut = analyse(position, time_limit=TIME_LIMIT, puzzle=True, least_chain=least_chain)
+    assert full.proven and cut.proven
+    assert answers(cut)[:2] == answers(full)[:2]  # the maximum and uniqueness are always asked
+    wanted = is_puzzle(full) and (full.chain.length or 0) >= least_chain
+    if wanted:
+        assert not cut.cut_short and answers(cut) == answers(full)
+    elif cut.cut_short:
+        assert cut.chain.length is None and not is_puzzle(cut)
+        if cut.depth.depth is not None:
+            # cut at the depth: the full chain length, at most the depth, is short of what was asked
+            assert full.depth.depth == cut.depth.depth < least_chain and is_puzzle(full)
+        else:
+            assert full.uniqueness.unique is False or full.best.placed < 1
+    else:
+        assert answers(cut) == answers(full)
+    again = analyse(position, time_limit=TIME_LIMIT, puzzle=True, least_chain=least_chain)
+    assert again is not cut and answers(again) == answers(cut) and again.cut_short == cut.cut_short
+
+
+def test_a_position_that_is_not_unique_gets_no_depth() -> None:
+    """Two best plays that place different cards (the fours or the sevens, each taking an end of
+    the run): no puzzle, and the puzzle analysis asks neither the depth nor the chain length."""
+    position = Position.parse("classic | 4H 5H 6H 7H | 4C 4D 7C 7D")
+    full = analyse(position, time_limit=TIME_LIMIT)
+    cut = analyse(position, time_limit=TIME_LIMIT, puzzle=True)
+    assert full.uniqueness.unique is False and full.depth.depth is not None
+    assert cut.proven and cut.cut_short and cut.depth.depth is None and cut.chain.length is None
+    assert not is_puzzle(cut)
+
+
+def test_a_depth_below_the_chain_asked_for_skips_the_chain_length() -> None:
+    """CHAINED has depth 3 and chain 3: asked for a chain of 4, the depth alone says no; asked for
+    3, the whole analysis; and a kept cut at 3 does not serve an ask for 3."""
+    position = Position.parse(CHAINED + " KH")
+    short = analyse(position, time_limit=TIME_LIMIT, puzzle=True, least_chain=4)
+    assert short.proven and short.cut_short and short.depth.depth == 3 and short.chain.length is None
+    whole = analyse(position, time_limit=TIME_LIMIT, puzzle=True, least_chain=3)
+    assert whole.proven and not whole.cut_short and whole.chain.length == 3
+    assert answers(whole) == answers(analyse(position, time_limit=TIME_LIMIT))
+
+
+def test_an_analysis_not_proved_is_never_kept() -> None:
+    """A time limit far too short proves nothing: nothing is kept, and the next ask solves anew."""
+    position = Position.parse(CHAINED + " KH")
+    starved = analyse(position, time_limit=1e-6, puzzle=True)
+    if not starved.proven:
+        assert (position, starved.best.objective) not in solver._analyses
+    proved = analyse(position, time_limit=TIME_LIMIT, puzzle=True)
+    assert proved.proven and proved.chain.length == 3
