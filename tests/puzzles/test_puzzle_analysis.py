@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from puzzles import Position, analyse, is_puzzle
+from puzzles import Meld, Position, PositionError, analyse, is_puzzle
 from puzzles import _solver as solver
+from puzzles._solver import _near
 from tests.puzzles.strategies import positions
 from tests.puzzles.test_solver import CHAINED, answers
 
@@ -82,3 +83,28 @@ def test_an_analysis_not_proved_is_never_kept() -> None:
         assert (position, starved.best.objective) not in solver._analyses
     proved = analyse(position, time_limit=TIME_LIMIT, puzzle=True)
     assert proved.proven and proved.chain.length == 3
+
+
+def uncached_order(table: tuple[Meld, ...]) -> tuple[int, ...]:
+    """`_canonical`'s order as it was before it was kept: the melds that touch the most others
+    (another object, equal or not) first, ties by the cards."""
+    touching = [sum(_near(meld, other) for other in table if other is not meld) for meld in table]
+    return tuple(sorted(range(len(table)), key=lambda i: (-touching[i], [c.index for c in table[i].cards])))
+
+
+@property_test
+@given(positions(max_table_cards=15, max_hand=2), st.booleans())
+def test_the_kept_canonical_order_is_the_order_found_anew(position: Position, twice: bool) -> None:
+    """Asked twice, and for a table that holds one meld object twice beside one that holds two
+    equal ones, the kept order is the order found anew."""
+    table = (*position.table, position.table[0]) if twice else position.table  # one object twice
+    equal = tuple(Meld.of(meld.cards, position.rules) for meld in table)  # equal melds, new objects
+    try:
+        asked = [Position(position.rules, melds, position.hand) for melds in (table, equal)]
+    except PositionError:
+        assume(False)  # more copies than the decks hold
+    for one in asked:
+        for _ in range(2):
+            ordered, order = solver._canonical(one)
+            assert order == uncached_order(one.table)
+            assert ordered.table == tuple(one.table[i] for i in order)
