@@ -9,8 +9,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from puzzles import Meld, Position, PositionError, analyse, is_puzzle
+from puzzles import SUITS, Card, Meld, MeldKind, Position, PositionError, analyse, is_puzzle
 from puzzles import _solver as solver
+from puzzles._candidates import meld_of
+from puzzles._model import LinearExpr, Model, Objective
 from puzzles._solver import _near
 from tests.puzzles.strategies import positions
 from tests.puzzles.test_solver import CHAINED, answers
@@ -108,3 +110,46 @@ def test_the_kept_canonical_order_is_the_order_found_anew(position: Position, tw
             ordered, order = solver._canonical(one)
             assert order == uncached_order(one.table)
             assert ordered.table == tuple(one.table[i] for i in order)
+
+
+def old_require_some_other_end(model: Model, ends: dict[Card, tuple[int, int]]) -> None:
+    """`Model.require_some_other_end` as it was before its candidates were read once a model: each
+    ask walked every candidate. The constraints must be the same, term for term."""
+    rules = model.position.rules
+    wanted = {card.index: card for card in ends}
+    sums: dict[int, dict[MeldKind, list[LinearExpr]]] = {
+        index: {MeldKind.SET: [], MeldKind.RUN: []} for index in wanted
+    }
+    for var, piece, _ in model.pieces:
+        kind: MeldKind | None = None
+        for index, copies in piece:
+            if index in sums:
+                kind = kind or meld_of(piece, rules).kind
+                sums[index][kind].append(copies * model.model.get_int_var_from_proto_index(var))
+    differs = []
+    for index, card in wanted.items():
+        most = model.available[index]
+        for kind, count in zip((MeldKind.SET, MeldKind.RUN), ends[card], strict=True):
+            total = model.new_int(0, most)
+            model.add(total == sum(sums[index][kind]))
+            flag = model.model.new_bool_var("")
+            model.model.add(total != count).only_enforce_if(flag)
+            differs.append(flag)
+    model.model.add_bool_or(differs)
+
+
+@property_test
+@given(positions(max_table_cards=15, max_hand=4), st.data())
+def test_other_ends_are_asked_as_they_were(position: Position, data: st.DataObject) -> None:
+    """Asked of copies of one model, for cards drawn at random (some in no candidate at all), the
+    constraints are those the old walk over every candidate wrote, in the same order."""
+    base = Model(position, Objective.CARDS)
+    base.add(base.cards >= 1)
+    cards = sorted({*position.hand, *(card for meld in position.table for card in meld.cards)}, key=str)
+    for _ in range(3):
+        asked = data.draw(st.lists(st.sampled_from([*cards, Card(13, SUITS[0])]), min_size=1, max_size=4))
+        ends = {card: (data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))) for card in asked}
+        new, old = base.copy(), base.copy()
+        new.require_some_other_end(ends)
+        old_require_some_other_end(old, ends)
+        assert str(new.model.proto) == str(old.model.proto)
