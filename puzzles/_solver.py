@@ -848,7 +848,8 @@ def analyse(
     """
     if not puzzle:
         return _analysed(position, objective, time_limit, False, 0)
-    key = (position, objective)
+    # equal tables whose melds share objects otherwise are ordered otherwise (`_canonical`)
+    key = (position, objective, _sharing(position.table))
     with _analyses_lock:
         kept = _analyses.get(key)
         if kept is not None and _serves(kept, least_chain):
@@ -867,7 +868,7 @@ def analyse(
 
 ANALYSES_KEPT = 512
 """The proved analyses `analyse(..., puzzle=True)` keeps, the latest used."""
-_analyses: OrderedDict[tuple[Position, Objective], Analysis] = OrderedDict()
+_analyses: OrderedDict[tuple[Position, Objective, tuple[int, ...]], Analysis] = OrderedDict()
 _analyses_lock = threading.Lock()
 
 
@@ -916,11 +917,15 @@ def _canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
     two to three times sooner than with the melds in card order). Ties go by the cards.
     """
     table = position.table
-    # a meld is not counted as touching itself, by identity: where one object lies twice, the
-    # order differs from that of two equal melds, so the kept order is told apart by that too
-    same = tuple(next(j for j, other in enumerate(table) if other is meld) for meld in table)
-    order = _order(table, same)
+    order = _order(table, _sharing(table))
     return Position(position.rules, tuple(table[i] for i in order), position.hand), order
+
+
+def _sharing(table: tuple[Meld, ...]) -> tuple[int, ...]:
+    """For each meld, the first place that holds the same object. `_near` counts a meld as
+    touching another only if it is another object, so a table that holds one object twice is
+    ordered otherwise than one holding two equal melds: what is kept of it is told apart by this."""
+    return tuple(next(j for j, other in enumerate(table) if other is meld) for meld in table)
 
 
 @lru_cache(maxsize=256)
