@@ -580,7 +580,8 @@ def judged(result: Attempt, tier: str | None = None) -> Attempt:
     assert result.position is not None, "an attempt that made a puzzle ended on its position"
     forcing = count_decisions(result.position, puzzle.max_placed)
     found = weak_forks(result.position, puzzle.max_placed, puzzle.laid_cards, forcing)
-    return replace(result, real_forks=found.forks_at_least)
+    # the line carries the verdict too: its real forks, and which of its key ideas are weak forks
+    return replace(result, real_forks=found.forks_at_least, puzzle=puzzle.with_weak_forks(found))
 
 
 def forks_enough(result: Attempt) -> bool:
@@ -612,8 +613,10 @@ def make_puzzle(
     for number in range(MAX_ATTEMPTS):
         result = attempt(attempt_id(name, recipe, seed, number), time_limit)
         puzzle = result.puzzle
-        if puzzle is not None and (tier is None or puzzle.tier == tier) and forks_enough(judged(result)):
-            return puzzle
+        if puzzle is not None and (tier is None or puzzle.tier == tier):
+            result = judged(result)
+            if forks_enough(result) and result.puzzle is not None:
+                return result.puzzle
     wanted = f"{tier} " if tier else ""
     raise PuzzleError(f"no {wanted}{name} puzzle in {MAX_ATTEMPTS} attempts from seed {seed}")
 
