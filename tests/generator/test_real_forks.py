@@ -5,10 +5,11 @@ judged line carries its real forks, its key ideas say which forks are weak, lead
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from generator import Puzzle, PuzzleError
+from generator import Puzzle, PuzzleError, verify
 from generator._make import judged
 from puzzles import (
     Board,
@@ -129,3 +130,13 @@ def test_an_expert_whose_one_fork_is_real_leads_with_it() -> None:
     ideas = weighed.puzzle.key_ideas
     assert ideas is not None and ideas[0].kind == "fork" and ideas[0].weak is False
     assert not any(idea.weak for idea in ideas)
+
+
+def test_verify_proves_a_judged_line_and_names_a_wrong_verdict(master: Puzzle) -> None:
+    assert verify(master) == []
+    assert verify(replace(master, real_forks=2)) == ["real_forks is 2, but 1 are not weak"]
+    assert master.key_ideas is not None
+    # the weak fork said as a real one, first: the ideas are not those the judged line says
+    wrong = (replace(master.key_ideas[2], weak=False), *master.key_ideas[:2])
+    [problem] = verify(replace(master, key_ideas=wrong))
+    assert problem.startswith("key_ideas do not say")
