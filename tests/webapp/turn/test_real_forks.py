@@ -5,7 +5,9 @@ first hint names J♠; `flask puzzles key-ideas` judges the forks of a row store
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -89,3 +91,19 @@ def test_the_command_judges_the_forks_of_a_row_stored_before(
         row = session.query(models.PoolPuzzle).one()
         assert row.key_ideas == [idea.to_json() for idea in master.key_ideas or ()]
     assert "found the key ideas of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas"]).output
+
+
+def test_a_judged_line_imports_with_its_verdicts(
+    app: Flask, runner: FlaskCliRunner, master: generator.Puzzle, tmp_path: Path
+) -> None:
+    path = tmp_path / "master.jsonl"
+    path.write_text(json.dumps(master.to_json()) + "\n")
+    result = runner.invoke(args=["puzzles", "import", str(path)])
+    assert result.exit_code == 0 and "imported 1 puzzle" in result.output, result.output
+    with app.app_context(), database().reader() as session:
+        row = session.query(models.PoolPuzzle).one()
+        assert [(idea["card"], idea.get("weak")) for idea in row.key_ideas or []] == [
+            ("JS", False),
+            ("3D", None),
+            ("2S", True),
+        ]
