@@ -197,7 +197,7 @@ def plant(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
             changed = with_gadget(position, one)
         except ValueError:  # a meld the gadget made is not valid
             continue
-        analysis = analyse(changed, time_limit=_left(deadline))
+        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True)
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):

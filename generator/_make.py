@@ -133,7 +133,7 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
         return done("no table", None)
     position = candidate.position
     for repair in range(REPAIRS + 1):
-        analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001))
+        analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001), puzzle=True)
         if not analysis.proven:
             return done("unproven", position)
         if analysis.best.placed < 1:
