@@ -5,7 +5,9 @@ prints, per attempt: the base its family drew (the index in the letter's bases),
 its search started and stopped (the start's chain length; then the chain length, melds, forks,
 decisions, whether the skill-limited player below the goal solves it and whether its obvious cards
 are dishonest), its CPU seconds and the tier of its puzzle. Then it keeps the accepted puzzles as a
-run does, leaving out each that shares 4+ melds after relabelling with one of its tier kept before
+run does, leaving out each of the goal's tier whose forks are weak (`generator._make.judged`,
+`forks_enough`; its judging is counted in the attempt's CPU seconds, as a run's worker counts it) and
+each that shares 4+ melds after relabelling with one of its tier kept before
 (`generator.near_duplicate`), and names the earlier puzzle (and its base) each dropped one repeats.
 The summary gives, per base, the attempts, puzzles and kept puzzles, the puzzles per tier (a
 letter that searches with the forks counted before issue 38 may grade a tier below its goal), and
@@ -29,9 +31,10 @@ from dataclasses import dataclass
 import generator._make as make
 from generator import Puzzle, near_duplicate
 from generator._grading import graded_decisions, graded_forks
-from generator._make import DEFAULT_TIME_LIMIT, attempt, attempt_id
+from generator._make import DEFAULT_TIME_LIMIT, attempt, attempt_id, forks_enough, judged
 from generator._methods import SEARCHES, Method
 from generator._search import Found, Style, honest
+from generator._themes import motif_of
 from puzzles import Analysis
 
 BASES = {
@@ -123,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = bases.index(random.Random(str(puzzle_id)).choice(bases)) if bases else -1
         stops.clear()
         started = time.process_time()
-        result = attempt(puzzle_id, DEFAULT_TIME_LIMIT)
+        result = judged(attempt(puzzle_id, DEFAULT_TIME_LIMIT), SEARCHES[args.letter])
         spent = time.process_time() - started
         cpu += spent
         tally = per_base.setdefault(base, Counter())
@@ -135,7 +138,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             accepted += 1
             tally["puzzles"] += 1
             tiers[result.puzzle.tier] += 1
-            line += f" {result.puzzle.tier}"
+            line += f" {result.puzzle.tier} {motif_of(result.puzzle.themes)}"
+            if result.real_forks is not None:
+                line += f" real forks {result.real_forks}"
+            if not forks_enough(result):
+                tally["weak"] += 1
+                print(line + " weak forks", flush=True)
+                continue
             like = [
                 (p, b)
                 for p, b in kept
@@ -151,7 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n{args.letter}, seed {args.seed}: {args.attempts} attempts in {cpu:.0f} CPU-s")
     for base, tally in sorted(per_base.items()):
         print(
-            f"  base {base}: {tally['attempts']} attempts, {tally['puzzles']} puzzles, {tally['kept']} kept"
+            f"  base {base}: {tally['attempts']} attempts, {tally['puzzles']} puzzles,"
+            f" {tally['weak']} weak forks, {tally['kept']} kept"
         )
     minutes = max(cpu, 1e-9) / 60
     # an older letter's search counts forks as before issue 38, and its puzzle may grade lower
