@@ -875,3 +875,13 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 # with 2m or with 1m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
 # other than the Expert search's.
 RECIPES |= {"master": ("5m", "5m", "5m", "9m")}
+
+# Masters with two fork gadgets where the Expert's fork is weak (issue 38 item 4): a run left out
+# 6-7 of 5m's raw Masters, whose Expert fork was weak (a card laid in its one home) and only the
+# gadget's real. 3m draws its starts as 2m does, searches none of chain 2 or less, counts the
+# Expert search's real forks and plants a gadget for each fork the Master lacks, the second no twin
+# of the first, then climbs keeping them all (`generator._gadgets.planted_twice`); 5m keeps its IDs.
+METHODS |= {"3m": METHODS["2m"]}
+SEARCHES |= {"3m": "master"}
+GADGETS = GADGETS | {"3m"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
