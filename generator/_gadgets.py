@@ -161,22 +161,30 @@ def planted(
 
 
 def _planted(
-    seed: str, start: Analysis, goal: str, deadline: float, settled: bool
+    seed: str, start: Analysis, goal: str, deadline: float, settled: bool, forkless: bool = False
 ) -> tuple[Found | None, tuple[Gadget, ...]]:
-    """`planted`, with the gadgets it planted."""
+    """`planted`, with the gadgets it planted. `forkless`: an Expert search that stops with a chain
+    of 4 or more and no fork gets a gadget that adds a real fork first (3m)."""
     found = search(seed, start, START_GOAL, deadline, Style(), settled)
     if found is None or found.forcing is None:
         return found, ()
     forks = graded_forks(found.forcing) or 0
-    if forks < LEAST_FORKS[goal] - 1:
-        return found, ()
     gadgets: tuple[Gadget, ...] = ()
+    if forkless and forks == 0 and _chain(found) >= LOWEST_CHAIN[START_GOAL]:
+        first = _plant(f"{seed}/forkless", found, goal, deadline, settled, (), 0)
+        if first is None:
+            return None, ()
+        found = first[0]
+        forks = graded_forks(found.forcing) or 0
+        gadgets = () if first[1] is None else (first[1],)
+    if forks < LEAST_FORKS[goal] - 1:
+        return found, gadgets
     if forks < LEAST_FORKS[goal]:
-        forked = _plant(seed, found, goal, deadline, settled)
+        forked = _plant(seed, found, goal, deadline, settled, gadgets)
         if forked is None:
             return None, ()
         found = forked[0]
-        gadgets = () if forked[1] is None else (forked[1],)
+        gadgets = gadgets if forked[1] is None else (*gadgets, forked[1])
     climbed = climb(seed, found, goal, deadline, settled)
     if (
         climbed is None
@@ -185,7 +193,7 @@ def _planted(
     ):
         return climbed, gadgets
     # no gadget fitted beside the Expert: the climbed table, beside other cards, may take one
-    again = _plant(f"{seed}/climbed", climbed, goal, deadline, settled)
+    again = _plant(f"{seed}/climbed", climbed, goal, deadline, settled, gadgets if forkless else ())
     if again is None:
         return None, ()
     return again[0], gadgets if again[1] is None else (*gadgets, again[1])
@@ -290,13 +298,14 @@ def real_forks(found: Found) -> int:
 def planted_twice(
     seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
-    """3m: 5m's attempt (`planted`), then, where it reached the goal's forks but fewer of them are
-    real (`real_forks`: the Expert search's own fork is often weak, a card laid in its one home, and
-    a run then leaves the Master out), a gadget for each real fork missing, each no twin of the
-    gadgets on the table (`twins`), adding a real fork and keeping the goal's chain. None when the
-    solver could not prove a step in time."""
+    """3m: 5m's attempt (`planted`), with a gadget first beside an Expert search that stops with a
+    chain of 4 or more and no fork (`_planted`'s `forkless`); then, where it reached the goal's
+    forks but fewer of them are real (`real_forks`: the Expert search's own fork is often weak, a
+    card laid in its one home, and a run then leaves the Master out), a gadget for each real fork
+    missing. Each gadget is no twin of those on the table (`twins`), adds a real fork and keeps the
+    chain. None when the solver could not prove a step in time."""
     del style
-    found, gadgets = _planted(seed, start, goal, deadline, settled)
+    found, gadgets = _planted(seed, start, goal, deadline, settled, forkless=True)
     if (
         found is None
         or found.forcing is None
