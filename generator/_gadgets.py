@@ -185,7 +185,20 @@ def _planted(
             return None, ()
         found = forked[0]
         gadgets = gadgets if forked[1] is None else (*gadgets, forked[1])
-    climbed = climb(seed, found, goal, deadline, settled)
+    kept = LEAST_FORKS[goal]
+    if forkless and found.forcing is not None and (graded_forks(found.forcing) or 0) >= kept:
+        # a weak fork beside the gadget's: another gadget while the table is small and the decks
+        # still hold its cards (beside a climbed chain of 6 they seldom do)
+        real = real_forks(found)
+        if real < kept:
+            more = _gadgets_for(f"{seed}/before", found, goal, deadline, settled, gadgets, real)
+            if more is None:
+                return None, ()
+            found, gadgets = more[0], more[1]
+        # every fork kept through the climb: a change that took a real one away and kept the weak
+        # one would otherwise count as none lost
+        kept = max(kept, graded_forks(found.forcing) or 0)
+    climbed = climb(seed, found, goal, deadline, settled, forks=kept)
     if (
         climbed is None
         or climbed.forcing is None
@@ -299,11 +312,12 @@ def planted_twice(
     seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
     """3m: 5m's attempt (`planted`), with a gadget first beside an Expert search that stops with a
-    chain of 4 or more and no fork (`_planted`'s `forkless`); then, where it reached the goal's
-    forks but fewer of them are real (`real_forks`: the Expert search's own fork is often weak, a
-    card laid in its one home, and a run then leaves the Master out), a gadget for each real fork
-    missing. Each gadget is no twin of those on the table (`twins`), adds a real fork and keeps the
-    chain. None when the solver could not prove a step in time."""
+    chain of 4 or more and no fork, and more before the climb where a fork is weak (`_planted`'s
+    `forkless`); then, where the climbed position has the goal's forks but fewer of them are real
+    (`real_forks`: the Expert search's own fork is often weak, a card laid in its one home, and a
+    run then leaves the Master out), a gadget for each real fork missing. Each gadget is no twin of
+    those on the table (`twins`), adds a real fork and keeps the chain. None when the solver could
+    not prove a step in time."""
     del style
     found, gadgets = _planted(seed, start, goal, deadline, settled, forkless=True)
     if (
