@@ -231,7 +231,8 @@ def _plant(
 ) -> tuple[Found, Gadget | None] | None:
     """`plant`, with the gadget it planted (None when none fitted): a gadget that is no twin of one
     of `others` (`twins`), the gadgets already on the table, and when `real` (the found position's
-    real forks) is given, one after which the position has more real forks (`real_forks`)."""
+    real forks) is given, one after which the position has more real forks (`real_forks`), in
+    place of a weak fork or beside it, and a chain as long (up to the goal's)."""
     rng = random.Random(f"{seed}/gadget")
     position = found.analysis.position
     assert found.forcing is not None
@@ -258,13 +259,14 @@ def _plant(
         forked = graded(analysis, goal, deadline, settled, any_chain=True)
         if forked is None:
             return None
-        if (
-            forked.forcing is not None
-            and (graded_forks(forked.forcing) or 0) > forks
-            # a gadget that changes the best play may cut the chain short
-            and (real is None or _chain(forked) >= min(_chain(found), LOWEST_CHAIN[goal]))
-            and (real is None or real_forks(forked) > real)
-        ):
+        if forked.forcing is None:
+            continue
+        if real is None:
+            if (graded_forks(forked.forcing) or 0) > forks:
+                return forked, one
+        # counted by real forks, a gadget may take a weak fork's place (the count graded stays)
+        elif _chain(forked) >= min(_chain(found), LOWEST_CHAIN[goal]) and real_forks(forked) > real:
+            # (a gadget that changes the best play may cut the chain short)
             return forked, one
     return found, None
 
