@@ -31,6 +31,10 @@ from tests.generator.masters import check_pinned_master
 MASTER = "c5m6v804"
 """A 5m Master (seed 11): an Expert's real fork, a gadget's beside it (J♥ or J♦ leaves the jacks)."""
 
+THREE_M = "c3m6v815"
+"""A 3m Master (seed 11): 5m's gadget (rank 3) left a weak fork beside it; a second gadget (rank 9),
+planted before the climb, raised the real forks to two."""
+
 RULES = Rules.named("classic")
 
 
@@ -179,3 +183,10 @@ def test_two_gadgets_apart_fork_twice_and_both_forks_are_real() -> None:
         real = weak_forks(position, analysis.best.placed, analysis.best.play.laid, forcing)
         assert real.forks == real.forks_at_least == 2
     assert seen >= 5
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_three_m_master_forks_twice_really_and_replays_from_its_id() -> None:
+    check_pinned_master(THREE_M)
+    weighed = judged(attempt(PuzzleId.parse(THREE_M), REPLAY_TIME_LIMIT))
+    assert weighed.real_forks is not None and weighed.real_forks >= 2 and forks_enough(weighed)
