@@ -32,8 +32,13 @@ line carries: puzzles whose decisions or forks are not proved, those whose line 
 `--answers` each position is also analysed as `python -m puzzles solve` answers it, and its
 decision line is checked against the answer's own table and against the stored solution, with the
 answers whose table is not the stored solution's play, the answers whose line does not agree with
-their own table, and those whose line agrees only by being longer than their count. Figures are
-printed, never asserted.
+their own table, and those whose line agrees only by being longer than their count.
+
+Weak forks (docs/RULES.md, `puzzles.weak_forks`, worked out here for every puzzle whatever its line
+says): the puzzles with one, the lines that carry their real forks (`real_forks`), and what the
+stored ideas tell of them: fork ideas on a weak fork's card not said as weak, puzzles whose ideas
+lead with one (the result card's first line, "The key" where it is judged real), and puzzles whose
+hint ladder's first rung names its card (`key_card`). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -65,10 +70,12 @@ from puzzles import (
     canonical,
     decisions_of,
     forcing_player,
+    key_card,
     key_ideas,
     lay_apart,
     parse_cards,
     settle,
+    weak_forks,
 )
 from puzzles._key import IDEA_FIELDS, _rival_kind, _stand_ins, stands_otherwise
 from puzzles._solver import ends_of, reaches_otherwise
@@ -151,6 +158,24 @@ def judged(
         names_kind = before_rivals or idea.rival_kind is not None
         if names_kind and _rival_kind(position, idea.card, idea.home_kind) is None:
             found["no such kind"] += 1
+    return found
+
+
+WEAK = ("with a weak fork", "lines with real forks", "ideas on it", "led by it", "hints at it")
+
+
+def weak_told(puzzle: Puzzle, position: Position) -> Counter[str]:
+    """What the stored ideas tell of the puzzle's weak forks (`WEAK`): worked out here, not read
+    off the line, so that lines written before they were judged count as the player reads them."""
+    found: Counter[str] = Counter({"lines with real forks": int(puzzle.real_forks is not None)})
+    weak = set(weak_forks(position, puzzle.max_placed, puzzle.laid_cards).weak)
+    ideas = puzzle.key_ideas or ()
+    unsaid = [idea for idea in ideas if idea.kind == "fork" and idea.card in weak and idea.weak is not True]
+    found["with a weak fork"] = int(any(idea.kind == "fork" and idea.card in weak for idea in ideas))
+    found["ideas on it"] = len(unsaid)
+    found["led by it"] = int(bool(ideas) and ideas[0] in unsaid)
+    key = key_card(ideas)
+    found["hints at it"] = int(key is not None and key.kind == "fork" and key.card in weak)
     return found
 
 
@@ -271,6 +296,7 @@ def main() -> int:
     stored: dict[str, Counter[str]] = defaultdict(Counter)
     now: dict[str, Counter[str]] = defaultdict(Counter)
     grade: dict[str, Counter[str]] = defaultdict(Counter)
+    weakly: dict[str, Counter[str]] = defaultdict(Counter)
     for path in args.files:
         puzzles = [
             Puzzle.from_json(json.loads(line)) for line in path.read_text().splitlines() if line.strip()
@@ -297,6 +323,7 @@ def main() -> int:
             now[tier] += judged(position, table, maximum, key_ideas(position, solution), puzzle.decisions)
             grade[tier]["puzzles"] += 1
             truth[tier] += told(puzzle, position, table)
+            weakly[tier] += weak_told(puzzle, position)
             if args.answers:
                 answers[tier] += answered(position, table, args.time_limit)
             for name, settled in (("before", False), ("now", True)):
@@ -324,6 +351,7 @@ def main() -> int:
             if counts:
                 print(f"  {name:13}" + ", ".join(f"{field} {counts[field]}" for field in FIELDS))
         print("  told         " + ", ".join(f"{field} {truth[tier][field]}" for field in TOLD))
+        print("  weak forks   " + ", ".join(f"{field} {weakly[tier][field]}" for field in WEAK))
         if args.answers:
             print("  answers      " + ", ".join(f"{field} {answers[tier][field]}" for field in ANSWERED))
         g = grade[tier]

@@ -20,12 +20,13 @@ from generator._make import (
     MAX_SEED,
     REPLAY_TIME_LIMIT,
     SEED_STRIDE,
-    puzzle_from_id,
+    attempt,
+    judged,
     recipe_for,
     verify,
 )
 from generator._methods import METHODS
-from generator._puzzle import Puzzle, PuzzleError
+from generator._puzzle import Puzzle, PuzzleError, PuzzleId
 from generator._runs import Plan, Tally, generate, in_order
 from puzzles import Card, Rules, RulesError, argtypes
 
@@ -292,9 +293,13 @@ def _interruptible() -> Iterator[Callable[[], bool]]:
 
 def _show(puzzle_id: str, pretty: bool) -> int:
     try:
-        puzzle = puzzle_from_id(puzzle_id)
+        # judged as a run judges it (its real forks, its key ideas' weak forks): the line `make` wrote
+        result = judged(attempt(PuzzleId.parse(puzzle_id), REPLAY_TIME_LIMIT))
     except PuzzleError as error:
         raise _BadInput(str(error)) from None
+    puzzle = result.puzzle
+    if puzzle is None:
+        raise _BadInput(f"puzzle ID {puzzle_id!r} gives no puzzle ({result.outcome})")
     print(pretty_text(puzzle) if pretty else json.dumps(puzzle.to_json()))
     return 0
 

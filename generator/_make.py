@@ -59,6 +59,7 @@ from puzzles import (
     analyse,
     decisions_of,
     key_ideas,
+    mark_weak,
     parse_cards,
     play_of,
     skill_limited,
@@ -580,7 +581,8 @@ def judged(result: Attempt, tier: str | None = None) -> Attempt:
     assert result.position is not None, "an attempt that made a puzzle ended on its position"
     forcing = count_decisions(result.position, puzzle.max_placed)
     found = weak_forks(result.position, puzzle.max_placed, puzzle.laid_cards, forcing)
-    return replace(result, real_forks=found.forks_at_least)
+    # the line carries the verdict too: its real forks, and which of its key ideas are weak forks
+    return replace(result, real_forks=found.forks_at_least, puzzle=puzzle.with_weak_forks(found))
 
 
 def forks_enough(result: Attempt) -> bool:
@@ -612,8 +614,10 @@ def make_puzzle(
     for number in range(MAX_ATTEMPTS):
         result = attempt(attempt_id(name, recipe, seed, number), time_limit)
         puzzle = result.puzzle
-        if puzzle is not None and (tier is None or puzzle.tier == tier) and forks_enough(judged(result)):
-            return puzzle
+        if puzzle is not None and (tier is None or puzzle.tier == tier):
+            result = judged(result)
+            if forks_enough(result) and result.puzzle is not None:
+                return result.puzzle
     wanted = f"{tier} " if tier else ""
     raise PuzzleError(f"no {wanted}{name} puzzle in {MAX_ATTEMPTS} attempts from seed {seed}")
 
@@ -662,8 +666,16 @@ def verify(puzzle: Puzzle, time_limit: float = REPLAY_TIME_LIMIT) -> list[str]:
             problems.append(f"decisions is {puzzle.decisions}, but the forcing player needs {decisions}")
     if puzzle.forks is not None and forcing.forks != puzzle.forks:
         problems.append(f"forks is {puzzle.forks}, but the forcing player needs {forcing.forks}")
+    # a judged line (`judged`): its real forks, and its ideas marked and ordered as `judged` did
+    weak = None
+    if puzzle.real_forks is not None or any(idea.weak is not None for idea in puzzle.key_ideas or ()):
+        weak = weak_forks(analysis.position, puzzle.max_placed, puzzle.laid_cards, forcing)
+        if puzzle.real_forks is not None and weak.forks_at_least != puzzle.real_forks:
+            problems.append(f"real_forks is {puzzle.real_forks}, but {weak.forks_at_least} are not weak")
     if puzzle.key_ideas is not None:
         ideas = key_ideas(puzzle.position(), [parse_cards(meld) for meld in puzzle.solution])
+        if weak is not None:
+            ideas = mark_weak(ideas, weak.weak)
         if ideas != puzzle.key_ideas:
             said = "; ".join(str(idea.words()) for idea in ideas) or "none"
             problems.append(f"key_ideas do not say the forcing player's decisions on the solution ({said})")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator._grading import TIERS, graded_tier, is_publishable, tier_of
 from generator._themes import THEMES, themes_of
@@ -29,9 +29,11 @@ from puzzles import (
     Position,
     PositionError,
     SkillRun,
+    WeakForks,
     ideas_from_json,
     key_ideas,
     lay_play_apart,
+    mark_weak,
     parse_cards,
     play_of,
     play_problems,
@@ -132,15 +134,15 @@ Melds = tuple[tuple[str, ...], ...]
 FIELDS = (
     "id", "rules", "table", "hand", "max_placed", "laid", "solution",
     "depth", "chain", "tier", "themes", "hand_size", "decoys", "live_decoys", "decisions",
-    "decisions_at_least", "forks", "forks_at_least", "key_ideas", "canonical",
+    "decisions_at_least", "forks", "forks_at_least", "real_forks", "key_ideas", "canonical",
 )  # fmt: skip
 """The keys of one puzzle line, in the order they are written."""
 OPTIONAL_FIELDS = frozenset(
-    {"decisions", "decisions_at_least", "forks", "forks_at_least", "key_ideas", "canonical"}
+    {"decisions", "decisions_at_least", "forks", "forks_at_least", "real_forks", "key_ideas", "canonical"}
 )
 """Keys a line may lack: `decisions` came after the first pools were written, `forks` and `key_ideas`
 after issue 38; `decisions_at_least` and `forks_at_least` are written only when the count is not
-proved."""
+proved; `real_forks` only where a run judged the forks (`with_weak_forks`)."""
 OLD_FIELDS = {"max_played": "max_placed", "played": "laid"}
 """Keys that files written before the words were settled use, and the key each one now is."""
 
@@ -195,7 +197,14 @@ class Puzzle:
     key_ideas: tuple[KeyIdea, ...] | None = None
     """The decisions in words against `solution` (`puzzles.key_ideas`), found when the puzzle was
     made so that no page runs the forcing player again; None for a line written before they were
-    stored. They give the solution away: the site shows them only once the puzzle is finished."""
+    stored. They give the solution away: the site shows them only once the puzzle is finished.
+    Where the forks were judged (`with_weak_forks`), each fork's idea says whether it is weak."""
+    real_forks: int | None = None
+    """The forks a strong player feels: the fewest forks that are not weak among the lines of fewest
+    decisions (`puzzles.weak_forks`), a proved lower bound (a card the solver proved neither weak nor
+    real counts as weak). None where the forks were not judged: a run judges them at Expert and
+    Master only (the tiers that need forks, `generator.judged`), and a line written before they were
+    judged lacks it; its forks then all read as real."""
 
     @classmethod
     def from_analysis(
@@ -245,6 +254,13 @@ class Puzzle:
             key_ideas=key_ideas(position, [meld.cards for meld in play.table]),
         )
 
+    def with_weak_forks(self, found: WeakForks) -> Puzzle:
+        """The puzzle with its forks judged (`puzzles.weak_forks` of its position, maximum and laid
+        cards): its real forks counted and its key ideas marked and ordered (`puzzles.mark_weak`:
+        a real fork first, a weak fork last)."""
+        ideas = None if self.key_ideas is None else mark_weak(self.key_ideas, found.weak)
+        return replace(self, real_forks=found.forks_at_least, key_ideas=ideas)
+
     @property
     def canonical(self) -> str:
         """The position with table and hand as multisets: the same puzzle gives the same string.
@@ -282,6 +298,7 @@ class Puzzle:
             **({} if self.decisions_at_least is None else {"decisions_at_least": self.decisions_at_least}),
             "forks": self.forks,
             **({} if self.forks_at_least is None else {"forks_at_least": self.forks_at_least}),
+            **({} if self.real_forks is None else {"real_forks": self.real_forks}),
             **({} if self.key_ideas is None else {"key_ideas": [idea.to_json() for idea in self.key_ideas]}),
             "canonical": self.canonical,
         }
@@ -317,6 +334,7 @@ class Puzzle:
             forks=_maybe_count(fields, "forks"),
             forks_at_least=_maybe_count(fields, "forks_at_least"),
             key_ideas=_ideas(fields, position, final),
+            real_forks=_maybe_count(fields, "real_forks"),
         )
         _check_counts(puzzle, position, read)
         if "canonical" in fields and fields["canonical"] != puzzle.canonical:
@@ -399,6 +417,8 @@ def _check_counts(puzzle: Puzzle, position: Position, read: Play) -> None:
     forks = puzzle.forks if puzzle.forks is not None else puzzle.forks_at_least
     if decisions is not None and forks is not None and forks > decisions:
         raise PuzzleError(f"forks is {forks}, more than the {decisions} decisions")
+    if puzzle.real_forks is not None and puzzle.forks is not None and puzzle.real_forks > puzzle.forks:
+        raise PuzzleError(f"real_forks is {puzzle.real_forks}, more than the {puzzle.forks} forks")
     if decisions is not None:
         tier = tier_of(puzzle.chain, decisions, forks)
         if puzzle.tier != tier:

@@ -35,8 +35,10 @@ from puzzles._key import (
     ideas_from_json,
     key_card,
     key_ideas,
+    mark_weak,
     play_ideas,
     shown_ideas,
+    the_key,
 )
 from puzzles._melds import Meld, MeldError, MeldKind, join_runs, meld_problem
 from puzzles._model import Objective
@@ -180,6 +182,7 @@ __all__ = [
     "key_ideas",
     "lay_apart",
     "lay_play_apart",
+    "mark_weak",
     "maximum",
     "meld_problem",
     "melds_in_common",
@@ -205,6 +208,7 @@ __all__ = [
     "step_check",
     "steps_between",
     "table_shape",
+    "the_key",
     "told_for",
     "uniqueness",
     "weak_forks",

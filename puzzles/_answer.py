@@ -8,6 +8,7 @@ from puzzles._forcing import Forcing
 from puzzles._plays import Play
 from puzzles._solver import Analysis
 from puzzles._steps import lay_play_apart, plan_steps
+from puzzles._weak import WeakForks
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -18,23 +19,30 @@ def play_json(play: Play) -> dict[str, Any]:
     }
 
 
-def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
+def forcing_json(forcing: Forcing | None, weak: WeakForks | None = None) -> dict[str, Any]:
     """The forcing player's count: `decisions` (None unless proved), `decisions_at_least` (proved),
-    `forks` (None unless proved), `forks_at_least` (proved) and `decision_line`, the decisions that
-    reach a maximal play, each a `kind`: "decline", "fork" or "choice" (a free choice, RULES.md)."""
+    `forks` (None unless proved), `forks_at_least` (proved), `real_forks` (the forks that are not
+    weak, `puzzles.weak_forks`: None unless proved), `real_forks_at_least` (proved) and
+    `decision_line`, the decisions that reach a maximal play, each a `kind`: "decline", "fork" or
+    "choice" (a free choice, RULES.md), and for a fork `weak`: whether it is a weak one."""
     if forcing is None:
         return {
             "decisions": None,
             "decisions_at_least": 0,
             "forks": None,
             "forks_at_least": 0,
+            "real_forks": None,
+            "real_forks_at_least": 0,
             "decision_line": [],
         }
+    weak_cards = set(weak.weak) if weak is not None else set()
     return {
         "decisions": forcing.decisions,
         "decisions_at_least": forcing.at_least,
         "forks": forcing.forks,
         "forks_at_least": forcing.forks_at_least,
+        "real_forks": forcing.forks if weak is None else weak.forks,
+        "real_forks_at_least": forcing.forks_at_least if weak is None else weak.forks_at_least,
         "decision_line": [
             {
                 "card": str(d.card),
@@ -42,6 +50,7 @@ def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
                 "runs": d.runs,
                 "kept": d.kept,
                 "kind": d.kind,
+                **({"weak": d.card in weak_cards} if d.kind == "fork" else {}),
                 "text": str(d),
             }
             for d in forcing.line
@@ -49,12 +58,15 @@ def forcing_json(forcing: Forcing | None) -> dict[str, Any]:
     }
 
 
-def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str, Any]:
+def answer_json(
+    analysis: Analysis, forcing: Forcing | None = None, weak: WeakForks | None = None
+) -> dict[str, Any]:
     """The best play that breaks the fewest melds, how good it is, how sure, and how to lay it out.
 
     The fields are those `python -m puzzles solve` prints (docs/ENGINE.md); `steps` take the
     original table to the answer's `table`. With `forcing` (the forcing player on this position's
-    maximum), the decisions it takes as well.
+    maximum, the decisions it takes as well, and with `weak` (`puzzles.weak_forks` of that play),
+    which of its forks are weak (without it, none is: a line without a fork has none to judge).
     """
     best, depth, unique, chain = analysis.best, analysis.depth, analysis.uniqueness, analysis.chain
     position = analysis.position
@@ -77,6 +89,6 @@ def answer_json(analysis: Analysis, forcing: Forcing | None = None) -> dict[str,
         "chain_optimal": chain.proven,
         "rearrangements": [list(group) for group in chain.rearrangements],
         "steps": [step.to_json() for step in plan_steps(position, play, depth.broken)],
-        **({} if forcing is None else forcing_json(forcing)),
+        **({} if forcing is None else forcing_json(forcing, weak)),
         "ms": analysis.ms,
     }

@@ -15,6 +15,7 @@ from puzzles._forcing import Forcing, decisions_of
 from puzzles._model import Objective
 from puzzles._position import Position, PositionError
 from puzzles._solver import DEFAULT_TIME_LIMIT, Analysis, analyse
+from puzzles._weak import WeakForks, weak_forks
 
 EXAMPLE = '{"rules": "classic", "table": [["3S","4S","5S"],["7H","7D","7C"]], "hand": ["6S","7S","KD"]}'
 MAX_TIME_LIMIT = 3600.0
@@ -38,8 +39,9 @@ depth, depth_optimal, broken, chain, chain_optimal, rearrangements (the broken m
 steps (from the table to that play), decisions (the forcing player's fewest decisions to a
 maximal play; null unless proved, or for --objective points), decisions_at_least (proved),
 forks (the fewest forks among those lines; null unless proved), forks_at_least (proved),
+real_forks (those forks that are not weak: null unless proved), real_forks_at_least (proved),
 decision_line (those decisions: card, sets, runs, kept, kind "decline", "fork" or "choice",
-text), ms. The time limit is the solver's; the forcing player stops after a fixed number of
+weak for a fork, text), ms. The time limit is the solver's; the forcing player stops after a fixed number of
 decisions tried.
 
 A bad position (not JSON, unknown preset, bad card, invalid meld, more copies than the
@@ -109,7 +111,8 @@ def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
             failed |= _fail(label, str(error))
             continue
         analysis = analyse(position, objective, time_limit)
-        answer = {"line": number, **answer_json(analysis, _forcing(analysis))}
+        forcing = _forcing(analysis)
+        answer = {"line": number, **answer_json(analysis, forcing, _weak(analysis, forcing))}
         if isinstance(data, dict) and "id" in data:
             answer = {"id": data["id"], **answer}
         print(json.dumps(answer), flush=True)
@@ -127,6 +130,14 @@ def _forcing(analysis: Analysis) -> Forcing | None:
     if best.objective is not Objective.CARDS or not best.proven:
         return None
     return decisions_of(analysis.position, best.placed, shown=analysis.shown.table)
+
+
+def _weak(analysis: Analysis, forcing: Forcing | None) -> WeakForks | None:
+    """Which forks of the play shown are weak (`weak_forks`, with the limits of work the generator's
+    runs judge them with); None where the line has no fork to judge."""
+    if forcing is None or not (forcing.forks or forcing.forks_at_least):
+        return None
+    return weak_forks(analysis.position, analysis.best.placed, analysis.shown.laid, forcing)
 
 
 def _lines(stdin: TextIO) -> Iterator[bytes]:

@@ -7,8 +7,9 @@ puzzle's solution itself where that keeps as many of them, so that the hints nev
 where the solution, its steps and its key ideas do not while the player follows it. The engine's
 `steps_between` then says how to get there from where the table stands now:
 
-1. the puzzle's key card (`key_ideas`: its first decision, a fork before a decline), without where
-   it goes, while it has not moved, unless its idea names no choice (`KeyIdea.names_a_choice`);
+1. the puzzle's key card (`key_card`: its first decision that names a choice, a real fork before a
+   decline, never a fork judged weak, `mark_weak`), without where it goes, while it has not moved,
+   unless its idea names no choice (`KeyIdea.names_a_choice`: a weak fork's names none);
    else which meld must be broken first (a meld of the puzzle's
    table, or one the player has made). A declined card is the key to a puzzle without a fork, and
    "think about where it goes" would send the player to the meld it fits, the trap: its words say

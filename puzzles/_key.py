@@ -8,8 +8,13 @@ J♠ Q♠ K♠"); a *fork* gives a card a home that the forced moves cannot tell
 to the run 10♦ J♦ Q♦, not to a set"). The line is asked to agree with the solution (`shown`); a
 decision that still does not is left out: the words never say what the solution does not do.
 
+A fork the generator judged weak (`puzzles.weak_forks`: the card goes to its one home and nothing
+competes for what that home needs) is no key: `mark_weak` says it plainly ("2♠ goes to 2♠ 3♠ 4♠,
+its only home: nothing else competes for it") after the real forks and the declines, and only a
+fork judged real is called "The key" (`shown_ideas`).
+
 They give the solution away: the site shows them only once the puzzle is finished, and its hint
-ladder's first rung names the first key card alone (`KeyIdea.card`). Finding them runs the forcing
+ladder's first rung names the first key card alone (`key_card`). Finding them runs the forcing
 player again (a large share of a second on a joker puzzle), so a puzzle stores them when it is made
 (`KeyIdea.to_json`, `ideas_from_json`) and a page reads them back.
 """
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
@@ -39,10 +44,11 @@ KEY_KINDS: tuple[KeyKind, ...] = ("decline", "fork")
 IDEA_FIELDS = ("kind", "card", "home", "home_kind", "instead")
 """The keys of one key idea's JSON form, every one required (`home`, `home_kind` and `instead` may
 be null)."""
-MORE_FIELDS = ("rival_kind", "copies", "kept", "leaves", "stands_for")
+MORE_FIELDS = ("rival_kind", "copies", "kept", "leaves", "stands_for", "weak")
 """The keys an idea's JSON form has only where they differ from their defaults (ideas stored before
-them read as they were said then, less any "not to a set" they could not back, and less the card a
-run's joker stands for, which was not checked before `stands_for`)."""
+them read as they were said then, less any "not to a set" they could not back, less the card a
+run's joker stands for, which was not checked before `stands_for`, and with every fork taken for a
+real one, as before `weak`)."""
 
 
 class KeyIdeaError(ValueError):
@@ -75,12 +81,24 @@ class KeyIdea:
     """A joker's idea in a run: the card it stands for there, where every maximal play has a joker
     that can stand for it (`stands_otherwise`); None where that is not proved, and the words then
     say only that the joker goes to the run."""
+    weak: bool | None = None
+    """A fork's verdict (`puzzles.weak_forks`, set by `mark_weak`): True for a weak fork (the card
+    goes to its one home and nothing competes for what that home needs), False for a real one; None
+    for a decline, and for a fork not judged (an idea stored before, or of a puzzle below Expert,
+    whose forks a run does not judge), which reads as a real one."""
 
     def words(self) -> Words:
         """The idea as one sentence, in the solution's terms."""
         card = (self.card,)
         if self.card.is_joker:
             return self._joker_words()
+        if self.weak and self.home is not None:
+            # no choice to name: the card has one place, and no other card wants it
+            return words(
+                "%(card)s goes to %(home)s, its only home: nothing else competes for it.",
+                card=card,
+                home=self.home,
+            )
         if self.home is None:
             if self.instead is None:
                 return words("Keep %(card)s back: the best play leaves it in the hand.", card=card)
@@ -108,7 +126,9 @@ class KeyIdea:
     def names_a_choice(self) -> bool:
         """Whether the words name what the card does not do (a meld it fits, the other kind, a copy
         kept or moved too), so that a player learns the choice from them; "7♠ goes to the run 7♠
-        8♠ 9♠ 10♠." alone names none."""
+        8♠ 9♠ 10♠." alone names none, nor does a weak fork's."""
+        if self.weak:
+            return False
         return (
             self.card.is_joker
             or self.home is None
@@ -195,6 +215,8 @@ class KeyIdea:
             data["leaves"] = [str(card) for card in self.leaves]
         if self.stands_for is not None:
             data["stands_for"] = str(self.stands_for)
+        if self.weak is not None:
+            data["weak"] = self.weak
         return data
 
     @classmethod
@@ -236,6 +258,9 @@ class KeyIdea:
                 or suits != {stands_for.suit}
             ):
                 raise KeyIdeaError("a key idea's stands_for is a card its run's joker stands for")
+        weak = data.get("weak")
+        if weak is not None and (not isinstance(weak, bool) or kind != "fork" or card.is_joker):
+            raise KeyIdeaError("a key idea's weak is true or false, on a fork of a card that is no joker")
         copies, kept = data.get("copies", 1), data.get("kept", 0)
         for name, count in (("copies", copies), ("kept", kept)):
             if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 8:
@@ -251,6 +276,7 @@ class KeyIdea:
             cast(int, kept),
             _maybe_meld(data.get("leaves"), "leaves"),
             stands_for,
+            weak,
         )
 
 
@@ -589,11 +615,42 @@ def _obvious_meld(position: Position, card: Card, home: Meld | None) -> Meld | N
     return None
 
 
+def mark_weak(ideas: Sequence[KeyIdea], weak: Iterable[Card]) -> tuple[KeyIdea, ...]:
+    """The ideas with each fork judged: weak where its card is one of `weak` (`WeakForks.weak`, the
+    cards a fork on which is weak), else real; a joker's fork is never weak. In the order the player
+    reads them: the real forks (those that name a choice first), then the declines, then the weak
+    forks, each group in the order it had. Pure: the caller has asked the solver already (the
+    generator where its run judges the forks, `flask puzzles key-ideas` for stored puzzles)."""
+    cards = set(weak)
+    marked = [
+        replace(idea, weak=not idea.card.is_joker and idea.card in cards) if idea.kind == "fork" else idea
+        for idea in ideas
+    ]
+
+    def place(idea: KeyIdea) -> int:
+        if idea.kind == "decline":
+            return 2
+        if idea.weak:
+            return 3
+        return 0 if idea.names_a_choice else 1
+
+    return tuple(sorted(marked, key=place))
+
+
 def key_card(ideas: Sequence[KeyIdea]) -> KeyIdea | None:
     """The idea whose card the hint ladder's first rung names: the first that names a choice
-    (`KeyIdea.names_a_choice`), forks before declines as `key_ideas` orders them; None where none
-    does (the rung then names the meld that must break)."""
+    (`KeyIdea.names_a_choice`: never a weak fork), forks before declines as `key_ideas` and
+    `mark_weak` order them; None where none does (the rung then names the meld that must break)."""
     return next((idea for idea in ideas if idea.names_a_choice), None)
+
+
+def the_key(ideas: Sequence[KeyIdea]) -> KeyIdea | None:
+    """The idea the result card calls "The key": the first, where it is the hint ladder's key card
+    (`key_card`) and a fork judged real (`KeyIdea.weak` False: a fork not judged is not called so,
+    for it may be weak); None otherwise."""
+    if not ideas or key_card(ideas) is not ideas[0]:
+        return None
+    return ideas[0] if ideas[0].kind == "fork" and ideas[0].weak is False else None
 
 
 PLAY_IDEAS = 4
@@ -604,8 +661,11 @@ def shown_ideas(position: Position, steps: Sequence[Step], ideas: Sequence[KeyId
     """What a finished puzzle's result card says of it: its key ideas, and where none of them is a
     fork that names a choice (most Easy and Medium puzzles have no fork, many no decision at all,
     and a decline says what not to do, not what to do), the play's own idea too: which melds break
-    and where their cards go (`play_ideas`)."""
+    and where their cards go (`play_ideas`). A first idea that is the puzzle's key (`the_key`: a
+    fork judged real) is said as such: "The key: 10♠ goes to 10♥ 10♦ 10♣ 10♠, not onto J♠ Q♠ K♠."."""
     said = tuple(idea.words() for idea in ideas)
+    if the_key(ideas) is not None:
+        said = (words("The key: %(idea)s", idea=said[0]), *said[1:])
     if any(idea.kind == "fork" and idea.names_a_choice for idea in ideas):
         return said
     # a few lines in all: the start of a long chain, after the declines, says how it goes

@@ -16,6 +16,7 @@ ACCEPTED_FIELDS = frozenset(
     | {"max_placed", "laid", "solution", "depth", "chain", "tier", "themes", "hand_size", "decoys"}
     | {"max_played", "played"}  # the same two in files written before the words were settled
     | {"live_decoys", "decisions", "decisions_at_least", "forks", "forks_at_least", "key_ideas", "canonical"}
+    | {"real_forks"}
 )
 """A position's fields and the rest of a generator output line (see generator.FIELDS)."""
 

@@ -1,7 +1,8 @@
 """A puzzle's key ideas in real headless Chromium on a phone: the first hint marks the key card
 alone, and giving up shows the ideas in words on the result card, in each language, at 360 px
 (English, Italian) and 320 px (German, Polish: the longest words); a joker puzzle's four ideas at
-360 px in German and Italian.
+360 px in German and Italian; a Master with a weak and a real fork at 360 and 320 px in all four,
+whose hint marks the real fork's card and whose card says "The key:" of it and the weak one last.
 
 Screenshots go to artifacts/ as key-ideas-<language>-<width>-*.png.
 """
@@ -343,4 +344,83 @@ def test_a_joker_puzzles_ideas_on_a_360_px_phone(browser: object, jokers_site: s
     assert overflow and max(overflow) <= 0, overflow
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-jokers-{language}-360.png"))
+    context.close()
+
+
+REAL_AND_WEAK = {
+    "en": (
+        "J♠ is the key card: think about where it goes.",
+        "The key: J♠ goes to the set J♠ J♥ J♦, not to a run.",
+        "2♠ goes to 2♠ 3♠ 4♠, its only home: nothing else competes for it.",
+    ),
+    "it": (
+        "J♠ è la carta chiave: pensa a dove va.",
+        "La chiave: J♠ va nel tris J♠ J♥ J♦, non in una scala.",
+        "2♠ va in 2♠ 3♠ 4♠, il suo unico posto: nessun'altra carta se lo contende.",
+    ),
+    "de": (
+        "B♠ ist die Schlüsselkarte: überlege, wohin sie gehört.",
+        "Der Schlüssel: B♠ gehört in den Satz B♠ B♥ B♦, nicht in eine Reihe.",
+        "2♠ gehört zu 2♠ 3♠ 4♠, ihrem einzigen Platz: keine andere Karte macht ihn ihr streitig.",
+    ),
+    "pl": (
+        "W♠ to kluczowa karta: zastanów się, gdzie ją położyć.",
+        "Klucz: W♠ trafia do grupy W♠ W♥ W♦, nie do sekwensu.",
+        "2♠ trafia do 2♠ 3♠ 4♠, swojego jedynego miejsca: żadna inna karta o nie nie rywalizuje.",
+    ),
+}
+"""`c9m1vndi4v` judged as a run judges it (tests/generator/test_real_forks.py): J♠ leaving 9♠ 10♠ J♠ Q♠
+for the jacks is a real fork, the key; laying 2♠ is a weak fork, said plainly and last."""
+
+
+@pytest.fixture
+def real_fork_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
+    from generator._make import judged
+    from tests.generator.test_weak_forks import TWO_OF_SPADES, accepted
+
+    app: Flask = make_app(database_url, clock)
+    puzzle = judged(accepted(*TWO_OF_SPADES)).puzzle
+    assert puzzle is not None and puzzle.real_forks == 1
+    store(app, puzzle, 7)
+    with served(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("language", ["en", "it", "de", "pl"])
+def test_the_key_is_the_real_fork_and_the_weak_one_is_said_plainly(
+    browser: object, real_fork_site: str, language: str, width: int
+) -> None:
+    hint_said, key, weak = REAL_AND_WEAK[language]
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(real_fork_site + "/")
+    page.wait_for_load_state("domcontentloaded")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = f"key-ideas-real-{language}-{width}"
+    page.click("#hint-button")
+    page.wait_for_selector("#hint")
+    assert hint_said in page.inner_text("#hint").replace("\u00a0", " ")
+    # the first rung marks the real fork's card alone (a table card), not the weak fork's 2♠
+    marked = page.eval_on_selector_all(
+        "#board .card.hinted", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(marked) == 1 and marked[0].startswith(hint_said.split(" ")[0]), marked
+    assert page.query_selector("#board .hinted-meld") is None
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-1-hint.png"), full_page=True)
+    page.click("details.give-up summary")
+    page.click("details.give-up button.danger")
+    page.wait_for_selector("#key-ideas")
+    lines = page.eval_on_selector_all("#key-ideas li", "els => els.map(e => e.innerText)")
+    lines = [line.replace("\u00a0", " ") for line in lines]
+    assert lines[0] == key and lines[-1] == weak and len(lines) == 3, lines
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    overflow = page.eval_on_selector(
+        "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    page.locator("#key-ideas").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
+    page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
     context.close()

@@ -419,3 +419,29 @@ def ctrl_c_as_in_a_terminal() -> None:
     """In the child: SIGINT to its default. A test run started in the background (`make test &`, a CI
     job) inherits SIGINT ignored, and Python then installs no handler: the signal would be lost."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+TWO_OF_SPADES = (
+    "classic | 4S 4H 4C / 5S 6S 7S / 7S 7D 7C / 9S 10S JS QS / KS KD KC / 7H 8H 9H / 9H 9D 9C / 10H 10D "
+    "10C / JH QH KH / 4D 5D 6D / 5D 6D 7D / 8D 9D 10D / JD QD KD | 2S 3S JH KH 3D 3D 8D 6C 7C 10C KC"
+)
+"""`c9m1vndi4v` (docs/RULES.md, *Weak forks*): 2♠ a weak fork, J♠ a real one."""
+
+
+@pytest.mark.parametrize(
+    ("text", "real", "weak"),
+    [
+        (TWO_OF_SPADES, 1, {"2S": True, "JS": False}),
+        ("classic | 7S 7H 7D / 4C 5C 6C 7C | 5S 6S 5H 6H 8H 8C", 1, {"5H": False}),
+        ("classic | 7S 7H 7D 7C / 4D 5D 6D | 5H 6H 5C 6C", 0, {}),
+    ],
+)
+def test_the_answer_says_which_forks_are_weak(
+    text: str, real: int, weak: dict[str, bool], capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = Position.parse(text)
+    [answer] = run_main(json.dumps(position.to_json()), "solve", capsys=capsys).answers()
+    assert answer["real_forks"] == answer["real_forks_at_least"] == real
+    forks = {d["card"]: d["weak"] for d in answer["decision_line"] if d["kind"] == "fork"}
+    assert forks == weak
+    assert all("weak" not in d for d in answer["decision_line"] if d["kind"] != "fork")

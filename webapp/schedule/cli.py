@@ -80,13 +80,13 @@ def rescore_command(time_limit: float | None) -> None:
 @puzzles_cli.command(
     "key-ideas",
     help="Find the key ideas (the decisions in words) of the stored puzzles that have none yet,"
-    " so that no page works them out.",
+    " so that no page works them out, and judge their forks weak or real where that is not done yet.",
 )
 @click.option(
     "--again", is_flag=True, help="Work out the key ideas of every stored puzzle, not only those without."
 )
 def key_ideas_command(again: bool) -> None:
-    filled = rescore.fill_key_ideas(again)
+    filled = rescore.fill_key_ideas(again, forks=True)
     click.echo(f"found the key ideas of {filled} puzzle{'s' if filled != 1 else ''}")
 
 

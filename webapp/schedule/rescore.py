@@ -12,18 +12,22 @@ Days already open somewhere never change: their puzzle and tier stay, only the n
 A future day whose puzzle no longer meets the day's tier loses it and is published again.
 
 The key ideas (the decisions in words, `puzzles.key_ideas`) are found again with the graded play, as
-they speak of its melds. `flask puzzles key-ideas` finds them for the puzzles stored before they
-were kept (`fill_key_ideas`), without grading anything again.
+they speak of its melds, and their forks judged weak or real (`judged_ideas`: a weak fork is said
+plainly, never as the key). `flask puzzles key-ideas` finds them for the puzzles stored before they
+were kept, and judges the forks of those stored before forks were judged (`fill_key_ideas`), without
+grading anything again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
 import generator
 import puzzles
+from puzzles import parse_cards
 from webapp import db, models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
@@ -51,6 +55,19 @@ class Grade:
     """The decisions in words against `solution` (`puzzles.KeyIdea.to_json`)."""
 
 
+def judged_ideas(
+    position: puzzles.Position, table: Sequence[Sequence[puzzles.Card]], ideas: Sequence[puzzles.KeyIdea]
+) -> tuple[puzzles.KeyIdea, ...]:
+    """The ideas with their forks judged weak or real (`puzzles.weak_forks`, `puzzles.mark_weak`),
+    whatever the tier (a run judges them at Expert and Master only), where a fork's idea is not
+    judged yet; as they are otherwise. A few solves with limits of work, each well under a second."""
+    if not any(idea.kind == "fork" and idea.weak is None for idea in ideas):
+        return tuple(ideas)
+    play = puzzles.play_of(position, [puzzles.Meld.of(meld, position.rules) for meld in table])
+    found = puzzles.weak_forks(position, play.placed, play.laid)
+    return puzzles.mark_weak(ideas, found.weak)
+
+
 def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
     """The puzzle graded as the generator grades its own, or, if it would no longer publish it, what
     the analysis still says (its chain length and themes)."""
@@ -64,7 +81,8 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         if graded is None:
             return Grade(analysis.chain.length, None, generator.themes_of(analysis), None)
         # a retired puzzle may still be an opened day's: its result card still says its key ideas
-        ideas = puzzles.key_ideas(position, [meld.cards for meld in graded.table])
+        table = [meld.cards for meld in graded.table]
+        ideas = judged_ideas(position, table, puzzles.key_ideas(position, table))
         return Grade(
             analysis.chain.length,
             None,
@@ -83,7 +101,12 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         made.decisions_at_least,
         made.forks,
         made.forks_at_least,
-        None if made.key_ideas is None else [idea.to_json() for idea in made.key_ideas],
+        None
+        if made.key_ideas is None
+        else [
+            idea.to_json()
+            for idea in judged_ideas(position, [parse_cards(meld) for meld in made.solution], made.key_ideas)
+        ],
     )
 
 
@@ -138,16 +161,19 @@ def rescore(time_limit: float) -> Report:
     return report
 
 
-def fill_key_ideas(again: bool = False) -> int:
+def fill_key_ideas(again: bool = False, forks: bool = False) -> int:
     """Find the key ideas of every stored puzzle that has none yet (stored before they were kept),
     or with `again` of every stored puzzle (after the engine learned to state more of them, as it
-    did for jokers); needs an app context. Returns how many were found or changed. The forcing
-    player works under its node limit (a large share of a second on a joker puzzle), outside any
-    transaction; a row whose solution or ideas changed meanwhile is left for the next run."""
+    did for jokers); with `forks`, also judge the forks of stored ideas not judged yet (stored
+    before forks were judged, or below Expert: `judged_ideas`), and of those found. Needs an app
+    context. Returns how many were found or changed. The forcing player works under its node limit
+    (a large share of a second on a joker puzzle), outside any transaction; a row whose solution or
+    ideas changed meanwhile is left for the next run. The clock calls it without `forks`: judging a
+    whole pool the first time takes a solve or a few a puzzle, for `flask puzzles key-ideas`."""
     database = db.database()
     with database.reader() as session:
         rows = select(models.PoolPuzzle.id).order_by(models.PoolPuzzle.id)
-        if not again:
+        if not again and not forks:
             rows = rows.where(models.PoolPuzzle.key_ideas.is_(None))
         ids = list(session.scalars(rows))
     filled = 0
@@ -156,10 +182,25 @@ def fill_key_ideas(again: bool = False) -> int:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             position, solution, cards = row.position(), row.solution, row.solution_cards()
             stored = row.key_ideas
-        ideas = [idea.to_json() for idea in puzzles.key_ideas(position, cards)]
+        found = _stored_ideas(stored) if not again else None
+        if found is None:
+            found = puzzles.key_ideas(position, cards)
+        if forks:
+            found = judged_ideas(position, cards, found)
+        ideas = [idea.to_json() for idea in found]
         with database.write() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             if row.solution == solution and row.key_ideas == stored and stored != ideas:
                 row.key_ideas = ideas
                 filled += 1
     return filled
+
+
+def _stored_ideas(stored: list[dict[str, object]] | None) -> tuple[puzzles.KeyIdea, ...] | None:
+    """A row's stored key ideas; None where it has none, or none that read (found again then)."""
+    if stored is None:
+        return None
+    try:
+        return puzzles.ideas_from_json(stored)
+    except puzzles.KeyIdeaError:
+        return None

@@ -59,9 +59,10 @@ class Result:
     """The table the puzzle gave, meld by meld: the steps' numbers are its melds' (drawn beside them,
     as the board the player saw draws none)."""
     key_ideas: tuple[Words, ...]
-    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`), and where none is a fork
-    that names a choice, which melds break and where their cards go (`puzzles.shown_ideas`): shown
-    solved or not."""
+    """The puzzle's decisions in words, forks first (`puzzles.key_ideas`; a fork judged real said as
+    "The key: ...", a weak one plainly and last, `puzzles.mark_weak`), and where none is a fork that
+    names a choice, which melds break and where their cards go (`puzzles.shown_ideas`): shown solved
+    or not."""
     elapsed: str | Words | None
     hints_used: list[Hint]
     challenge: str | None
