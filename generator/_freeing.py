@@ -48,7 +48,7 @@ def freeing(seed: str, analysis: Analysis, deadline: float) -> Analysis | None:
         changed = _swapped(position, i, j)
         if changed is None:
             continue
-        tried = analyse(changed, time_limit=max(deadline - time.perf_counter(), 0.001))
+        tried = analyse(changed, time_limit=max(deadline - time.perf_counter(), 0.001), puzzle=True)
         if not tried.proven:
             return None
         if tried.best.placed != analysis.best.placed or tried.uniqueness.unique is not True:

@@ -251,7 +251,7 @@ def _plant(
             changed = with_gadget(position, one)
         except ValueError:  # a meld the gadget made is not valid
             continue
-        analysis = analyse(changed, time_limit=_left(deadline))
+        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True)
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):

@@ -146,7 +146,7 @@ def climb(
             continue
         if changed is None or len(changed.hand) < HAND_FLOOR or len(changed.table) > MELDS[1]:
             continue
-        analysis = analyse(changed, time_limit=_left(deadline))
+        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True)
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):

@@ -133,7 +133,7 @@ def attempt(puzzle_id: PuzzleId, time_limit: float = DEFAULT_TIME_LIMIT) -> Atte
         return done("no table", None)
     position = candidate.position
     for repair in range(REPAIRS + 1):
-        analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001))
+        analysis = analyse(position, time_limit=max(deadline - time.perf_counter(), 0.001), puzzle=True)
         if not analysis.proven:
             return done("unproven", position)
         if analysis.best.placed < 1:
@@ -571,8 +571,9 @@ def judged(result: Attempt, tier: str | None = None) -> Attempt:
     """The attempt with its real forks counted (`Attempt.real_forks`) when it made a puzzle of a
     tier that needs forks (Expert, Master; of `tier`, when given).
 
-    A step of a run (`make_puzzle`, `generator._runs`), not of the attempt: `attempt`, and so
-    `show`, `verify` and every published ID, replay as they did. The count has limits of work, not
+    A step of a run (`make_puzzle`, `generator._runs`, and so `puzzle_from_id` and `show`, which
+    give the line a run wrote), not of the attempt: `attempt`, `verify` and every published ID
+    replay as they did. The count has limits of work, not
     of the clock, so any machine judges the same; a card the solver proves neither weak nor real
     counts as weak."""
     puzzle = result.puzzle
@@ -623,9 +624,10 @@ def make_puzzle(
 
 
 def puzzle_from_id(puzzle_id: str) -> Puzzle:
-    """Replay the attempt an ID names; PuzzleError for a bad ID or one that gives no puzzle."""
+    """Replay the attempt an ID names, judged as a run judges it (its real forks), so that it equals
+    the puzzle `make_puzzle` gave; PuzzleError for a bad ID or one that gives no puzzle."""
     parsed = PuzzleId.parse(puzzle_id)
-    result = attempt(parsed, REPLAY_TIME_LIMIT)
+    result = judged(attempt(parsed, REPLAY_TIME_LIMIT))
     if result.puzzle is None:
         raise PuzzleError(f"puzzle ID {puzzle_id!r} gives no puzzle ({result.outcome})")
     return result.puzzle

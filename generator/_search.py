@@ -218,7 +218,9 @@ def search(
         table = list(position.table)
         while len(table) > melds[1]:
             del table[rng.randrange(len(table))]
-        narrow = analyse(Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline))
+        narrow = analyse(
+            Position(position.rules, tuple(table), position.hand), time_limit=_left(deadline), puzzle=True
+        )
         if not narrow.proven:
             return None
         start = narrow
@@ -242,7 +244,8 @@ def search(
         changed = _change(current.analysis.position, rng, goal, melds, style.changes)
         if changed is None:
             continue
-        analysis = analyse(changed, time_limit=_left(deadline))
+        # a chain short of the score's first figure is not wanted (`least_chain`)
+        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True, least_chain=score[0])
         if not analysis.proven:
             return None
         if not _a_puzzle(analysis):
@@ -351,7 +354,8 @@ def _kept_if_met(found: Found, changed: Position, goal: str, deadline: float, se
     """After one change once the goal is met (a meld pruned, a meld grown): the changed position,
     graded, where it is a puzzle that still meets the goal, else `found` as it was; None when a
     solve could not prove its answer in time (the attempt gives up, as the search does)."""
-    analysis = analyse(changed, time_limit=_left(deadline))
+    # a chain short of the goal's meets no goal (`least_chain`)
+    analysis = analyse(changed, time_limit=_left(deadline), puzzle=True, least_chain=LOWEST_CHAIN[goal])
     if not analysis.proven:
         return None
     if not _a_puzzle(analysis):

@@ -253,6 +253,8 @@ class Model:
         # (variable number, shape, slot): the variables are numbers into the model's proto,
         # written as text in one go (see `_Writer`)
         self.pieces: list[tuple[int, Candidate, int]] = []
+        # shared with the model's copies, which have the same candidates (`_held_in`)
+        self._held: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
         self.keepings: list[tuple[int, Keeping, int]] = []
         uppers = self._slot_shapes(allowed)
         writer = _Writer(self.model)
@@ -561,27 +563,31 @@ class Model:
         (copies in sets, copies in runs; table and hand together): `require_other_ends` for any
         one of them, in one solve (models built without `keep`)."""
         assert not self.kept
-        rules = self.position.rules
-        wanted = {card.index: card for card in ends}
-        sums: dict[int, dict[MeldKind, list[LinearExpr]]] = {
-            index: {MeldKind.SET: [], MeldKind.RUN: []} for index in wanted
-        }
-        for var, piece, _ in self.pieces:
-            kind: MeldKind | None = None
-            for index, copies in piece:
-                if index in sums:
-                    kind = kind or meld_of(piece, rules).kind
-                    sums[index][kind].append(copies * self.model.get_int_var_from_proto_index(var))
+        held = self._held_in()
+        variable = self.model.get_int_var_from_proto_index
         differs = []
-        for index, card in wanted.items():
-            most = self.available[index]
-            for kind, count in zip((MeldKind.SET, MeldKind.RUN), ends[card], strict=True):
+        for card in {card.index: card for card in ends}.values():
+            most = self.available[card.index]
+            for terms, count in zip(held.get(card.index, ((), ())), ends[card], strict=True):
                 total = self.new_int(0, most)
-                self.model.add(total == sum(sums[index][kind]))
+                self.model.add(total == sum([copies * variable(var) for var, copies in terms]))
                 flag = self.model.new_bool_var("")
                 self.model.add(total != count).only_enforce_if(flag)
                 differs.append(flag)
         self.model.add_bool_or(differs)
+
+    def _held_in(self) -> dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+        """For each card type, the candidates' variables (by number) that hold it in sets, and in
+        runs, with their copies, in the candidates' order: read once for a model and the copies
+        made of it (`unsettled` asks its questions of copies of one model)."""
+        held = self._held
+        if not held:
+            rules = self.position.rules
+            for var, piece, _ in self.pieces:
+                at = 0 if meld_of(piece, rules).kind is MeldKind.SET else 1
+                for index, copies in piece:
+                    held.setdefault(index, ([], []))[at].append((var, copies))
+        return held
 
     def laid_beyond(self, counts: Mapping[Card, int]) -> LinearExpr:
         """How many of these hand cards the play lays more copies of than `counts` says: one for

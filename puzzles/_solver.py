@@ -12,6 +12,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from puzzles._candidates import JOKER_INDEX, Candidate, Keeping, allowed_by, meld_of
 from puzzles._cards import Card
@@ -123,9 +124,16 @@ class Analysis:
     depth: Depth
     chain: Chain
     ms: float
+    cut_short: bool = False
+    """True when `analyse`, asked for a puzzle only (`puzzle`, `least_chain`), proved that the
+    position is none and did not look further: `chain` (and, where the best play is not unique or
+    places nothing, `depth`) are then left unasked, with no length."""
 
     @property
     def proven(self) -> bool:
+        """Whether every answer asked was proved (an answer left unasked by `cut_short` is none)."""
+        if self.cut_short:
+            return self.best.proven and self.uniqueness.unique is not None
         return (
             self.best.proven
             and self.uniqueness.unique is not None
@@ -820,6 +828,9 @@ def analyse(
     position: Position,
     objective: Objective = Objective.CARDS,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    *,
+    puzzle: bool = False,
+    least_chain: int = 0,
 ) -> Analysis:
     """Maximum, uniqueness, chain depth and chain length within one time limit for them all.
 
@@ -827,7 +838,52 @@ def analyse(
     leave it nothing, and it cannot hold them up. The melds are solved in a canonical order, so
     that an answer, proven or not, does not depend on the order they were given in; the meld
     numbers in the answer are the position's own.
+
+    `puzzle`: only a puzzle's analysis is wanted (the generator's). Where the best play is proved
+    to place no card or not to be unique, the depth and the chain length are not looked for; where
+    the depth is proved below `least_chain`, the chain length is not (it is at most the depth).
+    Such an analysis is `cut_short`: no puzzle, or none with that chain, as the full one would say
+    too. Proved analyses asked so are kept (ANALYSES_KEPT), since a search comes back to positions
+    it tried before; a proved answer is the same whatever the time limit.
     """
+    if not puzzle:
+        return _analysed(position, objective, time_limit, False, 0)
+    # equal tables whose melds share objects otherwise are ordered otherwise (`_canonical`)
+    key = (position, objective, _sharing(position.table))
+    with _analyses_lock:
+        kept = _analyses.get(key)
+        if kept is not None and _serves(kept, least_chain):
+            _analyses.move_to_end(key)
+            # a new object each time, as a fresh analysis would be: callers tell them apart by identity
+            return replace(kept)
+    analysis = _analysed(position, objective, time_limit, True, least_chain)
+    if analysis.proven:
+        with _analyses_lock:
+            _analyses[key] = analysis
+            _analyses.move_to_end(key)
+            while len(_analyses) > ANALYSES_KEPT:
+                _analyses.popitem(last=False)
+    return analysis
+
+
+ANALYSES_KEPT = 512
+"""The proved analyses `analyse(..., puzzle=True)` keeps, the latest used."""
+_analyses: OrderedDict[tuple[Position, Objective, tuple[int, ...]], Analysis] = OrderedDict()
+_analyses_lock = threading.Lock()
+
+
+def _serves(kept: Analysis, least_chain: int) -> bool:
+    """Whether a kept analysis answers an ask for a puzzle with this `least_chain`: a whole one
+    does; one cut short for no puzzle does; one cut short at its depth only an ask above it."""
+    if not kept.cut_short or kept.uniqueness.unique is not True or kept.best.placed < 1:
+        return True
+    return kept.depth.depth is not None and kept.depth.depth < least_chain
+
+
+def _analysed(
+    position: Position, objective: Objective, time_limit: float, puzzle: bool, least_chain: int
+) -> Analysis:
+    """`analyse` itself, never kept."""
     started = time.perf_counter()
     deadline = started + time_limit
     ordered, order = _canonical(position)
@@ -837,9 +893,20 @@ def analyse(
     model = Model(ordered, objective)
     best = _maximum(model, _left(first), started)
     unique = _uniqueness(model, best, _left(first), time.perf_counter())
+    if puzzle and best.proven and (unique.unique is False or best.placed < 1):
+        # no puzzle: what the depth and the chain length would say is not wanted
+        return _cut_short(position, best, unique, Depth(None, None, (), False, 0.0), started)
     depth = chain_depth(ordered, best, _left(first))
+    if puzzle and unique.unique is not None and depth.proven and (depth.depth or 0) < least_chain:
+        # the chain length is at most the depth: short of what is wanted, whatever it is
+        return _cut_short(position, best, unique, _in_order_depth(depth, order), started)
     chain, depth = chain_length(ordered, best, depth, _left(deadline), unique.unique)
     return _in_order(Analysis(position, best, unique, depth, chain, _ms(started)), order)
+
+
+def _cut_short(position: Position, best: Best, unique: Uniqueness, depth: Depth, started: float) -> Analysis:
+    chain = Chain(None, False, (), None, 0.0)
+    return Analysis(position, best, unique, depth, chain, _ms(started), cut_short=True)
 
 
 def _canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
@@ -850,11 +917,28 @@ def _canonical(position: Position) -> tuple[Position, tuple[int, ...]]:
     two to three times sooner than with the melds in card order). Ties go by the cards.
     """
     table = position.table
-    touching = [sum(_near(meld, other) for other in table if other is not meld) for meld in table]
-    order = tuple(
+    order = _order(table, _sharing(table))
+    return Position(position.rules, tuple(table[i] for i in order), position.hand), order
+
+
+def _sharing(table: tuple[Meld, ...]) -> tuple[int, ...]:
+    """For each meld, the first place that holds the same object. `_near` counts a meld as
+    touching another only if it is another object, so a table that holds one object twice is
+    ordered otherwise than one holding two equal melds: what is kept of it is told apart by this."""
+    return tuple(next(j for j, other in enumerate(table) if other is meld) for meld in table)
+
+
+@lru_cache(maxsize=256)
+def _order(table: tuple[Meld, ...], same: tuple[int, ...]) -> tuple[int, ...]:
+    """`_canonical`'s order, kept: it reads the table alone, and a search's steps that change the
+    hand keep the table (half of the generator's analyses)."""
+    touching = [
+        sum(_near(meld, other) for j, other in enumerate(table) if same[j] != same[i])
+        for i, meld in enumerate(table)
+    ]
+    return tuple(
         sorted(range(len(table)), key=lambda i: (-touching[i], [card.index for card in table[i].cards]))
     )
-    return Position(position.rules, tuple(table[i] for i in order), position.hand), order
 
 
 def _near(meld: Meld, other: Meld) -> bool:
@@ -872,25 +956,31 @@ def _near(meld: Meld, other: Meld) -> bool:
 
 def _in_order(analysis: Analysis, order: tuple[int, ...]) -> Analysis:
     """An analysis of the canonical position, its meld numbers turned back into the position's."""
-
-    def back(melds: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(sorted(order[meld] for meld in melds))
-
-    layout: Counter[Candidate | Keeping] = Counter()
-    for shape, copies in analysis.depth.layout.items():
-        if isinstance(shape, Keeping):
-            shape = replace(shape, melds=tuple(order[meld] for meld in shape.melds))
-        layout[shape] += copies
-    depth = replace(analysis.depth, broken=back(analysis.depth.broken), layout=layout)
-    groups = tuple(sorted(back(group) for group in analysis.chain.rearrangements))
+    depth = _in_order_depth(analysis.depth, order)
+    groups = tuple(sorted(_back(group, order) for group in analysis.chain.rearrangements))
     return replace(analysis, depth=depth, chain=replace(analysis.chain, rearrangements=groups))
 
 
+def _in_order_depth(depth: Depth, order: tuple[int, ...]) -> Depth:
+    layout: Counter[Candidate | Keeping] = Counter()
+    for shape, copies in depth.layout.items():
+        if isinstance(shape, Keeping):
+            shape = replace(shape, melds=tuple(order[meld] for meld in shape.melds))
+        layout[shape] += copies
+    return replace(depth, broken=_back(depth.broken, order), layout=layout)
+
+
+def _back(melds: tuple[int, ...], order: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(order[meld] for meld in melds))
+
+
 def is_puzzle(analysis: Analysis) -> bool:
-    """A puzzle: proved maximum of at least one card, proved unique, chain depth proved."""
+    """A puzzle: proved maximum of at least one card, proved unique, chain depth proved (and not
+    `cut_short`: no puzzle, or none of the chain asked for)."""
     return (
         analysis.best.objective is Objective.CARDS
         and analysis.proven
+        and not analysis.cut_short
         and analysis.uniqueness.unique is True
         and analysis.best.placed >= 1
     )

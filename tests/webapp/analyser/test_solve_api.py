@@ -57,7 +57,16 @@ def cli_answer(capsys: pytest.CaptureFixture[str], position: Any, *options: str)
     return answer
 
 
-CLI_ONLY = {"ms", "decisions", "decisions_at_least", "forks", "forks_at_least", "decision_line"}
+CLI_ONLY = {
+    "ms",
+    "decisions",
+    "decisions_at_least",
+    "forks",
+    "forks_at_least",
+    "real_forks",
+    "real_forks_at_least",
+    "decision_line",
+}
 """The time, and the forcing player's count: the CLI answers it, the site does not yet (its search
 is bounded by decisions tried, not by the request's time limit)."""
 
