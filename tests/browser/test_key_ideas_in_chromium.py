@@ -10,6 +10,7 @@ Screenshots go to artifacts/ as key-ideas-<language>-<width>-*.png.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -49,6 +50,18 @@ SAID = {
 """The Master's ideas are two declines (its line's fork is not one: tests/puzzles/test_key.py)."""
 
 
+def phone_page(browser: object, site: str, locale: str, width: int) -> Any:
+    """The site's front page in a fresh phone context of `width` px, in `locale`; the artifacts'
+    folder ready for its screenshots. Close it with `page.context.close()`."""
+    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
+    context = browser.new_context(locale=locale, **screen)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(site + "/")
+    page.wait_for_load_state("domcontentloaded")
+    ARTIFACTS.mkdir(exist_ok=True)
+    return page
+
+
 @pytest.fixture
 def site(database_url: str, clock: FrozenClock) -> Iterator[str]:
     """The app with a generated Master (two declines) as today's puzzle (#7)."""
@@ -63,12 +76,7 @@ def test_the_key_card_then_the_key_ideas_on_a_phone(
     browser: object, site: str, language: str, width: int
 ) -> None:
     said = SAID[language]
-    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
-    context = browser.new_context(locale=said["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(site + "/")
-    page.wait_for_load_state("domcontentloaded")
-    ARTIFACTS.mkdir(exist_ok=True)
+    page = phone_page(browser, site, said["locale"], width)
     shots = f"key-ideas-{language}-{width}"
 
     page.click("#hint-button")
@@ -95,7 +103,7 @@ def test_the_key_card_then_the_key_ideas_on_a_phone(
     page.locator("#key-ideas").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
-    context.close()
+    page.context.close()
 
 
 LONG_RUN = (
@@ -122,10 +130,7 @@ def long_run_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
 def test_a_key_idea_naming_a_long_run_stays_on_a_320_px_phone(
     browser: object, long_run_site: str, language: str, run: str
 ) -> None:
-    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(long_run_site + "/")
+    page = phone_page(browser, long_run_site, SAID[language]["locale"], 320)
     page.click("details.give-up summary")
     page.click("details.give-up button.danger")
     page.wait_for_selector("#key-ideas")
@@ -137,9 +142,8 @@ def test_a_key_idea_naming_a_long_run_stays_on_a_320_px_phone(
         "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
     )
     assert overflow and max(overflow) <= 0, overflow
-    ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-long-run-{language}-320.png"))
-    context.close()
+    page.context.close()
 
 
 BOTH = (
@@ -170,10 +174,7 @@ def both_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
 def test_both_copies_said_on_a_320_px_phone(
     browser: object, both_site: str, language: str, said: str
 ) -> None:
-    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(both_site + "/")
+    page = phone_page(browser, both_site, SAID[language]["locale"], 320)
     page.click("details.give-up summary")
     page.click("details.give-up button.danger")
     page.wait_for_selector("#key-ideas")
@@ -183,9 +184,8 @@ def test_both_copies_said_on_a_320_px_phone(
         "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
     )
     assert overflow and max(overflow) <= 0, overflow
-    ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-both-{language}-320.png"))
-    context.close()
+    page.context.close()
 
 
 EASY = "classic | AC 2C 3C 4C 5C / 9S 10S JS / 7H 8H 9H | 4C 6C 7C 10H"
@@ -229,12 +229,7 @@ def test_an_easy_puzzle_without_a_fork_says_the_idea_of_its_play(
     browser: object, easy_site: str, language: str, width: int
 ) -> None:
     hint_said, title, idea = EASY_SAID[language]
-    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(easy_site + "/")
-    page.wait_for_load_state("domcontentloaded")
-    ARTIFACTS.mkdir(exist_ok=True)
+    page = phone_page(browser, easy_site, SAID[language]["locale"], width)
     shots = f"key-ideas-easy-{language}-{width}"
     page.click("#hint-button")
     page.wait_for_selector("#hint")
@@ -256,7 +251,7 @@ def test_an_easy_puzzle_without_a_fork_says_the_idea_of_its_play(
     page.locator("#key-ideas").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
-    context.close()
+    page.context.close()
 
 
 CHAIN = (
@@ -297,10 +292,7 @@ def chain_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
 def test_a_medium_chain_said_link_by_link_on_a_320_px_phone(
     browser: object, chain_site: str, language: str, said: list[str]
 ) -> None:
-    screen = {**PHONE, "viewport": {"width": 320, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(chain_site + "/")
+    page = phone_page(browser, chain_site, SAID[language]["locale"], 320)
     page.click("details.give-up summary")
     page.click("details.give-up button.danger")
     page.wait_for_selector("#key-ideas")
@@ -311,9 +303,8 @@ def test_a_medium_chain_said_link_by_link_on_a_320_px_phone(
         "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
     )
     assert overflow and max(overflow) <= 0, overflow
-    ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-chain-{language}-320.png"))
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture
@@ -327,10 +318,7 @@ def jokers_site(database_url: str, clock: FrozenClock) -> Iterator[str]:
 @pytest.mark.parametrize("language", ["de", "it"])
 def test_a_joker_puzzles_ideas_on_a_360_px_phone(browser: object, jokers_site: str, language: str) -> None:
     # the joker's place first, then a fork that fills the decisions the grade proved, then declines
-    screen = {**PHONE, "viewport": {"width": 360, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(jokers_site + "/")
+    page = phone_page(browser, jokers_site, SAID[language]["locale"], 360)
     page.click("details.give-up summary")
     page.click("details.give-up button.danger")
     page.wait_for_selector("#key-ideas")
@@ -342,9 +330,8 @@ def test_a_joker_puzzles_ideas_on_a_360_px_phone(browser: object, jokers_site: s
         "#key-ideas", "el => [...el.querySelectorAll('li')].map(li => li.scrollWidth - li.clientWidth)"
     )
     assert overflow and max(overflow) <= 0, overflow
-    ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"key-ideas-jokers-{language}-360.png"))
-    context.close()
+    page.context.close()
 
 
 REAL_AND_WEAK = {
@@ -392,12 +379,7 @@ def test_the_key_is_the_real_fork_and_the_weak_one_is_said_plainly(
     browser: object, real_fork_site: str, language: str, width: int
 ) -> None:
     hint_said, key, weak = REAL_AND_WEAK[language]
-    screen = {**PHONE, "viewport": {"width": width, "height": 740}}
-    context = browser.new_context(locale=SAID[language]["locale"], **screen)  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(real_fork_site + "/")
-    page.wait_for_load_state("domcontentloaded")
-    ARTIFACTS.mkdir(exist_ok=True)
+    page = phone_page(browser, real_fork_site, SAID[language]["locale"], width)
     shots = f"key-ideas-real-{language}-{width}"
     page.click("#hint-button")
     page.wait_for_selector("#hint")
@@ -423,4 +405,4 @@ def test_the_key_is_the_real_fork_and_the_weak_one_is_said_plainly(
     page.locator("#key-ideas").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"{shots}-2-result.png"), full_page=True)
     page.locator("#key-ideas").screenshot(path=str(ARTIFACTS / f"{shots}-3-ideas.png"))
-    context.close()
+    page.context.close()
