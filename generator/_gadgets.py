@@ -29,10 +29,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator._grading import LEAST_FORKS, LOWEST_CHAIN, graded_forks
+from generator._grading import LEAST_FORKS, graded_forks
 from generator._ladder import START_GOAL, climb
 from generator._search import Found, Style, _a_puzzle, _left_over, graded, search
-from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, Suit, analyse, weak_forks
+from puzzles import SUITS, Analysis, Card, Meld, MeldKind, Position, Suit, analyse
 
 TRIES = 16
 """Gadgets that fit the decks tried on one position (an analysis each) before the attempt gives up."""
@@ -157,82 +157,32 @@ def planted(
     does not apply; None when the solver could not prove a step in time. `style` is the caller's
     (its pruning comes after), `settled` as `generator._search.graded`."""
     del style
-    return _planted(seed, start, goal, deadline, settled)[0]
-
-
-def _planted(
-    seed: str, start: Analysis, goal: str, deadline: float, settled: bool, forkless: bool = False
-) -> tuple[Found | None, tuple[Gadget, ...]]:
-    """`planted`, with the gadgets it planted. `forkless`: an Expert search that stops with a chain
-    of 4 or more and no fork gets a gadget that adds a real fork first (3m)."""
     found = search(seed, start, START_GOAL, deadline, Style(), settled)
     if found is None or found.forcing is None:
-        return found, ()
+        return found
     forks = graded_forks(found.forcing) or 0
-    gadgets: tuple[Gadget, ...] = ()
-    if forkless and forks == 0 and _chain(found) >= LOWEST_CHAIN[START_GOAL]:
-        first = _plant(f"{seed}/forkless", found, goal, deadline, settled, (), 0)
-        if first is None:
-            return None, ()
-        found = first[0]
-        forks = graded_forks(found.forcing) or 0
-        gadgets = () if first[1] is None else (first[1],)
     if forks < LEAST_FORKS[goal] - 1:
-        return found, gadgets
+        return found
     if forks < LEAST_FORKS[goal]:
-        forked = _plant(seed, found, goal, deadline, settled, gadgets)
+        forked = plant(seed, found, goal, deadline, settled)
         if forked is None:
-            return None, ()
-        found = forked[0]
-        gadgets = gadgets if forked[1] is None else (*gadgets, forked[1])
-    kept = LEAST_FORKS[goal]
-    if forkless and found.forcing is not None and (graded_forks(found.forcing) or 0) >= kept:
-        # a weak fork beside the gadget's: another gadget while the table is small and the decks
-        # still hold its cards (beside a climbed chain of 6 they seldom do)
-        real = real_forks(found)
-        if real < kept:
-            more = _gadgets_for(f"{seed}/before", found, goal, deadline, settled, gadgets, real)
-            if more is None:
-                return None, ()
-            found, gadgets = more[0], more[1]
-        # every fork kept through the climb: a change that took a real one away and kept the weak
-        # one would otherwise count as none lost
-        kept = max(kept, graded_forks(found.forcing) or 0)
-    climbed = climb(seed, found, goal, deadline, settled, forks=kept)
+            return None
+        found = forked
+    climbed = climb(seed, found, goal, deadline, settled)
     if (
         climbed is None
         or climbed.forcing is None
         or (graded_forks(climbed.forcing) or 0) >= LEAST_FORKS[goal]
     ):
-        return climbed, gadgets
+        return climbed
     # no gadget fitted beside the Expert: the climbed table, beside other cards, may take one
-    again = _plant(f"{seed}/climbed", climbed, goal, deadline, settled, gadgets if forkless else ())
-    if again is None:
-        return None, ()
-    return again[0], gadgets if again[1] is None else (*gadgets, again[1])
+    return plant(f"{seed}/climbed", climbed, goal, deadline, settled)
 
 
 def plant(seed: str, found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:
     """The found position with the first gadget drawn (of TRIES) that fits the decks and after which
     the position is a unique puzzle that forks once more; `found` when none does; None when the
     solver could not prove a step in time."""
-    planted_now = _plant(seed, found, goal, deadline, settled)
-    return None if planted_now is None else planted_now[0]
-
-
-def _plant(
-    seed: str,
-    found: Found,
-    goal: str,
-    deadline: float,
-    settled: bool = True,
-    others: Sequence[Gadget] = (),
-    real: int | None = None,
-) -> tuple[Found, Gadget | None] | None:
-    """`plant`, with the gadget it planted (None when none fitted): a gadget that is no twin of one
-    of `others` (`twins`), the gadgets already on the table, and when `real` (the found position's
-    real forks) is given, one after which the position has more real forks (`real_forks`), in
-    place of a weak fork or beside it, and a chain as long (up to the goal's)."""
     rng = random.Random(f"{seed}/gadget")
     position = found.analysis.position
     assert found.forcing is not None
@@ -240,11 +190,7 @@ def _plant(
     # the gadgets that touch the position's cards least first: one that shares their ranks and
     # suits may make the maximum another or take the first fork away
     runs = givers(position)
-    drawn = [
-        one
-        for one in (gadget(rng, runs) for _ in range(DRAWS))
-        if one and fits(position, one) and not any(twins(one, other) for other in others)
-    ]
+    drawn = [one for one in (gadget(rng, runs) for _ in range(DRAWS)) if one and fits(position, one)]
     drawn.sort(key=lambda one: touches(position, one))
     for one in drawn[:TRIES]:
         try:
@@ -259,102 +205,9 @@ def _plant(
         forked = graded(analysis, goal, deadline, settled, any_chain=True)
         if forked is None:
             return None
-        if forked.forcing is None:
-            continue
-        if real is None:
-            if (graded_forks(forked.forcing) or 0) > forks:
-                return forked, one
-        # counted by real forks, a gadget may take a weak fork's place (the count graded stays)
-        elif _chain(forked) >= min(_chain(found), LOWEST_CHAIN[goal]) and real_forks(forked) > real:
-            # (a gadget that changes the best play may cut the chain short)
-            return forked, one
-    return found, None
-
-
-def _chain(found: Found) -> int:
-    return found.analysis.chain.length or 0
-
-
-def rank_of(planted: Gadget) -> int:
-    """The rank of the gadget's set, the rank whose two cards the hand's pairs compete for."""
-    return planted.melds[0][0].rank
-
-
-def shape_of(planted: Gadget) -> tuple[object, ...]:
-    """The gadget up to relabelling (suits permuted, ranks shifted): its melds' lengths, its hand's
-    ranks by suit as steps from the set's rank, and whether a table run gives the set its card."""
-    r = rank_of(planted)
-    by_suit: dict[Suit | None, list[int]] = {}
-    for card in planted.hand:
-        by_suit.setdefault(card.suit, []).append(card.rank - r)
-    return (
-        tuple(sorted(len(meld) for meld in planted.melds)),
-        tuple(sorted(tuple(sorted(steps)) for steps in by_suit.values())),
-        None if planted.giver is None else len(planted.giver.cards),
-    )
-
-
-def twins(one: Gadget, other: Gadget) -> bool:
-    """Whether two gadgets would make one table's forks twins: of one shape up to relabelling
-    (`shape_of`), or competing for cards of one rank (two sets of a rank, read as one fork)."""
-    return rank_of(one) == rank_of(other) or shape_of(one) == shape_of(other)
-
-
-def real_forks(found: Found) -> int:
-    """The found position's real forks (`puzzles.weak_forks`, a proved lower bound), as a run
-    judges them: the forks a strong player feels, a weak one counting none."""
-    assert found.forcing is not None
-    analysis = found.analysis
-    return weak_forks(
-        analysis.position, analysis.best.placed, analysis.best.play.laid, found.forcing
-    ).forks_at_least
-
-
-def planted_twice(
-    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
-) -> Found | None:
-    """3m: 5m's attempt (`planted`), with a gadget first beside an Expert search that stops with a
-    chain of 4 or more and no fork, and more before the climb where a fork is weak (`_planted`'s
-    `forkless`); then, where the climbed position has the goal's forks but fewer of them are real
-    (`real_forks`: the Expert search's own fork is often weak, a card laid in its one home, and a
-    run then leaves the Master out), a gadget for each real fork missing. Each gadget is no twin of
-    those on the table (`twins`), adds a real fork and keeps the chain. None when the solver could
-    not prove a step in time."""
-    del style
-    found, gadgets = _planted(seed, start, goal, deadline, settled, forkless=True)
-    if (
-        found is None
-        or found.forcing is None
-        or (graded_forks(found.forcing) or 0) < LEAST_FORKS[goal]
-        or _chain(found) < LOWEST_CHAIN[goal]
-    ):
-        return found
-    forked = _gadgets_for(f"{seed}/twice", found, goal, deadline, settled, gadgets, real_forks(found))
-    return None if forked is None else forked[0]
-
-
-def _gadgets_for(
-    seed: str, found: Found, goal: str, deadline: float, settled: bool, gadgets: Sequence[Gadget], real: int
-) -> tuple[Found, tuple[Gadget, ...], int] | None:
-    """The found position with gadgets planted one by one (`_plant`) until it has the goal's real
-    forks or no gadget fits: the position, all its gadgets and its real forks; None when the solver
-    could not prove a step in time."""
-    planted_so_far = tuple(gadgets)
-    while real < LEAST_FORKS[goal]:
-        number = len(planted_so_far) + 1
-        step = _plant(f"{seed}/{number}", found, goal, deadline, settled, planted_so_far, real)
-        if step is None:
-            return None
-        found, one = step
-        if one is None:
-            break
-        planted_so_far += (one,)
-        real = real_forks(found)
-    return found, planted_so_far, real
-
-
-PLANTINGS = {"5m": planted, "3m": planted_twice}
-"""The planting attempts by letter (`generator._methods.GADGETS`)."""
+        if forked.forcing is not None and (graded_forks(forked.forcing) or 0) > forks:
+            return forked
+    return found
 
 
 def _left(deadline: float) -> float:

@@ -120,17 +120,14 @@ CLIMBS = {"2m": ladder, "1m": long_ladder}
 """The ladders by letter (`generator._methods.LADDERS`)."""
 
 
-def climb(
-    seed: str, found: Found, goal: str, deadline: float, settled: bool = True, forks: int = 2
-) -> Found | None:
+def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:
     """The climb from a found position towards a puzzle of `goal` (see the module's docstring): up
-    to CLIMB changes, each kept when its score (counting up to `forks` forks) does not fall; None
-    when a step was not proved."""
+    to CLIMB changes, each kept when its score does not fall; None when a step was not proved."""
     rng = random.Random(f"{seed}/ladder")
     current = graded(found.analysis, goal, deadline, settled, any_chain=True)
     if current is None:
         return None
-    score = _score(current, goal, forks)
+    score = _score(current, goal)
     limit, polishing, step = CLIMB, False, 0
     while step < limit and not met(current, goal):
         if not polishing and (current.analysis.chain.length or 0) >= LOWEST_CHAIN[goal]:
@@ -154,12 +151,12 @@ def climb(
         found_now = graded(analysis, goal, deadline, settled, any_chain=True)
         if found_now is None:
             return None
-        if (new := _score(found_now, goal, forks)) >= score:
+        if (new := _score(found_now, goal)) >= score:
             current, score = found_now, new
     return current
 
 
-def _score(found: Found, goal: str, forks: int = 2) -> tuple[int, ...]:
+def _score(found: Found, goal: str) -> tuple[int, ...]:
     """Forks first (a link that loses the Expert's fork is no step up), then the tier the grade
     reaches (a position the player below the goal solves counts a tier lower), the chain up to the
     goal's, honest obvious cards, the decisions, the chain."""
@@ -170,7 +167,7 @@ def _score(found: Found, goal: str, forks: int = 2) -> tuple[int, ...]:
     if found.beaten:
         reached = min(reached, TIERS.index(goal) - 1)
     return (
-        min(graded_forks(forcing) or 0, forks),
+        min(graded_forks(forcing) or 0, 2),
         reached,
         min(chain, 6),
         int(honest(analysis.position, analysis.best.play.laid)),

@@ -875,17 +875,3 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 # with 2m or with 1m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
 # other than the Expert search's.
 RECIPES |= {"master": ("5m", "5m", "5m", "9m")}
-
-# Masters with two fork gadgets where the Expert's fork is weak (issue 38 item 4): a run left out
-# 6-7 of 5m's raw Masters, whose Expert fork was weak (a card laid in its one home) and only the
-# gadget's real. 3m draws its starts as 2m does, searches none of chain 2 or less, counts the
-# Expert search's real forks and plants a gadget for each fork the Master lacks, the second no twin
-# of the first, then climbs keeping them all (`generator._gadgets.planted_twice`); 5m keeps its IDs.
-METHODS |= {"3m": METHODS["2m"]}
-SEARCHES |= {"3m": "master"}
-GADGETS = GADGETS | {"3m"}
-FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
-# Beside 9m's fourth turn, 3m's three turns made Masters faster than 5m's on two seeds of three
-# (seeds 23 and 29; the weak forks a run left out fell from 6-7 to 0-2) and took 350 attempts for
-# 12 Masters where 5m took 593, with the same variety (docs/GENERATOR.md).
-RECIPES |= {"master": ("3m", "3m", "3m", "9m")}

@@ -1,39 +1,22 @@
-"""Methods 5m and 3m: Masters with fork gadgets planted (`generator._gadgets`, issue 38 item 4)."""
+"""Method 5m: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
 
 from generator import PuzzleId
-from generator._gadgets import (
-    PLANTINGS,
-    Gadget,
-    fits,
-    gadget,
-    givers,
-    planted,
-    planted_twice,
-    shape_of,
-    touches,
-    twins,
-    with_gadget,
-)
+from generator._gadgets import Gadget, fits, gadget, givers, touches, with_gadget
 from generator._make import REPLAY_TIME_LIMIT, attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, GADGETS, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
-from puzzles import Card, Meld, Position, Rules, analyse, decisions_of, parse_cards, weak_forks
+from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards
 from tests.generator.masters import check_pinned_master
 
 MASTER = "c5m6v804"
 """A 5m Master (seed 11): an Expert's real fork, a gadget's beside it (J♥ or J♦ leaves the jacks)."""
-
-THREE_M = "c3m6v815"
-"""A 3m Master (seed 11): 5m's gadget (rank 3) left a weak fork beside it; a second gadget (rank 9),
-planted before the climb, raised the real forks to two."""
 
 RULES = Rules.named("classic")
 
@@ -120,73 +103,4 @@ def test_a_five_m_master_forks_twice_and_replays_from_its_id() -> None:
     check_pinned_master(MASTER)
     # both forks real: neither lays a card in its one home with nothing competing for it
     weighed = judged(attempt(PuzzleId.parse(MASTER), REPLAY_TIME_LIMIT))
-    assert weighed.real_forks is not None and weighed.real_forks >= 2 and forks_enough(weighed)
-
-
-def test_three_m_plants_as_five_m_then_for_weak_forks() -> None:
-    assert SEARCHES["3m"] == "master"
-    assert "3m" in GADGETS and "3m" not in LADDERS
-    assert "3m" in FINISHED_SEARCHES
-    assert STYLES["3m"].prune and STYLES["3m"].prune_later
-    assert PLANTINGS["5m"] is planted and PLANTINGS["3m"] is planted_twice
-    assert set(PLANTINGS) == GADGETS
-    for seed in range(20):
-        assert METHODS["3m"](RULES, random.Random(seed)) == METHODS["2m"](RULES, random.Random(seed))
-
-
-def _shifted(drawn: Gadget, steps: int, suits: str) -> Gadget:
-    """The gadget relabelled: ranks moved `steps` up, the suits S H D C renamed to `suits`' letters."""
-    renamed = dict(
-        zip(parse_cards("AS AH AD AC"), parse_cards(" ".join(f"A{s}" for s in suits)), strict=True)
-    )
-
-    def moved(cards: Sequence[Card]) -> tuple[Card, ...]:
-        return tuple(Card(card.rank + steps, renamed[Card(1, card.suit)].suit) for card in cards)
-
-    return Gadget(tuple(moved(meld) for meld in drawn.melds), moved(drawn.hand))
-
-
-def test_twin_gadgets_are_one_shape_up_to_relabelling_or_one_rank() -> None:
-    drawn = Gadget((tuple(parse_cards("7S 7H 7D 7C")),), tuple(parse_cards("5S 6S 5H 6H 8H")))
-    relabelled = _shifted(drawn, 3, "DCSH")
-    assert relabelled.hand == tuple(parse_cards("8D 9D 8C 9C JC"))
-    assert shape_of(relabelled) == shape_of(drawn) and twins(relabelled, drawn)
-    # one rank: both would compete for the sevens
-    other = Gadget(
-        (tuple(parse_cards("7S 7H 7D")), tuple(parse_cards("7C 8C 9C 10C"))),
-        tuple(parse_cards("8S 9S 5H 6H 8H")),
-    )
-    assert shape_of(other) != shape_of(drawn) and twins(other, drawn)
-    # another shape at another rank: no twin
-    apart = _shifted(other, -3, "SHDC")
-    assert not twins(apart, drawn) and not twins(drawn, apart)
-
-
-def test_two_gadgets_apart_fork_twice_and_both_forks_are_real() -> None:
-    """Two gadgets that are no twins and share no rank or near card of a suit: a unique puzzle whose
-    forcing line forks twice, both forks real (each pair of the hand competes for a set's card)."""
-    seen = 0
-    for seed in range(300):
-        rng = random.Random(seed)
-        first, second = gadget(rng), gadget(rng)
-        if first is None or second is None or twins(first, second):
-            continue
-        alone = _alone(first)
-        if not fits(alone, second) or touches(alone, second):
-            continue
-        seen += 1
-        position = with_gadget(alone, second)
-        analysis = analyse(position, time_limit=30)
-        assert analysis.proven and analysis.uniqueness.unique is True
-        forcing = decisions_of(position, analysis.best.placed)
-        assert forcing.forks == 2
-        real = weak_forks(position, analysis.best.placed, analysis.best.play.laid, forcing)
-        assert real.forks == real.forks_at_least == 2
-    assert seen >= 5
-
-
-@pytest.mark.slow  # a master searched from scratch
-def test_a_three_m_master_forks_twice_really_and_replays_from_its_id() -> None:
-    check_pinned_master(THREE_M)
-    weighed = judged(attempt(PuzzleId.parse(THREE_M), REPLAY_TIME_LIMIT))
     assert weighed.real_forks is not None and weighed.real_forks >= 2 and forks_enough(weighed)
