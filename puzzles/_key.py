@@ -31,7 +31,7 @@ from puzzles._candidates import JOKER_INDEX, Candidate, allowed_by, meld_of
 from puzzles._cards import JOKER, Card, CardError, parse_cards
 from puzzles._forcing import Decision, agreeing_line, decisions_of, open_values
 from puzzles._melds import Meld, MeldError, MeldKind, meld_problem
-from puzzles._model import Model, Objective, Status
+from puzzles._model import Model, Objective
 from puzzles._plays import play_of
 from puzzles._position import Position
 from puzzles._rules import Rules
@@ -493,10 +493,7 @@ def stands_otherwise(
         if card in _fills(piece, position.rules)
     ]
     model.add(sum(standing) <= jokers - 1)
-    found = model.solve(time_limit, work_limit=work_limit)
-    if found.status is Status.INFEASIBLE:
-        return False
-    return True if found.status.found else None
+    return model.solve(time_limit, work_limit=work_limit).status.exists
 
 
 @functools.lru_cache(maxsize=4096)

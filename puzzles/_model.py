@@ -85,6 +85,14 @@ class Status(enum.Enum):
     def found(self) -> bool:
         return self in (Status.OPTIMAL, Status.FEASIBLE)
 
+    @property
+    def exists(self) -> bool | None:
+        """A yes-or-no question's answer: True when a solution was found, False when proved that
+        none exists, None when the limits allowed neither."""
+        if self is Status.INFEASIBLE:
+            return False
+        return True if self.found else None
+
 
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,

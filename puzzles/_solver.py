@@ -238,10 +238,7 @@ def reaches_otherwise(
     model = Model(position, Objective.CARDS)
     model.add(model.cards >= maximum)
     model.require_other_ends(card, sets, runs)
-    found = model.solve(time_limit, work_limit=work_limit)
-    if found.status is Status.INFEASIBLE:
-        return False
-    return True if found.status.found else None
+    return model.solve(time_limit, work_limit=work_limit).status.exists
 
 
 SETTLE_SOLVES = 24
