@@ -103,6 +103,7 @@ def test_rescore_rewrites_the_stored_solution_to_the_graded_play(
     # the key ideas speak of the solution's melds: they are found again with it, and the forks too
     assert graded.key_ideas == [idea.to_json() for idea in known_puzzle.key_ideas or ()]
     assert graded.forks == known_puzzle.forks is not None
+    assert graded.real_forks == 0 == known_puzzle.forks, "judged as a run judges an Expert"
 
 
 TRAPPED = (
