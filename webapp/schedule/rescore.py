@@ -21,6 +21,7 @@ without grading anything again; the clock does the same every hour.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -33,6 +34,8 @@ from webapp import db, models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import weekly_tier
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,8 @@ class Filled:
     """Puzzles whose key ideas it found, or changed (their forks marked weak or real)."""
     judged: int = 0
     """Puzzles whose real forks it counted."""
+    refused: list[str] = field(default_factory=list)
+    """The codes of puzzles whose stored table or solution the engine refuses: left as they are."""
 
 
 def fill_key_ideas(again: bool = False) -> Filled:
@@ -183,7 +188,8 @@ def fill_key_ideas(again: bool = False) -> Filled:
     judged, or below Expert, which a run does not judge: `judged_ideas`), its ideas marked and its
     real forks counted. Needs an app context. The forcing player works under its node limit,
     outside any transaction; a row whose solution, ideas or real forks changed meanwhile is left
-    for the next run. The clock calls it every hour: a first pass over a pool of thousands takes
+    for the next run, and one the engine refuses to read is left as it is (logged, in `refused`),
+    never stopping the others. The clock calls it every hour: a first pass over a pool of thousands takes
     minutes (`bench/judge_cost.py`), and later ones only the puzzles added since."""
     database = db.database()
     with database.reader() as session:
@@ -197,13 +203,15 @@ def fill_key_ideas(again: bool = False) -> Filled:
     for puzzle_id in ids:
         with database.reader() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
-            position, solution, cards = row.position(), row.solution, row.solution_cards()
-            stored, real = row.key_ideas, row.real_forks
-        found = _stored_ideas(stored) if not again else None
-        if found is None:
-            found = puzzles.key_ideas(position, cards)
-        judged, real_forks = judged_ideas(position, cards, found)
-        ideas = [idea.to_json() for idea in judged]
+            code, solution, stored, real = row.code, row.solution, row.key_ideas, row.real_forks
+            position = (row.rules, row.table, row.hand)
+        try:
+            ideas, real_forks = _judged_row(position, solution, None if again else stored)
+        except ValueError as error:  # the engine's errors: a card, meld or position it refuses
+            # the clock meets it again every hour: one bad row must not hold up the rest of the pool
+            log.error("key ideas: puzzle %s left as it is: %s", code, error)
+            filled.refused.append(code)
+            continue
         with database.write() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
             if (row.solution, row.key_ideas, row.real_forks) != (solution, stored, real):
@@ -215,6 +223,24 @@ def fill_key_ideas(again: bool = False) -> Filled:
                 row.real_forks = real_forks
                 filled.judged += 1
     return filled
+
+
+def _judged_row(
+    position: tuple[str, list[list[str]], list[str]],
+    solution: list[list[str]],
+    stored: list[dict[str, object]] | None,
+) -> tuple[list[dict[str, object]], int]:
+    """A stored puzzle's key ideas (`stored`, where they read; else found against the solution) with
+    its forks judged, as JSON, and its real forks (`judged_ideas`). `position`: its rules, table and
+    hand as stored. ValueError where the engine refuses a card, meld or position."""
+    rules, table, hand = position
+    start = puzzles.Position.build(rules, table, hand)
+    cards = [parse_cards(meld) for meld in solution]
+    found = _stored_ideas(stored)
+    if found is None:
+        found = puzzles.key_ideas(start, cards)
+    judged, real_forks = judged_ideas(start, cards, found)
+    return [idea.to_json() for idea in judged], real_forks
 
 
 def _stored_ideas(stored: list[dict[str, object]] | None) -> tuple[puzzles.KeyIdea, ...] | None:
