@@ -91,6 +91,8 @@ def key_ideas_command(again: bool) -> None:
     click.echo(
         f"found the key ideas of {found} puzzle{'s' if found != 1 else ''}; judged the forks of {judged}"
     )
+    if filled.refused:
+        click.echo(f"left as they are, the engine refuses them: {', '.join(filled.refused)}", err=True)
 
 
 @practice_cli.command("fill", help="Top up the practice pool now (the clock does it every ten minutes).")
