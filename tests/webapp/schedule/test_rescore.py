@@ -174,3 +174,7 @@ def test_a_puzzle_the_engine_refuses_is_left_as_it_is_and_the_rest_judged(
         filled = rescore.fill_key_ideas()
     assert filled.refused == ["cx9"] and "puzzle cx9 left as it is" in caplog.text
     assert (filled.judged, row(app, good).real_forks, row(app, bad).real_forks) == (1, 0, None)
+    # the command names it to the operator
+    result = app.test_cli_runner().invoke(args=["puzzles", "key-ideas"])
+    assert result.exit_code == 0 and "judged the forks of 0" in result.output
+    assert "the engine refuses them: cx9" in result.output
