@@ -38,7 +38,7 @@ from webapp import (
 )
 from webapp.analyser import views as analyser_views
 from webapp.friends import views as friends_views
-from webapp.players import pruning
+from webapp.players import pruning, records
 from webapp.players import views as players_views
 from webapp.schedule import api, cli, scheduler
 from webapp.training import views as training_views
@@ -124,6 +124,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # the home page, `/` (today's puzzle), and the pages that pick a puzzle: /archive, /practice, /review
     app.register_blueprint(choosing.bp)
     app.register_blueprint(api.bp)
+    api.finished_by(app, records.finished_here)
     app.register_blueprint(preview.bp)
     app.register_blueprint(players_views.bp)
     app.register_blueprint(analyser_views.bp)

@@ -41,6 +41,12 @@ class ForcingCount:
     """The fewest forks among the lines of fewest decisions."""
     forks_at_least: Mapped[int | None] = mapped_column(default=None)
     """When `forks` is None but the forcing player counted: the lower bound it proved."""
+    real_forks: Mapped[int | None] = mapped_column(default=None)
+    """The fewest forks that are not weak (`puzzles.weak_forks`: a proved lower bound, as a line's
+    `real_forks`); None until judged: the generator judges Expert and Master, `flask puzzles
+    key-ideas` and the clock the rest. Not read off `key_ideas`, whose forks are the solution's line
+    and may outnumber `forks`. Like the key ideas, never sent to a player who has not finished the
+    puzzle."""
     key_ideas: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True), default=None)
     """The decisions in words against the solution (`puzzles.KeyIdea.to_json`), found when the puzzle
     was made; None until found for a puzzle stored before (`flask puzzles key-ideas`). Like the

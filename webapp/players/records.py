@@ -15,10 +15,11 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from webapp import models, rating_defaults
+from webapp import db, models, rating_defaults
 from webapp.models import Status
 from webapp.players.crowd import FINISHED
 from webapp.players.glicko import Rating, idle, play, solve_score
+from webapp.players.identity import current_player_id
 from webapp.players.streaks import DailyPlay, DayMark, Streak, marks, streak
 from webapp.schedule.days import Calendar
 
@@ -119,6 +120,11 @@ def finished_numbers(session: Session, player: str | None, numbers: Iterable[int
         )
     )
     return {number for number in rows if number is not None}
+
+
+def finished_here(number: int) -> bool:
+    """Whether this request's player (the browser's cookie) has finished daily puzzle `number`."""
+    return number in finished_numbers(db.session(), current_player_id(), (number,))
 
 
 def lapsed(attempt: models.PlayerAttempt, dates: Calendar, now: datetime) -> bool:

@@ -1,13 +1,17 @@
 """The JSON API of the daily puzzles: today's, one by number, and checking a final table.
 
-No answer ever holds the solution. The check stores nothing, so it needs no cookie and no CSRF token.
+No answer ever holds the solution. A puzzle's real forks, which its key ideas judge, are said only
+once its caller may read those: the day has closed everywhere, or the browser's cookie names a player
+who has finished it (`finished_by`, which the players' area gives: the schedule imports no other
+area). The check stores nothing, so it needs no cookie and no CSRF token.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, Flask, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from puzzles import Card, CardError, Meld, MeldError, Problem, ProblemCode, play_of, play_problems
@@ -22,12 +26,31 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_MELDS = 60
 MAX_MELD_CARDS = 30
+FINISHED = "tavolo.daily_finished"
+"""Where the app keeps `finished_by`'s answer: whether this request's player has finished a daily."""
+
+
+def finished_by(app: Flask, finished: Callable[[int], bool]) -> None:
+    """Tell the API how to know that this request's player has finished daily puzzle `number`."""
+    app.extensions[FINISHED] = finished
+
+
+def may_judge(number: int) -> bool:
+    """Whether the caller may read what the key ideas say of daily `number`: after its day has
+    closed everywhere (as the spoiler guard, `analyser.guard`, lets it be analysed), or once the
+    caller has finished it."""
+    if not calendar().is_open(number, now()):
+        return True
+    finished: Callable[[int], bool] | None = current_app.extensions.get(FINISHED)
+    return finished is not None and finished(number)
 
 
 def puzzle_json(row: models.Daily) -> dict[str, Any]:
-    """What a player may know before solving: everything but the solution."""
+    """What a player may know before solving: everything but the solution; and, once the caller may
+    read the key ideas (`may_judge`), how many of the forks are real."""
     puzzle = row.puzzle
     dates = calendar()
+    judged = {"real_forks": puzzle.real_forks} if may_judge(row.number) else {}
     return {
         "number": row.number,
         "date": row.day.isoformat(),
@@ -39,6 +62,7 @@ def puzzle_json(row: models.Daily) -> dict[str, Any]:
         "decisions_at_least": puzzle.decisions_at_least,
         "forks": puzzle.forks,
         "forks_at_least": puzzle.forks_at_least,
+        **judged,
         "max": puzzle.max_placed,
         "table": puzzle.table,
         "hand": puzzle.hand,

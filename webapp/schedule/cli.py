@@ -86,8 +86,13 @@ def rescore_command(time_limit: float | None) -> None:
     "--again", is_flag=True, help="Work out the key ideas of every stored puzzle, not only those without."
 )
 def key_ideas_command(again: bool) -> None:
-    filled = rescore.fill_key_ideas(again, forks=True)
-    click.echo(f"found the key ideas of {filled} puzzle{'s' if filled != 1 else ''}")
+    filled = rescore.fill_key_ideas(again)
+    found, judged = filled.found, filled.judged
+    click.echo(
+        f"found the key ideas of {found} puzzle{'s' if found != 1 else ''}; judged the forks of {judged}"
+    )
+    if filled.refused:
+        click.echo(f"left as they are, the engine refuses them: {', '.join(filled.refused)}", err=True)
 
 
 @practice_cli.command("fill", help="Top up the practice pool now (the clock does it every ten minutes).")

@@ -46,6 +46,7 @@ def add(session: Session, puzzle: generator.Puzzle, now: datetime) -> tuple[mode
         decisions_at_least=puzzle.decisions_at_least,
         forks=puzzle.forks,
         forks_at_least=puzzle.forks_at_least,
+        real_forks=puzzle.real_forks,
         key_ideas=None if puzzle.key_ideas is None else [idea.to_json() for idea in puzzle.key_ideas],
         hand_size=puzzle.hand_size,
         decoys=puzzle.decoys,

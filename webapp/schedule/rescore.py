@@ -13,17 +13,19 @@ A future day whose puzzle no longer meets the day's tier loses it and is publish
 
 The key ideas (the decisions in words, `puzzles.key_ideas`) are found again with the graded play, as
 they speak of its melds, and their forks judged weak or real (`judged_ideas`: a weak fork is said
-plainly, never as the key). `flask puzzles key-ideas` finds them for the puzzles stored before they
-were kept, and judges the forks of those stored before forks were judged (`fill_key_ideas`), without
-grading anything again.
+plainly, never as the key), the real ones counted (`real_forks`). `flask puzzles key-ideas` finds
+them for the puzzles stored before they were kept, and judges the forks of those not judged yet
+(`fill_key_ideas`: stored before forks were judged, or below Expert, which a run does not judge),
+without grading anything again; the clock does the same every hour.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 import generator
 import puzzles
@@ -32,6 +34,8 @@ from webapp import db, models
 from webapp.schedule import daily
 from webapp.schedule.clock import calendar, now
 from webapp.schedule.days import weekly_tier
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +57,23 @@ class Grade:
     forks_at_least: int | None = None
     key_ideas: list[dict[str, object]] | None = None
     """The decisions in words against `solution` (`puzzles.KeyIdea.to_json`)."""
+    real_forks: int | None = None
+    """The forks that are not weak (`judged_ideas`), when `solution` is known."""
 
 
 def judged_ideas(
     position: puzzles.Position, table: Sequence[Sequence[puzzles.Card]], ideas: Sequence[puzzles.KeyIdea]
-) -> tuple[puzzles.KeyIdea, ...]:
+) -> tuple[tuple[puzzles.KeyIdea, ...], int]:
     """The ideas with their forks judged weak or real (`puzzles.weak_forks`, `puzzles.mark_weak`),
     whatever the tier (a run judges them at Expert and Master only), where a fork's idea is not
-    judged yet; as they are otherwise. A few solves with limits of work, each well under a second."""
-    if not any(idea.kind == "fork" and idea.weak is None for idea in ideas):
-        return tuple(ideas)
+    judged yet (as they are otherwise); and the puzzle's real forks, the proved lower bound a run's
+    line carries. The forcing player's count and a solve a card of one home, each with a limit of
+    work (`bench/judge_cost.py` times them)."""
     play = puzzles.play_of(position, [puzzles.Meld.of(meld, position.rules) for meld in table])
     found = puzzles.weak_forks(position, play.placed, play.laid)
-    return puzzles.mark_weak(ideas, found.weak)
+    if any(idea.kind == "fork" and idea.weak is None for idea in ideas):
+        ideas = puzzles.mark_weak(ideas, found.weak)
+    return tuple(ideas), found.forks_at_least
 
 
 def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
@@ -82,7 +90,7 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
             return Grade(analysis.chain.length, None, generator.themes_of(analysis), None)
         # a retired puzzle may still be an opened day's: its result card still says its key ideas
         table = [meld.cards for meld in graded.table]
-        ideas = judged_ideas(position, table, puzzles.key_ideas(position, table))
+        ideas, real_forks = judged_ideas(position, table, puzzles.key_ideas(position, table))
         return Grade(
             analysis.chain.length,
             None,
@@ -90,7 +98,10 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
             None,
             [meld.tokens() for meld in graded.table],
             key_ideas=[idea.to_json() for idea in ideas],
+            real_forks=real_forks,
         )
+    solution = [parse_cards(meld) for meld in made.solution]
+    ideas, real_forks = judged_ideas(position, solution, made.key_ideas or ())
     return Grade(
         made.chain,
         made.tier,
@@ -101,12 +112,8 @@ def grade(code: str, position: puzzles.Position, time_limit: float) -> Grade:
         made.decisions_at_least,
         made.forks,
         made.forks_at_least,
-        None
-        if made.key_ideas is None
-        else [
-            idea.to_json()
-            for idea in judged_ideas(position, [parse_cards(meld) for meld in made.solution], made.key_ideas)
-        ],
+        None if made.key_ideas is None else [idea.to_json() for idea in ideas],
+        real_forks,
     )
 
 
@@ -145,6 +152,7 @@ def rescore(time_limit: float) -> Report:
                 # the key ideas speak of its melds, so they change with it
                 row.solution = found.solution
                 row.key_ideas = found.key_ideas
+                row.real_forks = found.real_forks
             if opened:
                 row.chain = found.chain  # a day that has opened keeps its puzzle and its tier
             else:
@@ -161,39 +169,78 @@ def rescore(time_limit: float) -> Report:
     return report
 
 
-def fill_key_ideas(again: bool = False, forks: bool = False) -> int:
+@dataclass
+class Filled:
+    """What `fill_key_ideas` stored."""
+
+    found: int = 0
+    """Puzzles whose key ideas it found, or changed (their forks marked weak or real)."""
+    judged: int = 0
+    """Puzzles whose real forks it counted."""
+    refused: list[str] = field(default_factory=list)
+    """The codes of puzzles whose stored table or solution the engine refuses: left as they are."""
+
+
+def fill_key_ideas(again: bool = False) -> Filled:
     """Find the key ideas of every stored puzzle that has none yet (stored before they were kept),
     or with `again` of every stored puzzle (after the engine learned to state more of them, as it
-    did for jokers); with `forks`, also judge the forks of stored ideas not judged yet (stored
-    before forks were judged, or below Expert: `judged_ideas`), and of those found. Needs an app
-    context. Returns how many were found or changed. The forcing player works under its node limit
-    (a large share of a second on a joker puzzle), outside any transaction; a row whose solution or
-    ideas changed meanwhile is left for the next run. The clock calls it without `forks`: judging a
-    whole pool the first time takes a solve or a few a puzzle, for `flask puzzles key-ideas`."""
+    did for jokers); and judge the forks of every puzzle not judged yet (stored before forks were
+    judged, or below Expert, which a run does not judge: `judged_ideas`), its ideas marked and its
+    real forks counted. Needs an app context. The forcing player works under its node limit,
+    outside any transaction; a row whose solution, ideas or real forks changed meanwhile is left
+    for the next run, and one the engine refuses to read is left as it is (logged, in `refused`),
+    never stopping the others. The clock calls it every hour: a first pass over a pool of thousands takes
+    minutes (`bench/judge_cost.py`), and later ones only the puzzles added since."""
     database = db.database()
     with database.reader() as session:
         rows = select(models.PoolPuzzle.id).order_by(models.PoolPuzzle.id)
-        if not again and not forks:
-            rows = rows.where(models.PoolPuzzle.key_ideas.is_(None))
+        if not again:
+            rows = rows.where(
+                or_(models.PoolPuzzle.key_ideas.is_(None), models.PoolPuzzle.real_forks.is_(None))
+            )
         ids = list(session.scalars(rows))
-    filled = 0
+    filled = Filled()
     for puzzle_id in ids:
         with database.reader() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
-            position, solution, cards = row.position(), row.solution, row.solution_cards()
-            stored = row.key_ideas
-        found = _stored_ideas(stored) if not again else None
-        if found is None:
-            found = puzzles.key_ideas(position, cards)
-        if forks:
-            found = judged_ideas(position, cards, found)
-        ideas = [idea.to_json() for idea in found]
+            code, solution, stored, real = row.code, row.solution, row.key_ideas, row.real_forks
+            position = (row.rules, row.table, row.hand)
+        try:
+            ideas, real_forks = _judged_row(position, solution, None if again else stored)
+        except ValueError as error:  # the engine's errors: a card, meld or position it refuses
+            # the clock meets it again every hour: one bad row must not hold up the rest of the pool
+            log.error("key ideas: puzzle %s left as it is: %s", code, error)
+            filled.refused.append(code)
+            continue
         with database.write() as session:
             row = session.get_one(models.PoolPuzzle, puzzle_id)
-            if row.solution == solution and row.key_ideas == stored and stored != ideas:
+            if (row.solution, row.key_ideas, row.real_forks) != (solution, stored, real):
+                continue  # changed meanwhile (a rescore): the next run sees it as it is now
+            if stored != ideas:
                 row.key_ideas = ideas
-                filled += 1
+                filled.found += 1
+            if real != real_forks:
+                row.real_forks = real_forks
+                filled.judged += 1
     return filled
+
+
+def _judged_row(
+    position: tuple[str, list[list[str]], list[str]],
+    solution: list[list[str]],
+    stored: list[dict[str, object]] | None,
+) -> tuple[list[dict[str, object]], int]:
+    """A stored puzzle's key ideas (`stored`, where they read; else found against the solution) with
+    its forks judged, as JSON, and its real forks (`judged_ideas`). `position`: its rules, table and
+    hand as stored. ValueError where the engine refuses a card, meld or position."""
+    rules, table, hand = position
+    start = puzzles.Position.build(rules, table, hand)
+    cards = [parse_cards(meld) for meld in solution]
+    found = _stored_ideas(stored)
+    if found is None:
+        found = puzzles.key_ideas(start, cards)
+    judged, real_forks = judged_ideas(start, cards, found)
+    return [idea.to_json() for idea in judged], real_forks
 
 
 def _stored_ideas(stored: list[dict[str, object]] | None) -> tuple[puzzles.KeyIdea, ...] | None:

@@ -35,13 +35,19 @@ def add_daily_job(app: Flask, job_id: str, run: Callable[[Flask], object]) -> No
 
 def publish_job(app: Flask) -> list[int]:
     """One run of the clock; returns the puzzle numbers it published. It also finds the key ideas of
-    any puzzle stored without them (before they were kept), so that no page works them out."""
+    any puzzle stored without them (before they were kept), so that no page works them out, and
+    judges the forks of any not judged yet (below Expert, or stored before forks were judged), so
+    that a weak fork is never called the key (docs/DEPLOYING.md says what that costs)."""
     with app.app_context():
         made = publish_ahead()
         filled = fill_key_ideas()
     log.info("clock: published %s", ", ".join(f"#{n}" for n in made) or "nothing new")
-    if filled:
-        log.info("clock: found the key ideas of %d stored puzzles", filled)
+    if filled.found or filled.judged:
+        log.info(
+            "clock: found the key ideas of %d stored puzzles, judged the forks of %d",
+            filled.found,
+            filled.judged,
+        )
     return made
 
 

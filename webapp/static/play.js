@@ -272,13 +272,11 @@
   });
 
   // after the server's board arrives: show where the card went and keep the keyboard focus on it
-  // what the page scrolls into view must clear the sticky tray, whose height varies
+  // what the page scrolls into view must clear the sticky tray, whose height varies (a hint's words
+  // make it taller)
   function clearTray() {
     var tray = document.getElementById("tray");
     document.documentElement.style.scrollPaddingBottom = tray ? tray.offsetHeight + 8 + "px" : "";
-    var hint = document.getElementById("hint");
-    var stuck = hint && getComputedStyle(hint).position === "sticky";
-    document.documentElement.style.scrollPaddingTop = stuck ? hint.offsetHeight + 8 + "px" : "";
   }
 
   // (a swap that left the shown move on the page put a refusal in the notice: the move goes back)

@@ -103,6 +103,7 @@ def test_rescore_rewrites_the_stored_solution_to_the_graded_play(
     # the key ideas speak of the solution's melds: they are found again with it, and the forks too
     assert graded.key_ideas == [idea.to_json() for idea in known_puzzle.key_ideas or ()]
     assert graded.forks == known_puzzle.forks is not None
+    assert graded.real_forks == 0 == known_puzzle.forks, "judged as a run judges an Expert"
 
 
 TRAPPED = (
@@ -159,3 +160,21 @@ def test_an_expert_whose_fork_was_a_free_choice_is_rescored_hard_and_keeps_an_op
     assert (graded.tier, graded.decisions, graded.forks, graded.code) == ("hard", 2, 0, "cl37")
     assert graded.position() == Position.parse(FAKE_FORK)
     assert day(app, TODAY) == (opened, "master")  # an opened day never changes
+
+
+def test_a_puzzle_the_engine_refuses_is_left_as_it_is_and_the_rest_judged(
+    app: Flask, known_puzzle: generator.Puzzle, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the refused row comes first: it must not hold up the clock's hourly judging of the others
+    bad = store(app, variant(known_puzzle, "3D", "hard", "cx9"))
+    good = store(app, known_puzzle)
+    with app.app_context(), database().write() as session:
+        session.get_one(models.PoolPuzzle, bad).solution = [["2D", "9S", "KH"]]  # no meld
+    with app.app_context():
+        filled = rescore.fill_key_ideas()
+    assert filled.refused == ["cx9"] and "puzzle cx9 left as it is" in caplog.text
+    assert (filled.judged, row(app, good).real_forks, row(app, bad).real_forks) == (1, 0, None)
+    # the command names it to the operator
+    result = app.test_cli_runner().invoke(args=["puzzles", "key-ideas"])
+    assert result.exit_code == 0 and "judged the forks of 0" in result.output
+    assert "the engine refuses them: cx9" in result.output

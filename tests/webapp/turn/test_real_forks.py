@@ -1,6 +1,7 @@
 """The key ideas of a puzzle with a weak and a real fork (`c9m1vndi4v`: 2♠ weak, J♠ real), through
 the pages: the result card says "The key:" of the real one and the weak one plainly, last; the
-first hint names J♠; `flask puzzles key-ideas` judges the forks of a row stored before."""
+first hint names J♠; `flask puzzles key-ideas` judges the forks of a row stored before, and counts
+its real ones as a run does."""
 
 from __future__ import annotations
 
@@ -87,9 +88,11 @@ def test_the_command_judges_the_forks_of_a_row_stored_before(
     assert before[0].startswith("2♠ goes to the run") and not any("The key" in line for line in before)
     result = runner.invoke(args=["puzzles", "key-ideas"])
     assert result.exit_code == 0 and "found the key ideas of 1 puzzle" in result.output
+    assert "judged the forks of 1" in result.output
     with app.app_context(), database().reader() as session:
         row = session.query(models.PoolPuzzle).one()
         assert row.key_ideas == [idea.to_json() for idea in master.key_ideas or ()]
+        assert row.real_forks == master.real_forks == 1
     assert "found the key ideas of 0 puzzles" in runner.invoke(args=["puzzles", "key-ideas"]).output
 
 
@@ -107,3 +110,4 @@ def test_a_judged_line_imports_with_its_verdicts(
             ("3D", None),
             ("2S", True),
         ]
+        assert row.real_forks == 1
