@@ -56,7 +56,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/peer.py bench/solver.py bench/phases_ab.py bench/attack.py bench/crossings.py bench/guard.py bench/rush.py bench/flood.py bench/web.py bench/review_cost.py bench/key_truth.py bench/judge_cost.py
+	$(BIN)/mypy puzzles generator webapp bench/corpus.py bench/peer.py bench/solver.py bench/phases_ab.py bench/attack.py bench/crossings.py bench/guard.py bench/rush.py bench/flood.py bench/web.py bench/review_cost.py bench/key_truth.py bench/judge_cost.py bench/recipes.py
 
 # Debian packages for the tests: Chromium for the browser test, PostgreSQL for the database tests.
 system:
