@@ -875,3 +875,8 @@ FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 # with 2m or with 1m (docs/GENERATOR.md). 9m's chains of varied geometry keep the fourth turn, for skeletons
 # other than the Expert search's.
 RECIPES |= {"master": ("5m", "5m", "5m", "9m")}
+
+# Master's recipe without 9m (issue 38 item 4): in runs of 10 Masters (`bench/recipes.py`), 9m's
+# turns made 1 Master in 500 attempts of seeds 11 and 23 (a near-duplicate) for a quarter of the
+# run's CPU, and 5m taking every turn made Masters faster on both seeds (docs/EXPERIMENTS.md).
+RECIPES |= {"master": ("5m",)}
