@@ -33,10 +33,12 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from generator import PuzzleId
+from generator import PuzzleError, PuzzleId
+from generator._grading import TIERS
 from generator._make import REPLAY_TIME_LIMIT, Attempt, attempt, attempt_id, judged
 from generator._methods import METHODS
 from generator._runs import Plan, Tally, _keep, _Kept
+from puzzles import Rules, RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "bench" / ".recipes"
@@ -150,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "letters", nargs="+", help="cache: method letters; run: recipes, letters joined by commas"
     )
-    parser.add_argument("--tier", required=True, choices=("easy", "medium", "hard", "expert", "master"))
+    parser.add_argument("--tier", required=True, choices=TIERS)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--attempts", type=int, default=700, help="cache: attempts a letter (default 700)")
@@ -160,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = sorted({letter for recipe in recipes for letter in recipe} - set(METHODS))
     if unknown:
         parser.error(f"unknown method letters: {', '.join(unknown)}")
+    try:
+        Rules.named(args.rules)
+        attempt_id(args.rules, recipes[0], args.seed, max(args.attempts - 1, 0))
+    except (PuzzleError, RulesError) as error:
+        parser.error(str(error))
     if args.action == "cache":
         for letter in sorted({letter for recipe in recipes for letter in recipe}):
             cached = fill(letter, args.seed, args.rules, args.tier, args.attempts)
