@@ -122,8 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     patch(ladder_module, "search", "expert search")
     patch(ladder_module, "climb", "climb")
     patch(gadgets_module, "climb", "climb")
-    patch(gadgets_module, "_plant", "plant")
-    patch(gadgets_module, "real_forks", "real forks")
+    patch(gadgets_module, "plant", "plant")
     if args.real_forks:
         gadgets_module.search = stops(gadgets_module.search)
     patch(gadgets_module, "search", "expert search")

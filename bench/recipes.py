@@ -24,6 +24,7 @@ asserted.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import pickle
@@ -51,6 +52,7 @@ Cached = dict[int, tuple[Attempt, float]]
 """A letter's attempts by number: the judged result and its CPU seconds."""
 
 
+@functools.cache
 def digest() -> str:
     """A digest of the generator's and the engine's sources: a cache is good for them alone."""
     sha = hashlib.sha256()
