@@ -34,6 +34,7 @@ from generator._grading import (
     graded_decisions,
     graded_forks,
     graded_tier,
+    tier_of,
 )
 from generator._search import (
     Found,
@@ -73,6 +74,8 @@ HAND_FLOOR = 4
 """The fewest cards a climbed hand keeps (a link that takes no card in return shrinks it)."""
 START_GOAL = "expert"
 """The goal of the search the ladder starts with."""
+FORK_CAP = 2
+"""The forks the climb's score counts up to (`_score`): a Master's."""
 LONG_START = 5
 """The shortest chain of a start that 1m searches from (`long_ladder`)."""
 LONG_SEARCH = Style(steps=50)
@@ -143,10 +146,12 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
             continue
         if changed is None or len(changed.hand) < HAND_FLOOR or len(changed.table) > MELDS[1]:
             continue
-        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True)
+        # a chain too short to keep up with the score is not wanted (`least_chain`, `_floor`)
+        floor = _floor(score)
+        analysis = analyse(changed, time_limit=_left(deadline), puzzle=True, least_chain=floor)
         if not analysis.proven:
             return None
-        if not _a_puzzle(analysis):
+        if not _a_puzzle(analysis) or (analysis.chain.length or 0) < floor:
             continue
         found_now = graded(analysis, goal, deadline, settled, any_chain=True)
         if found_now is None:
@@ -167,12 +172,27 @@ def _score(found: Found, goal: str) -> tuple[int, ...]:
     if found.beaten:
         reached = min(reached, TIERS.index(goal) - 1)
     return (
-        min(graded_forks(forcing) or 0, 2),
+        min(graded_forks(forcing) or 0, FORK_CAP),
         reached,
-        min(chain, 6),
+        min(chain, LOWEST_CHAIN["master"]),
         int(honest(analysis.position, analysis.best.play.laid)),
         min(graded_decisions(forcing) or 0, 5),
         min(chain, 9),
+    )
+
+
+def _floor(score: tuple[int, ...]) -> int:
+    """The shortest chain whose position could score as high as `score` (`_score`), so that the
+    climb asks no forcing count of a change it would refuse anyway: once the forks are at their cap,
+    a chain reaches at most the tier of its length, and at that tier no more than its length."""
+    forks, reached, chain = score[:3]
+    if forks < FORK_CAP:
+        return 0  # a change may add a fork, whatever its chain
+    return next(
+        length
+        for length in range(1, LOWEST_CHAIN["master"] + 1)
+        if (highest := TIERS.index(tier_of(length) or TIERS[0])) > reached
+        or (highest == reached and min(length, LOWEST_CHAIN["master"]) >= chain)
     )
 
 

@@ -9,7 +9,18 @@ from collections import Counter
 import pytest
 
 from generator import PuzzleId
-from generator._ladder import CLIMBS, LINK_KINDS, LONG_START, _link, _linked, ladder, long_ladder
+from generator._grading import TIERS, tier_of
+from generator._ladder import (
+    CLIMBS,
+    FORK_CAP,
+    LINK_KINDS,
+    LONG_START,
+    _floor,
+    _link,
+    _linked,
+    ladder,
+    long_ladder,
+)
 from generator._make import attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
@@ -98,6 +109,25 @@ def test_a_link_moves_a_hand_card_the_chain_lays_into_the_table() -> None:
         assert len(changed.hand) in (len(CHAIN.hand) - 1, len(CHAIN.hand))
     assert seen["new meld"] >= 10
     assert set(LINK_KINDS) == {"set", "set of four", "run", "run of four", "onto"}
+
+
+def _best_score(chain: int) -> tuple[int, ...]:
+    """The highest score (`generator._ladder._score`) a position of this chain can have with its
+    forks at the cap: the tier of its length, honest, every decision counted."""
+    return (FORK_CAP, TIERS.index(tier_of(chain) or "easy"), min(chain, 6), 1, 5, min(chain, 9))
+
+
+@pytest.mark.parametrize("reached", range(-1, len(TIERS)))
+@pytest.mark.parametrize("chain", range(0, 10))
+def test_the_climbs_floor_is_the_shortest_chain_that_can_keep_up(reached: int, chain: int) -> None:
+    # the climb skips the forcing count of a change whose chain is under the floor: none of them
+    # could score as high, and the floor's own chain could
+    score = (FORK_CAP, reached, min(chain, 6), 1, 2, min(chain, 9))
+    floor = _floor(score)
+    assert all(_best_score(shorter) < score for shorter in range(1, floor))
+    assert _best_score(max(floor, 1)) >= score or floor == 0
+    # below the cap a change may add a fork, whatever its chain
+    assert _floor((FORK_CAP - 1, reached, min(chain, 6), 1, 2, min(chain, 9))) == 0
 
 
 @pytest.mark.slow  # a master searched from scratch
