@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from generator import TIERS, Puzzle, PuzzleId, motif_of, near_duplicate, shared_melds
+from generator._grading import LEAST_DECISIONS
 from generator._make import DEFAULT_TIME_LIMIT, dead_twins, recipe_for
 from generator._runs import Plan, Tally, generate
 from generator._shapes import (
@@ -169,7 +170,12 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
     )
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
     median = counted[len(counted) // 2] if counted else None
-    print(f"    decisions: {dict(sorted(decisions.items()))}, median {median}")
+    # issue 38 item 1: a Master's decisions are no fixed quota, a third or more counting more than 3
+    beyond = sum(n > LEAST_DECISIONS.get(tier, 0) for n in counted) if tier in LEAST_DECISIONS else None
+    print(
+        f"    decisions: {dict(sorted(decisions.items()))}, median {median}"
+        + ("" if beyond is None else f", more than {LEAST_DECISIONS[tier]}: {share(beyond):.0%}")
+    )
     deep = tier in ("expert", "master")
     print(
         f"    best play breaks a set and a run {share(mixed):.0%}, table is a figure {share(figures):.0%}"
@@ -210,6 +216,7 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         "chains": dict(sorted(chains.items())),
         "decisions": dict(sorted(decisions.items())),
         "decisions_median": median,
+        "decisions_beyond_least_share": None if beyond is None else share(beyond),
         "mixed_share": share(mixed),
         "figure_share": share(figures),
         "joker_share": share(len(holding)),
