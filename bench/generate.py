@@ -171,7 +171,7 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
     print(f"    chain lengths: {dict(sorted(chains.items()))}")
     median = counted[len(counted) // 2] if counted else None
     # issue 38 item 1: a Master's decisions are no fixed quota, a third or more counting more than 3
-    beyond = sum(n > LEAST_DECISIONS.get(tier, 0) for n in counted) if tier in LEAST_DECISIONS else None
+    beyond = sum(n > LEAST_DECISIONS[tier] for n in counted) if tier in LEAST_DECISIONS else None
     print(
         f"    decisions: {dict(sorted(decisions.items()))}, median {median}"
         + ("" if beyond is None else f", more than {LEAST_DECISIONS[tier]}: {share(beyond):.0%}")

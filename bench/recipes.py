@@ -47,7 +47,7 @@ SAVE_EVERY = 25
 """Attempts between two saves of a letter's cache, so that an interrupted cache loses few."""
 
 WHY = ("weak", "near-duplicate", "motif", "duplicate")
-"""Why a run leaves a puzzle of the tier out, in the order of the tally's counts read below."""
+"""Why a run leaves a puzzle of the tier out, in the order of `_refusals`."""
 Cached = dict[int, tuple[Attempt, float]]
 """A letter's attempts by number: the judged result and its CPU seconds."""
 
@@ -113,6 +113,11 @@ def walk(recipe: tuple[str, ...], caches: dict[str, Cached], spent: dict[str, fl
         yield result
 
 
+def _refusals(tally: Tally) -> tuple[int, ...]:
+    """The tally's counts of puzzles left out, in the order of WHY."""
+    return (tally.weak_forks, tally.near_duplicates, tally.motif_refusals, tally.duplicates)
+
+
 def replay(recipe: tuple[str, ...], seed: int, rules: str, tier: str, count: int) -> str:
     """What a run of the recipe keeps, from the caches, in a few lines."""
     caches = {letter: load(cache_path(letter, seed, rules, tier)) for letter in set(recipe)}
@@ -124,9 +129,9 @@ def replay(recipe: tuple[str, ...], seed: int, rules: str, tier: str, count: int
 
     def results() -> Iterator[Attempt]:
         for result in walk(recipe, caches, spent):
-            before = (tally.weak_forks, tally.near_duplicates, tally.motif_refusals, tally.duplicates)
+            before = _refusals(tally)
             yield result
-            after = (tally.weak_forks, tally.near_duplicates, tally.motif_refusals, tally.duplicates)
+            after = _refusals(tally)
             for why, was, now in zip(WHY, before, after, strict=True):
                 if now > was:
                     left[f"{result.id.method} {why}"] += 1
@@ -161,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=30, help="run: puzzles a run keeps (default 30)")
     args = parser.parse_args(argv)
     recipes = [tuple(text.split(",")) for text in args.letters]
-    unknown = sorted({letter for recipe in recipes for letter in recipe} - set(METHODS))
+    letters = sorted({letter for recipe in recipes for letter in recipe})
+    unknown = sorted(set(letters) - set(METHODS))
     if unknown:
         parser.error(f"unknown method letters: {', '.join(unknown)}")
     try:
@@ -170,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PuzzleError, RulesError) as error:
         parser.error(str(error))
     if args.action == "cache":
-        for letter in sorted({letter for recipe in recipes for letter in recipe}):
+        for letter in letters:
             cached = fill(letter, args.seed, args.rules, args.tier, args.attempts)
             made = sum(1 for one, _ in cached.values() if one.puzzle and one.puzzle.tier == args.tier)
             cpu = sum(seconds for _, seconds in cached.values())
