@@ -46,7 +46,7 @@ CACHE = ROOT / "bench" / ".recipes"
 SAVE_EVERY = 25
 """Attempts between two saves of a letter's cache, so that an interrupted cache loses few."""
 
-WHY = ("weak", "near-duplicate", "motif", "duplicate")
+WHY = ("weak", "near-duplicate", "motif", "figure", "duplicate")
 """Why a run leaves a puzzle of the tier out, in the order of `_refusals`."""
 Cached = dict[int, tuple[Attempt, float]]
 """A letter's attempts by number: the judged result and its CPU seconds."""
@@ -115,7 +115,13 @@ def walk(recipe: tuple[str, ...], caches: dict[str, Cached], spent: dict[str, fl
 
 def _refusals(tally: Tally) -> tuple[int, ...]:
     """The tally's counts of puzzles left out, in the order of WHY."""
-    return (tally.weak_forks, tally.near_duplicates, tally.motif_refusals, tally.duplicates)
+    return (
+        tally.weak_forks,
+        tally.near_duplicates,
+        tally.motif_refusals,
+        tally.figure_refusals,
+        tally.duplicates,
+    )
 
 
 def replay(recipe: tuple[str, ...], seed: int, rules: str, tier: str, count: int) -> str:

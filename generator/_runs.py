@@ -20,6 +20,7 @@ from typing import TypeVar
 from generator._duplicates import near_duplicate
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id, forks_enough, judged
 from generator._puzzle import Melds, Puzzle
+from generator._shapes import is_figure
 from generator._themes import motif_of
 
 Job = TypeVar("Job")
@@ -39,6 +40,11 @@ VARIED = frozenset({"expert", "master"})
 tier's live decoys make one motif too, and a cap costs the decoys: at Medium every rival (0b) is an
 end card, and capping it took Medium's live decoys under 30%; capping Hard's runs to sets took its
 live decoys from 77% to 67% of 30 puzzles (bench/generate.py, seed 7), under the 70% they must reach."""
+FIGURE_SHARE = 1 / 3
+"""At most this share of a run's puzzles of a VARIED tier have a table that is a figure
+(`generator._shapes.is_figure`, issue 21): a figure puzzle that would take the share over it is left
+out. 5m's climbs made figures of 29% of its Masters with two real forks (seeds 11, 23, 47), and a
+run of 10 kept half on seed 11; pruning cannot take off sets the best play breaks."""
 MOTIF_GRACE = 5
 """A tier's first puzzles in a run are kept whatever their motif: a share of two or three puzzles
 says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare motif."""
@@ -70,6 +76,9 @@ class Tally:
     """Puzzles left out because their motif already held MOTIF_SHARE of their tier's (`_too_common`)."""
     weak_forks: int = 0
     """Expert and Master puzzles left out because their forks are weak (`generator._make.forks_enough`)."""
+    figure_refusals: int = 0
+    """Puzzles left out because their table is a figure and figures already held FIGURE_SHARE of
+    their tier's (`_too_many_figures`)."""
     other_tier: int = 0
     kept: int = 0
 
@@ -157,7 +166,8 @@ def generate(
     (which grows), puzzles of another tier than the plan's, Experts and Masters whose forks are
     weak (`generator._make.forks_enough`), and near-duplicates of a puzzle of the
     same tier kept before or in `earlier` (the puzzles already in the output file), and, at a
-    VARIED tier, puzzles whose motif already holds MOTIF_SHARE of that tier's (`earlier` counts too)."""
+    VARIED tier, puzzles whose motif already holds MOTIF_SHARE of that tier's, and figures once they
+    hold FIGURE_SHARE (`earlier` counts too)."""
     if count <= 0:
         return
     kept = _Kept()
@@ -174,10 +184,25 @@ class _Kept:
 
     tables: dict[str, list[Melds]] = field(default_factory=dict)
     motifs: dict[str, Counter[str | None]] = field(default_factory=dict)
+    figures: Counter[str] = field(default_factory=Counter)
 
     def add(self, puzzle: Puzzle) -> None:
         self.tables.setdefault(puzzle.tier, []).append(puzzle.table)
         self.motifs.setdefault(puzzle.tier, Counter())[motif_of(puzzle.themes)] += 1
+        self.figures[puzzle.tier] += _figure(puzzle)
+
+    def too_many_figures(self, puzzle: Puzzle) -> bool:
+        """Whether the puzzle's table is a figure and one more would put figures over FIGURE_SHARE of
+        the tier's puzzles kept (after the first MOTIF_GRACE of them, as for motifs)."""
+        kept = sum(self.motifs.get(puzzle.tier, Counter()).values())
+        if kept < MOTIF_GRACE or not _figure(puzzle):
+            return False
+        return self.figures[puzzle.tier] + 1 > FIGURE_SHARE * (kept + 1)
+
+
+def _figure(puzzle: Puzzle) -> bool:
+    position = puzzle.position()
+    return is_figure(position.table, position.rules.top_position)
 
 
 def _too_common(motifs: Counter[str | None], motif: str | None) -> bool:
@@ -229,6 +254,9 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
         kept.motifs.get(puzzle.tier, Counter()), motif_of(puzzle.themes)
     ):
         tally.motif_refusals += 1
+        return None
+    if puzzle.tier in VARIED and kept.too_many_figures(puzzle):
+        tally.figure_refusals += 1
         return None
     kept.add(puzzle)
     seen.add(canonical)

@@ -10,6 +10,7 @@ import pytest
 from generator import Puzzle, PuzzleId
 from generator._make import REPLAY_TIME_LIMIT, Attempt, recipe_for
 from generator._runs import (
+    FIGURE_SHARE,
     MOTIF_GRACE,
     MOTIF_SHARE,
     VARIED,
@@ -120,6 +121,37 @@ def test_expert_and_master_keep_their_motifs_under_their_share(master: Puzzle, t
     other = replace(master, tier=tier, themes=("swap",), table=(("8D", "9D", "10D"),), hand=("KD",))
     found = Attempt(PuzzleId.parse(master.id), other, "puzzle", None, 1.0)
     assert _new_puzzle(Plan("classic", ("b",), seed=0, tier=tier), found, seen, kept, tally) == other
+
+
+def figure_of(number: int) -> tuple[tuple[str, ...], ...]:
+    """Sets of three on the ranks 2 to 4, a figure (`generator._shapes.is_figure`), and a run of
+    clubs of another length for each number up to 9."""
+    sets = tuple(tuple(f"{rank}{suit}" for suit in "SHD") for rank in range(2, 5))
+    names = {11: "J", 12: "Q", 13: "K"}
+    return (*sets, tuple(f"{names.get(rank, rank)}C" for rank in range(2, 5 + number)))
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
+def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, tier: str) -> None:
+    # figures and other tables offered in turn, each motif new: only the grace and the share count
+    tally, kept, seen = Tally(), _Kept(), set[str]()
+    plan = Plan("classic", ("b",), seed=0, tier=tier)
+    figures = 0
+    for number in range(2 * MOTIF_GRACE):
+        offered = replace(master, tier=tier, themes=(), table=runs_of(number), hand=("KD",))
+        found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)
+        assert _new_puzzle(plan, found, seen, kept, tally) == offered
+        figure = replace(master, tier=tier, themes=(), table=figure_of(number), hand=("KD",))
+        found = Attempt(PuzzleId.parse(master.id), figure, "puzzle", None, 1.0)
+        figures += _new_puzzle(plan, found, seen, kept, tally) is not None
+    if tier not in VARIED:
+        assert figures == 2 * MOTIF_GRACE and tally.figure_refusals == 0
+        return
+    # the grace takes figures to half of the first puzzles; then none is kept until they would
+    # hold no more than their share
+    assert tally.figure_refusals == 2 * MOTIF_GRACE - figures > 0
+    assert figures + 1 > FIGURE_SHARE * (tally.kept + 1) >= figures
+    assert kept.figures[tier] == figures
 
 
 @pytest.mark.slow  # a generator run of two puzzles
