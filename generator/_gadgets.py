@@ -149,7 +149,13 @@ def with_gadget(position: Position, planted: Gadget) -> Position:
 
 
 def planted(
-    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
+    seed: str,
+    start: Analysis,
+    goal: str,
+    deadline: float,
+    style: Style | None = None,
+    settled: bool = True,
+    plain: bool = False,
 ) -> Found | None:
     """The best position a planted attempt reaches from `start` (see the module's docstring): the
     Expert search, then, from an Expert search that ends with a fork (and a chain of 4 or more), a
@@ -168,7 +174,7 @@ def planted(
         if forked is None:
             return None
         found = forked
-    climbed = climb(seed, found, goal, deadline, settled)
+    climbed = climb(seed, found, goal, deadline, settled, plain)
     if (
         climbed is None
         or climbed.forcing is None
@@ -177,6 +183,17 @@ def planted(
         return climbed
     # no gadget fitted beside the Expert: the climbed table, beside other cards, may take one
     return plant(f"{seed}/climbed", climbed, goal, deadline, settled)
+
+
+def planted_plain(
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
+) -> Found | None:
+    """`planted` with a climb that makes no figure (`generator._ladder.climb`'s `plain`): 5p."""
+    return planted(seed, start, goal, deadline, style, settled, plain=True)
+
+
+PLANTERS = {"5m": planted, "5p": planted_plain}
+"""The planted attempts by letter (`generator._methods.GADGETS`)."""
 
 
 def plant(seed: str, found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:

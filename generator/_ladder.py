@@ -47,7 +47,7 @@ from generator._search import (
     met,
     search,
 )
-from generator._shapes import extensions
+from generator._shapes import extensions, is_figure
 from puzzles import (
     SUITS,
     Analysis,
@@ -123,9 +123,13 @@ CLIMBS = {"2m": ladder, "1m": long_ladder}
 """The ladders by letter (`generator._methods.LADDERS`)."""
 
 
-def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = True) -> Found | None:
+def climb(
+    seed: str, found: Found, goal: str, deadline: float, settled: bool = True, plain: bool = False
+) -> Found | None:
     """The climb from a found position towards a puzzle of `goal` (see the module's docstring): up
-    to CLIMB changes, each kept when its score does not fall; None when a step was not proved."""
+    to CLIMB changes, each kept when its score does not fall; None when a step was not proved.
+    `plain`: a change that makes a table that is no figure a figure (`generator._shapes.is_figure`)
+    is passed over before any analysis: the climb's links are where planted Masters become figures."""
     rng = random.Random(f"{seed}/ladder")
     current = graded(found.analysis, goal, deadline, settled, any_chain=True)
     if current is None:
@@ -146,6 +150,8 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
             continue
         if changed is None or len(changed.hand) < HAND_FLOOR or len(changed.table) > MELDS[1]:
             continue
+        if plain and _made_figure(position, changed):
+            continue
         # a chain too short to keep up with the score is not wanted (`least_chain`, `_floor`)
         floor = _floor(score)
         analysis = analyse(changed, time_limit=_left(deadline), puzzle=True, least_chain=floor)
@@ -159,6 +165,11 @@ def climb(seed: str, found: Found, goal: str, deadline: float, settled: bool = T
         if (new := _score(found_now, goal)) >= score:
             current, score = found_now, new
     return current
+
+
+def _made_figure(before: Position, after: Position) -> bool:
+    top = before.rules.top_position
+    return is_figure(after.table, top) and not is_figure(before.table, top)
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from generator._freeing import freeing
-from generator._gadgets import planted
+from generator._gadgets import PLANTERS
 from generator._grading import (
     FLOOR_TIER,
     HAND_FLOOR,
@@ -233,7 +233,7 @@ def _searched(puzzle_id: PuzzleId, start: Analysis, deadline: float, done: Calla
     settled = puzzle_id.method not in FORKS_BEFORE_SETTLED
     searching = CLIMBS[puzzle_id.method] if puzzle_id.method in LADDERS else search
     if puzzle_id.method in GADGETS:
-        searching = planted
+        searching = PLANTERS[puzzle_id.method]
     found = searching(str(puzzle_id), start, goal, deadline, style, settled)
     if found is None:
         return done("unproven", start.position)

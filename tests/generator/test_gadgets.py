@@ -1,4 +1,4 @@
-"""Method 5m: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
+"""Methods 5m and 5p: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ from collections import Counter
 import pytest
 
 from generator import PuzzleId
-from generator._gadgets import Gadget, fits, gadget, givers, touches, with_gadget
+from generator._gadgets import PLANTERS, Gadget, fits, gadget, givers, planted, touches, with_gadget
+from generator._ladder import _made_figure
 from generator._make import REPLAY_TIME_LIMIT, attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, GADGETS, LADDERS, METHODS, SEARCHES
 from generator._search import STYLES
+from generator._shapes import is_figure
 from puzzles import Meld, Position, Rules, analyse, decisions_of, parse_cards
 from tests.generator.masters import check_pinned_master
 
 MASTER = "c5m6v804"
 """A 5m Master (seed 11): an Expert's real fork, a gadget's beside it (J♥ or J♦ leaves the jacks)."""
+PLAIN_MASTER = "c5p6v804"
+"""A 5p Master (seed 11): two real forks, on a table the climb kept from becoming a figure."""
 
 RULES = Rules.named("classic")
 
@@ -29,6 +33,26 @@ def test_five_m_plants_a_fork_and_is_finished_as_two_m() -> None:
     # 2m's starts, drawn the same way: the gadget comes after the Expert search
     for seed in range(20):
         assert METHODS["5m"](RULES, random.Random(seed)) == METHODS["2m"](RULES, random.Random(seed))
+
+
+def test_five_p_is_five_m_whose_climb_makes_no_figure() -> None:
+    assert SEARCHES["5p"] == "master"
+    assert "5p" in GADGETS and "5p" in FINISHED_SEARCHES
+    assert STYLES["5p"] == STYLES["5m"]
+    assert METHODS["5p"] is METHODS["5m"]
+    # 5m plants and climbs as it always did, so that its IDs replay
+    assert PLANTERS["5m"] is planted and set(PLANTERS) == GADGETS
+
+
+def test_a_change_makes_a_figure_only_from_a_table_that_was_none() -> None:
+    plain = Position.parse("classic | 4S 4H 4D / 5S 5H 5C / 9H 10H JH | 6H 6D 6C")
+    figure = Position.parse("classic | 4S 4H 4D / 5S 5H 5C / 6H 6D 6C | 9H")
+    wider = Position.parse("classic | 4S 4H 4D / 5S 5H 5C / 6H 6D 6C / 7S 7H 7D | 9H")
+    assert not is_figure(plain.table) and is_figure(figure.table)
+    assert _made_figure(plain, figure)
+    # a table that is a figure already, changed, is not made one (pruning may yet take it off)
+    assert not _made_figure(figure, wider) and not _made_figure(figure, plain)
+    assert not _made_figure(plain, plain)
 
 
 def _alone(drawn: Gadget) -> Position:
@@ -104,3 +128,12 @@ def test_a_five_m_master_forks_twice_and_replays_from_its_id() -> None:
     # both forks real: neither lays a card in its one home with nothing competing for it
     weighed = judged(attempt(PuzzleId.parse(MASTER), REPLAY_TIME_LIMIT))
     assert weighed.real_forks is not None and weighed.real_forks >= 2 and forks_enough(weighed)
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_five_p_master_forks_twice_on_no_figure_and_replays_from_its_id() -> None:
+    check_pinned_master(PLAIN_MASTER)
+    weighed = judged(attempt(PuzzleId.parse(PLAIN_MASTER), REPLAY_TIME_LIMIT))
+    assert weighed.puzzle is not None and forks_enough(weighed)
+    position = weighed.puzzle.position()
+    assert not is_figure(position.table, position.rules.top_position)
