@@ -78,7 +78,7 @@ class Tally:
     """Expert and Master puzzles left out because their forks are weak (`generator._make.forks_enough`)."""
     figure_refusals: int = 0
     """Puzzles left out because their table is a figure and figures already held FIGURE_SHARE of
-    their tier's (`_too_many_figures`)."""
+    their tier's (`_Kept.too_many_figures`)."""
     other_tier: int = 0
     kept: int = 0
 
