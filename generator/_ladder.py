@@ -45,9 +45,10 @@ from generator._search import (
     graded,
     honest,
     met,
+    plain,
     search,
 )
-from generator._shapes import extensions, is_figure
+from generator._shapes import extensions
 from puzzles import (
     SUITS,
     Analysis,
@@ -168,8 +169,7 @@ def climb(
 
 
 def _made_figure(before: Position, after: Position) -> bool:
-    top = before.rules.top_position
-    return is_figure(after.table, top) and not is_figure(before.table, top)
+    return plain(before) and not plain(after)
 
 
 def _score(found: Found, goal: str) -> tuple[int, ...]:

@@ -20,7 +20,7 @@ from typing import TypeVar
 from generator._duplicates import near_duplicate
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id, forks_enough, judged
 from generator._puzzle import Melds, Puzzle
-from generator._shapes import is_figure
+from generator._search import plain
 from generator._themes import motif_of
 
 Job = TypeVar("Job")
@@ -201,8 +201,7 @@ class _Kept:
 
 
 def _figure(puzzle: Puzzle) -> bool:
-    position = puzzle.position()
-    return is_figure(position.table, position.rules.top_position)
+    return not plain(puzzle.position())
 
 
 def _too_common(motifs: Counter[str | None], motif: str | None) -> bool:
