@@ -46,7 +46,7 @@ CACHE = ROOT / "bench" / ".recipes"
 SAVE_EVERY = 25
 """Attempts between two saves of a letter's cache, so that an interrupted cache loses few."""
 
-WHY = ("weak", "near-duplicate", "motif", "figure", "duplicate")
+WHY = ("weak", "near-duplicate", "motif", "figure", "decisions", "duplicate")
 """Why a run leaves a puzzle of the tier out, in the order of `_refusals`."""
 Cached = dict[int, tuple[Attempt, float]]
 """A letter's attempts by number: the judged result and its CPU seconds."""
@@ -120,6 +120,7 @@ def _refusals(tally: Tally) -> tuple[int, ...]:
         tally.near_duplicates,
         tally.motif_refusals,
         tally.figure_refusals,
+        tally.decision_refusals,
         tally.duplicates,
     )
 
@@ -142,19 +143,28 @@ def replay(recipe: tuple[str, ...], seed: int, rules: str, tier: str, count: int
                 if now > was:
                     left[f"{result.id.method} {why}"] += 1
 
+    decisions: Counter[int | None] = Counter()
     for puzzle in _keep(plan, count, results(), set(), _Kept(), tally, lambda tally: None):
         kept_by[PuzzleId.parse(puzzle.id).method] += 1
+        decisions[puzzle.decisions] += 1
     cpu = sum(spent.values())
     rate = tally.kept / cpu * 60 if cpu else 0.0
     short = "" if tally.kept >= count else f" (the caches ran out after {tally.attempts} attempts)"
     lines = [
         f"{','.join(recipe)}: {tally.kept} of {count} in {tally.attempts} attempts, {cpu:.0f} CPU-s, "
         f"{rate:.1f} a CPU minute{short}",
-        "  kept: " + ", ".join(f"{letter} {n}" for letter, n in sorted(kept_by.items())),
+        "  kept: "
+        + ", ".join(f"{letter} {n}" for letter, n in sorted(kept_by.items()))
+        + "; decisions "
+        + ", ".join(f"{n}: {k}" for n, k in sorted(decisions.items(), key=_count)),
         "  left out: " + (", ".join(f"{key} {n}" for key, n in sorted(left.items())) or "none"),
         "  CPU-s: " + ", ".join(f"{letter} {spent[letter]:.0f}" for letter in sorted(spent)),
     ]
     return "\n".join(lines)
+
+
+def _count(item: tuple[int | None, int]) -> int:
+    return -1 if item[0] is None else item[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

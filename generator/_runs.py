@@ -18,6 +18,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import TypeVar
 
 from generator._duplicates import near_duplicate
+from generator._grading import LEAST_DECISIONS
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id, forks_enough, judged
 from generator._puzzle import Melds, Puzzle
 from generator._search import plain
@@ -45,6 +46,11 @@ FIGURE_SHARE = 1 / 3
 (`generator._shapes.is_figure`, issue 21): a figure puzzle that would take the share over it is left
 out. 5m's climbs made figures of 29% of its Masters with two real forks (seeds 11, 23, 47), and a
 run of 10 kept half on seed 11; pruning cannot take off sets the best play breaks."""
+DEEPER_SHARE: dict[str, float] = {"master": 1 / 3}
+"""At least this share of a run's puzzles of these tiers count more decisions than the tier needs
+(`generator._grading.LEAST_DECISIONS`): a puzzle with just the tier's decisions that would take the
+share under it is left out (issue 38 item 1: a Master's decisions are no fixed quota, a third or
+more count more than 3). About a quarter of the Masters the recipe makes count more than 3."""
 MOTIF_GRACE = 5
 """A tier's first puzzles in a run are kept whatever their motif: a share of two or three puzzles
 says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare motif."""
@@ -79,6 +85,9 @@ class Tally:
     figure_refusals: int = 0
     """Puzzles left out because their table is a figure and figures already held FIGURE_SHARE of
     their tier's (`_Kept.too_many_figures`)."""
+    decision_refusals: int = 0
+    """Puzzles left out because they count just their tier's decisions and the puzzles that count
+    more would fall under DEEPER_SHARE of their tier's (`_Kept.too_few_deeper`)."""
     other_tier: int = 0
     kept: int = 0
 
@@ -185,11 +194,24 @@ class _Kept:
     tables: dict[str, list[Melds]] = field(default_factory=dict)
     motifs: dict[str, Counter[str | None]] = field(default_factory=dict)
     figures: Counter[str] = field(default_factory=Counter)
+    least: Counter[str] = field(default_factory=Counter)
+    """Puzzles kept by tier that count just the decisions their tier needs (`_least`)."""
 
     def add(self, puzzle: Puzzle) -> None:
         self.tables.setdefault(puzzle.tier, []).append(puzzle.table)
         self.motifs.setdefault(puzzle.tier, Counter())[motif_of(puzzle.themes)] += 1
         self.figures[puzzle.tier] += _figure(puzzle)
+        self.least[puzzle.tier] += _least(puzzle)
+
+    def too_few_deeper(self, puzzle: Puzzle) -> bool:
+        """Whether the puzzle counts just its tier's decisions and one more would take the puzzles
+        that count more under DEEPER_SHARE of the tier's puzzles kept (after the first MOTIF_GRACE of
+        them, as for motifs)."""
+        share = DEEPER_SHARE.get(puzzle.tier)
+        kept = sum(self.motifs.get(puzzle.tier, Counter()).values())
+        if share is None or kept < MOTIF_GRACE or not _least(puzzle):
+            return False
+        return self.least[puzzle.tier] + 1 > (1 - share) * (kept + 1)
 
     def too_many_figures(self, puzzle: Puzzle) -> bool:
         """Whether the puzzle's table is a figure and one more would put figures over FIGURE_SHARE of
@@ -198,6 +220,13 @@ class _Kept:
         if kept < MOTIF_GRACE or not _figure(puzzle):
             return False
         return self.figures[puzzle.tier] + 1 > FIGURE_SHARE * (kept + 1)
+
+
+def _least(puzzle: Puzzle) -> bool:
+    """Whether the puzzle counts no more decisions than its tier needs: a count not proved reads as
+    its proved lower bound, as the grade reads it."""
+    decisions = puzzle.decisions if puzzle.decisions is not None else puzzle.decisions_at_least
+    return decisions is not None and decisions <= LEAST_DECISIONS.get(puzzle.tier, 0)
 
 
 def _figure(puzzle: Puzzle) -> bool:
@@ -256,6 +285,9 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
         return None
     if puzzle.tier in VARIED and kept.too_many_figures(puzzle):
         tally.figure_refusals += 1
+        return None
+    if kept.too_few_deeper(puzzle):
+        tally.decision_refusals += 1
         return None
     kept.add(puzzle)
     seen.add(canonical)

@@ -8,8 +8,10 @@ from dataclasses import replace
 import pytest
 
 from generator import Puzzle, PuzzleId
+from generator._grading import LEAST_DECISIONS
 from generator._make import REPLAY_TIME_LIMIT, Attempt, recipe_for
 from generator._runs import (
+    DEEPER_SHARE,
     FIGURE_SHARE,
     MOTIF_GRACE,
     MOTIF_SHARE,
@@ -85,6 +87,9 @@ def test_a_motif_is_left_out_once_it_would_hold_more_than_its_share() -> None:
     assert MOTIF_SHARE == 0.4
 
 
+DEEP = {"decisions": 9, "decisions_at_least": None}
+"""More decisions than any tier needs: the run's share of deeper puzzles leaves such a puzzle alone."""
+
 LENGTHS = [(a, b) for a in range(3, 10) for b in range(a + 1, 10)]
 
 
@@ -109,6 +114,7 @@ def test_expert_and_master_keep_their_motifs_under_their_share(master: Puzzle, t
             themes=("end-card",),
             table=runs_of(number),
             hand=("KD",),
+            **DEEP,
         )
         found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)
         _new_puzzle(Plan("classic", ("b",), seed=0, tier=tier), found, seen, kept, tally)
@@ -118,7 +124,7 @@ def test_expert_and_master_keep_their_motifs_under_their_share(master: Puzzle, t
     assert tier in ("expert", "master")
     assert tally.kept == MOTIF_GRACE and tally.motif_refusals == 3 * MOTIF_GRACE
     # another motif is still welcome
-    other = replace(master, tier=tier, themes=("swap",), table=(("8D", "9D", "10D"),), hand=("KD",))
+    other = replace(master, tier=tier, themes=("swap",), table=(("8D", "9D", "10D"),), hand=("KD",), **DEEP)
     found = Attempt(PuzzleId.parse(master.id), other, "puzzle", None, 1.0)
     assert _new_puzzle(Plan("classic", ("b",), seed=0, tier=tier), found, seen, kept, tally) == other
 
@@ -138,10 +144,10 @@ def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, 
     plan = Plan("classic", ("b",), seed=0, tier=tier)
     figures = 0
     for number in range(2 * MOTIF_GRACE):
-        offered = replace(master, tier=tier, themes=(), table=runs_of(number), hand=("KD",))
+        offered = replace(master, tier=tier, themes=(), table=runs_of(number), hand=("KD",), **DEEP)
         found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)
         assert _new_puzzle(plan, found, seen, kept, tally) == offered
-        figure = replace(master, tier=tier, themes=(), table=figure_of(number), hand=("KD",))
+        figure = replace(master, tier=tier, themes=(), table=figure_of(number), hand=("KD",), **DEEP)
         found = Attempt(PuzzleId.parse(master.id), figure, "puzzle", None, 1.0)
         figures += _new_puzzle(plan, found, seen, kept, tally) is not None
     if tier not in VARIED:
@@ -152,6 +158,32 @@ def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, 
     assert tally.figure_refusals == 2 * MOTIF_GRACE - figures > 0
     assert figures + 1 > FIGURE_SHARE * (tally.kept + 1) >= figures
     assert kept.figures[tier] == figures
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
+def test_masters_that_count_more_decisions_keep_their_share(master: Puzzle, tier: str) -> None:
+    # issue 38 item 1: puzzles of just the tier's decisions offered three for each that counts more
+    tally, kept, seen = Tally(), _Kept(), set[str]()
+    plan = Plan("classic", ("b",), seed=0, tier=tier)
+    least = LEAST_DECISIONS.get(tier, 0)
+    deeper = 0
+    for number in range(4 * MOTIF_GRACE):
+        more = number % 4 == 3
+        # the count not proved reads as its lower bound, as the grade reads it
+        counted = {"decisions": least + 1} if more else {"decisions": None, "decisions_at_least": least}
+        offered = replace(master, tier=tier, themes=(), table=runs_of(number), hand=("KD",), **counted)
+        found = Attempt(PuzzleId.parse(master.id), offered, "puzzle", None, 1.0)
+        taken = _new_puzzle(plan, found, seen, kept, tally) is not None
+        deeper += more and taken
+    if tier != "master":
+        assert tally.kept == 4 * MOTIF_GRACE and tally.decision_refusals == 0
+        return
+    # the grace keeps the first five whatever they count; then a Master of just 3 decisions waits
+    # until those that count more hold their share
+    assert deeper == MOTIF_GRACE
+    assert tally.decision_refusals > 0
+    assert deeper >= DEEPER_SHARE[tier] * tally.kept > deeper - 1
+    assert kept.least[tier] == tally.kept - deeper
 
 
 @pytest.mark.slow  # a generator run of two puzzles
