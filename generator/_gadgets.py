@@ -156,6 +156,7 @@ def planted(
     style: Style | None = None,
     settled: bool = True,
     plain: bool = False,
+    real: bool = False,
 ) -> Found | None:
     """The best position a planted attempt reaches from `start` (see the module's docstring): the
     Expert search, then, from an Expert search that ends with a fork (and a chain of 4 or more), a
@@ -174,7 +175,7 @@ def planted(
         if forked is None:
             return None
         found = forked
-    climbed = climb(seed, found, goal, deadline, settled, plain)
+    climbed = climb(seed, found, goal, deadline, settled, plain, real)
     if (
         climbed is None
         or climbed.forcing is None
@@ -192,7 +193,15 @@ def planted_plain(
     return planted(seed, start, goal, deadline, style, settled, plain=True)
 
 
-PLANTERS = {"5m": planted, "5p": planted_plain}
+def planted_real(
+    seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
+) -> Found | None:
+    """`planted_plain` whose climb wants real forks and a decision more than the goal needs
+    (`generator._ladder.climb`'s `real`): 5q."""
+    return planted(seed, start, goal, deadline, style, settled, plain=True, real=True)
+
+
+PLANTERS = {"5m": planted, "5p": planted_plain, "5q": planted_real}
 """The planted attempts by letter (`generator._methods.GADGETS`)."""
 
 

@@ -28,6 +28,7 @@ import time
 from collections import Counter
 
 from generator._grading import (
+    LEAST_DECISIONS,
     LEAST_FORKS,
     LOWEST_CHAIN,
     TIERS,
@@ -57,6 +58,7 @@ from puzzles import (
     MeldKind,
     Position,
     analyse,
+    weak_forks,
 )
 
 CLIMB = 60
@@ -125,19 +127,36 @@ CLIMBS = {"2m": ladder, "1m": long_ladder}
 
 
 def climb(
-    seed: str, found: Found, goal: str, deadline: float, settled: bool = True, plain: bool = False
+    seed: str,
+    found: Found,
+    goal: str,
+    deadline: float,
+    settled: bool = True,
+    plain: bool = False,
+    real: bool = False,
 ) -> Found | None:
     """The climb from a found position towards a puzzle of `goal` (see the module's docstring): up
     to CLIMB changes, each kept when its score does not fall; None when a step was not proved.
     `plain`: a change that makes a table that is no figure a figure (`generator._shapes.is_figure`)
-    is passed over before any analysis: the climb's links are where planted Masters become figures."""
+    is passed over before any analysis: the climb's links are where planted Masters become figures.
+    `real`: the goal met with a weak fork (`puzzles.weak_forks`, as a run judges it) climbs on, and
+    met with just the decisions the goal needs, it climbs on for one more (`STRETCH` changes more
+    for each), keeping each change that stays as high (`_score`)."""
     rng = random.Random(f"{seed}/ladder")
     current = graded(found.analysis, goal, deadline, settled, any_chain=True)
     if current is None:
         return None
-    score = _score(current, goal)
+    score = _score(current, goal, real)
     limit, polishing, step = CLIMB, False, 0
-    while step < limit and not met(current, goal):
+    stretched: set[str] = set()
+    while step < limit:
+        if met(current, goal):
+            wanted = _wanted(current, goal, score) if real else None
+            if wanted is None:
+                break
+            if wanted not in stretched:
+                stretched.add(wanted)
+                limit = max(limit, step + STRETCH)
         if not polishing and (current.analysis.chain.length or 0) >= LOWEST_CHAIN[goal]:
             limit, polishing = max(limit, step + POLISH), True
         step += 1
@@ -163,20 +182,46 @@ def climb(
         found_now = graded(analysis, goal, deadline, settled, any_chain=True)
         if found_now is None:
             return None
-        if (new := _score(found_now, goal)) >= score:
+        if (new := _score(found_now, goal, real)) >= score:
             current, score = found_now, new
     return current
+
+
+STRETCH = 60
+"""Changes a `real` climb tries more once it meets its goal with a weak fork, and again once it
+meets it with just the decisions the goal needs (issue 38 item 1 wants a third of Masters to count
+more, and a run keeps only those whose forks are real)."""
+
+
+def _wanted(found: Found, goal: str, score: tuple[int, ...]) -> str | None:
+    """What a `real` climb that met its goal still wants: "real" forks, one decision "more", or
+    nothing (None)."""
+    if score[REAL] < LEAST_FORKS[goal]:
+        return "real"
+    if (graded_decisions(found.forcing) or 0) <= LEAST_DECISIONS[goal]:
+        return "more"
+    return None
+
+
+REAL = 4
+"""Where a `real` climb's score holds the real forks (`_score`)."""
 
 
 def _made_figure(before: Position, after: Position) -> bool:
     return plain(before) and not plain(after)
 
 
-def _score(found: Found, goal: str) -> tuple[int, ...]:
+def _score(found: Found, goal: str, real: bool = False) -> tuple[int, ...]:
     """Forks first (a link that loses the Expert's fork is no step up), then the tier the grade
     reaches (a position the player below the goal solves counts a tier lower), the chain up to the
-    goal's, honest obvious cards, the decisions, the chain."""
+    goal's, honest obvious cards, the decisions, the chain. `real`: after honest obvious cards, the
+    real forks (up to FORK_CAP) of a position that meets the goal, 0 of one that does not (judging
+    them costs a solve for each card of one home)."""
     analysis, forcing = found.analysis, found.forcing
+    if real:
+        plain_score = _score(found, goal)
+        forks = min(_real_forks(found), FORK_CAP) if met(found, goal) else 0
+        return (*plain_score[:REAL], forks, *plain_score[REAL:])
     chain = analysis.chain.length or 0
     tier = graded_tier(chain, forcing)
     reached = TIERS.index(tier) if tier is not None else -1
@@ -190,6 +235,15 @@ def _score(found: Found, goal: str) -> tuple[int, ...]:
         min(graded_decisions(forcing) or 0, 5),
         min(chain, 9),
     )
+
+
+def _real_forks(found: Found) -> int:
+    """The real forks of a position whose forks the forcing player counted, as a run judges them
+    (`generator._make.judged`)."""
+    analysis = found.analysis
+    assert found.forcing is not None
+    position, best = analysis.position, analysis.best
+    return weak_forks(position, best.placed, best.play.laid, found.forcing).forks_at_least
 
 
 def _floor(score: tuple[int, ...]) -> int:

@@ -1,4 +1,4 @@
-"""Methods 5m and 5p: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
+"""Methods 5m, 5p and 5q: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,17 @@ from collections import Counter
 import pytest
 
 from generator import PuzzleId
-from generator._gadgets import PLANTERS, Gadget, fits, gadget, givers, planted, touches, with_gadget
+from generator._gadgets import (
+    PLANTERS,
+    Gadget,
+    fits,
+    gadget,
+    givers,
+    planted,
+    planted_plain,
+    touches,
+    with_gadget,
+)
 from generator._ladder import _made_figure
 from generator._make import REPLAY_TIME_LIMIT, attempt, forks_enough, judged
 from generator._methods import FINISHED_SEARCHES, GADGETS, LADDERS, METHODS, SEARCHES
@@ -21,6 +31,8 @@ MASTER = "c5m6v804"
 """A 5m Master (seed 11): an Expert's real fork, a gadget's beside it (J♥ or J♦ leaves the jacks)."""
 PLAIN_MASTER = "c5p6v804"
 """A 5p Master (seed 11): two real forks, on a table the climb kept from becoming a figure."""
+DEEPER_MASTER = "c5q6v845"
+"""A 5q Master (seed 11) of 4 decisions: its climb met a Master of 3 and climbed on for a fourth."""
 
 RULES = Rules.named("classic")
 
@@ -42,6 +54,14 @@ def test_five_p_is_five_m_whose_climb_makes_no_figure() -> None:
     assert METHODS["5p"] is METHODS["5m"]
     # 5m plants and climbs as it always did, so that its IDs replay
     assert PLANTERS["5m"] is planted and set(PLANTERS) == GADGETS
+
+
+def test_five_q_is_five_p_whose_climb_wants_real_forks_and_a_decision_more() -> None:
+    assert SEARCHES["5q"] == "master"
+    assert "5q" in GADGETS and "5q" in FINISHED_SEARCHES
+    assert STYLES["5q"] == STYLES["5p"]
+    assert METHODS["5q"] is METHODS["5p"]
+    assert PLANTERS["5p"] is planted_plain and PLANTERS["5q"] is not planted_plain
 
 
 def test_a_change_makes_a_figure_only_from_a_table_that_was_none() -> None:
@@ -137,3 +157,15 @@ def test_a_five_p_master_forks_twice_on_no_figure_and_replays_from_its_id() -> N
     assert weighed.puzzle is not None and forks_enough(weighed)
     position = weighed.puzzle.position()
     assert not is_figure(position.table, position.rules.top_position)
+
+
+@pytest.mark.slow  # a master searched from scratch, twice
+def test_a_five_q_master_climbs_on_past_three_decisions_and_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    check_pinned_master(DEEPER_MASTER)
+    weighed = judged(attempt(PuzzleId.parse(DEEPER_MASTER), REPLAY_TIME_LIMIT))
+    assert weighed.puzzle is not None and forks_enough(weighed)
+    assert weighed.puzzle.decisions == 4
+    # the same attempt with 5p's climb, which stops at the first Master it meets, counts 3
+    monkeypatch.setitem(PLANTERS, "5q", planted_plain)
+    stopped = attempt(PuzzleId.parse(DEEPER_MASTER), REPLAY_TIME_LIMIT).puzzle
+    assert stopped is not None and stopped.tier == "master" and stopped.decisions == 3
