@@ -219,9 +219,9 @@ def _score(found: Found, goal: str, real: bool = False) -> tuple[int, ...]:
     them costs a solve for each card of one home)."""
     analysis, forcing = found.analysis, found.forcing
     if real:
-        plain_score = _score(found, goal)
+        unjudged = _score(found, goal)
         forks = min(_real_forks(found), FORK_CAP) if met(found, goal) else 0
-        return (*plain_score[:REAL], forks, *plain_score[REAL:])
+        return (*unjudged[:REAL], forks, *unjudged[REAL:])
     chain = analysis.chain.length or 0
     tier = graded_tier(chain, forcing)
     reached = TIERS.index(tier) if tier is not None else -1
