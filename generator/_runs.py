@@ -203,12 +203,16 @@ class _Kept:
         self.figures[puzzle.tier] += _figure(puzzle)
         self.least[puzzle.tier] += _least(puzzle)
 
+    def count(self, tier: str) -> int:
+        """The puzzles of the tier kept so far (each has a motif, maybe None)."""
+        return sum(self.motifs.get(tier, Counter()).values())
+
     def too_few_deeper(self, puzzle: Puzzle) -> bool:
         """Whether the puzzle counts just its tier's decisions and one more would take the puzzles
         that count more under DEEPER_SHARE of the tier's puzzles kept (after the first MOTIF_GRACE of
         them, as for motifs)."""
         share = DEEPER_SHARE.get(puzzle.tier)
-        kept = sum(self.motifs.get(puzzle.tier, Counter()).values())
+        kept = self.count(puzzle.tier)
         if share is None or kept < MOTIF_GRACE or not _least(puzzle):
             return False
         return self.least[puzzle.tier] + 1 > (1 - share) * (kept + 1)
@@ -216,7 +220,7 @@ class _Kept:
     def too_many_figures(self, puzzle: Puzzle) -> bool:
         """Whether the puzzle's table is a figure and one more would put figures over FIGURE_SHARE of
         the tier's puzzles kept (after the first MOTIF_GRACE of them, as for motifs)."""
-        kept = sum(self.motifs.get(puzzle.tier, Counter()).values())
+        kept = self.count(puzzle.tier)
         if kept < MOTIF_GRACE or not _figure(puzzle):
             return False
         return self.figures[puzzle.tier] + 1 > FIGURE_SHARE * (kept + 1)
