@@ -4,8 +4,8 @@ A Master needs two real forks. Searches and climbs reach a chain of 6 about half
 a position with one fork fewer than one change in a hundred adds the second (docs/GENERATOR.md).
 So a planted attempt builds the second fork instead of waiting for it (`planted`):
 
-1. the Expert search of 2m's starts (5e's chains, 3e's twists), which ends with a chain of 4 or
-   more and one real fork about one time in three;
+1. the Expert search of 2m's starts (5e's chains, 3e's twists), or of 2e's chains of varied links
+   (5t), which ends with a chain of 4 or more and one real fork about one time in three (from 2m's);
 2. a **fork gadget** beside it (`gadget`): a set of rank r that can give one of two of its cards,
    two partial runs in the hand that compete for them, and a card that only one of them can take
    (the decider), so that the forced moves cannot tell the two homes apart until the goal counts the
@@ -197,11 +197,11 @@ def planted_real(
     seed: str, start: Analysis, goal: str, deadline: float, style: Style | None = None, settled: bool = True
 ) -> Found | None:
     """`planted_plain` whose climb wants real forks and a decision more than the goal needs
-    (`generator._ladder.climb`'s `real`): 5q."""
+    (`generator._ladder.climb`'s `real`): 5q, and 5t from 2e's starts."""
     return planted(seed, start, goal, deadline, style, settled, plain=True, real=True)
 
 
-PLANTERS = {"5m": planted, "5p": planted_plain, "5q": planted_real}
+PLANTERS = {"5m": planted, "5p": planted_plain, "5q": planted_real, "5t": planted_real}
 """The planted attempts by letter (`generator._methods.GADGETS`)."""
 
 

@@ -904,3 +904,16 @@ SEARCHES |= {"5q": "master"}
 GADGETS = GADGETS | {"5q"}
 FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 RECIPES |= {"master": ("5q",)}
+
+# 5q from 2e's starts (issue 38 items 3 and 4): the Expert search of 5m, 5p and 5q starts from 2m's
+# chains (5e's, of one family of links) and 3e's twists, so their Masters held those Experts' two
+# links' skeleton, and a fifth of the pairs of 5q's Masters were near-duplicates. 2e draws each
+# link's meld and cut at random (`generator._links`). On seeds 11, 23, 47 and 71, for a tenth more
+# CPU, 5t made 99 Masters with two real forks to 5q's 81, 36 of them counting more than 3 decisions
+# to 23, 16% of their pairs near-duplicates to 20%, and runs of 10 kept 1.4 Masters a CPU minute to
+# 1.0 (docs/EXPERIMENTS.md). 5q keeps its IDs.
+METHODS |= {"5t": METHODS["2e"]}
+SEARCHES |= {"5t": "master"}
+GADGETS = GADGETS | {"5t"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
+RECIPES |= {"master": ("5t",)}

@@ -677,6 +677,7 @@ STYLES: dict[str, Style] = {
     "5m": Style(prune=8, unfigure=True, prune_later=True),
     "5p": Style(prune=8, unfigure=True, prune_later=True),
     "5q": Style(prune=8, unfigure=True, prune_later=True),
+    "5t": Style(prune=8, unfigure=True, prune_later=True),
     "5e": Style(grow=6),
     "1e": Style(grow=6),
     "8e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),

@@ -1,4 +1,4 @@
-"""Methods 5m, 5p and 5q: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
+"""Methods 5m, 5p, 5q and 5t: Masters with a fork gadget planted (`generator._gadgets`, issue 38 item 4)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from generator._gadgets import (
     givers,
     planted,
     planted_plain,
+    planted_real,
     touches,
     with_gadget,
 )
@@ -33,6 +34,9 @@ PLAIN_MASTER = "c5p6v804"
 """A 5p Master (seed 11): two real forks, on a table the climb kept from becoming a figure."""
 DEEPER_MASTER = "c5q6v845"
 """A 5q Master (seed 11) of 4 decisions: its climb met a Master of 3 and climbed on for a fourth."""
+LINKED_MASTER = "c5t6v7zc"
+"""A 5t Master (seed 11) from 2e's chain of links: Q♦ leaves the queens for 10♦ J♦ K♦, and the clubs,
+eights, diamonds and fives pass a card each down to 3♥ 4♥ 6♥."""
 
 RULES = Rules.named("classic")
 
@@ -62,6 +66,17 @@ def test_five_q_is_five_p_whose_climb_wants_real_forks_and_a_decision_more() -> 
     assert STYLES["5q"] == STYLES["5p"]
     assert METHODS["5q"] is METHODS["5p"]
     assert PLANTERS["5p"] is planted_plain and PLANTERS["5q"] is not planted_plain
+
+
+def test_five_t_is_five_q_from_two_e_starts() -> None:
+    assert SEARCHES["5t"] == "master"
+    assert "5t" in GADGETS and "5t" in FINISHED_SEARCHES
+    assert STYLES["5t"] == STYLES["5q"]
+    assert PLANTERS["5t"] is PLANTERS["5q"] is planted_real
+    # 2e's chains of varied links, not 2m's starts that 5m, 5p and 5q draw
+    assert METHODS["5t"] is METHODS["2e"] and METHODS["5q"] is METHODS["2m"]
+    draw = [(METHODS[letter](RULES, random.Random(seed)) for letter in ("5t", "5q")) for seed in range(20)]
+    assert any(links != chains for links, chains in draw)
 
 
 def test_a_change_makes_a_figure_only_from_a_table_that_was_none() -> None:
@@ -169,3 +184,13 @@ def test_a_five_q_master_climbs_on_past_three_decisions_and_replays(monkeypatch:
     monkeypatch.setitem(PLANTERS, "5q", planted_plain)
     stopped = attempt(PuzzleId.parse(DEEPER_MASTER), REPLAY_TIME_LIMIT).puzzle
     assert stopped is not None and stopped.tier == "master" and stopped.decisions == 3
+
+
+@pytest.mark.slow  # a master searched from scratch
+def test_a_five_t_master_forks_twice_from_a_chain_of_links_and_replays() -> None:
+    check_pinned_master(LINKED_MASTER)
+    weighed = judged(attempt(PuzzleId.parse(LINKED_MASTER), REPLAY_TIME_LIMIT))
+    assert weighed.puzzle is not None and forks_enough(weighed)
+    assert weighed.puzzle.decisions == 4
+    position = weighed.puzzle.position()
+    assert not is_figure(position.table, position.rules.top_position)

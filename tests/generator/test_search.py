@@ -184,8 +184,8 @@ def test_a_style_takes_its_goals_budgets_where_it_leaves_one_out() -> None:
     # a figure's melds first
     assert STYLES["4m"].prune and STYLES["4m"].prune_later and STYLES["4m"].unfigure
     assert "4m" in FINISHED_SEARCHES and "6p" not in FINISHED_SEARCHES
-    # 5q (`generator._gadgets`) takes every Master turn; 1m, 2m, 4m, 5m, 5p and 9m keep their IDs
-    assert RECIPES["master"] == ("5q",)
+    # 5t (`generator._gadgets`) takes every Master turn; 1m, 2m, 4m, 5m, 5p, 5q and 9m keep their IDs
+    assert RECIPES["master"] == ("5t",)
 
 
 def test_a_pruned_master_drops_a_meld_nobody_touches_and_stays_a_master() -> None:
