@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
@@ -96,7 +99,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         return 1
 
 
-def _solve(stdin: TextIO, objective: Objective, time_limit: float) -> int:
+def _solve(stdin: TextIO | None, objective: Objective, time_limit: float) -> int:
     failed = False
     answered = False
     for number, data in _documents(_lines(stdin)):
@@ -140,12 +143,58 @@ def _weak(analysis: Analysis, forcing: Forcing | None) -> WeakForks | None:
     return weak_forks(analysis.position, analysis.best.placed, analysis.shown.laid, forcing)
 
 
-def _lines(stdin: TextIO) -> Iterator[bytes]:
+def _lines(stdin: TextIO | None) -> Iterator[bytes]:
     """The lines of stdin as they arrive, undecoded: a line that is not UTF-8 is that line's error."""
-    if hasattr(stdin, "buffer"):
-        yield from stdin.buffer
-    else:
+    if stdin is None:  # started with stdin closed (`<&-`): no lines, as from an empty file
+        return
+    if not hasattr(stdin, "buffer"):
         yield from (line.encode() for line in stdin)
+        return
+    try:
+        descriptor = stdin.fileno()
+    except (OSError, ValueError):  # a stream in memory: no wait to wake
+        descriptor = -1
+    if descriptor < 0 or threading.current_thread() is not threading.main_thread():
+        yield from stdin.buffer  # Python's signals reach the main thread alone
+    else:
+        yield from _waking_lines(descriptor)
+
+
+def _waking_lines(descriptor: int, chunk: int = 1 << 16) -> Iterator[bytes]:
+    """The lines read from a file descriptor, in a wait that Ctrl-C always ends.
+
+    A SIGINT that lands after Python last looked for signals but before read() begins (a loaded
+    machine stretches that window), or on OR-Tools' thread, runs Python's C handler and no more:
+    the KeyboardInterrupt waits for read() to return, which on a terminal or a pipe left open is
+    never. select() also watches the pipe that the C handler writes to (`signal.set_wakeup_fd`),
+    so it returns, and Python raises, whenever the signal came."""
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    previous = signal.set_wakeup_fd(wake_write)
+    try:
+        parts: list[bytes] = []
+        while True:
+            ready, _, _ = select.select([descriptor, wake_read], [], [])
+            if wake_read in ready:
+                os.read(wake_read, 4096)  # a signal whose handler did not raise: wait on
+            if descriptor not in ready:
+                continue
+            data = os.read(descriptor, chunk)
+            if not data:
+                break
+            start = 0
+            while (end := data.find(b"\n", start)) >= 0:
+                parts.append(data[start : end + 1])
+                yield b"".join(parts)
+                parts, start = [], end + 1
+            if start < len(data):
+                parts.append(data[start:])
+        if parts:
+            yield b"".join(parts)
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(wake_read)
+        os.close(wake_write)
 
 
 def _documents(lines: Iterable[bytes]) -> Iterator[tuple[int, Any]]:

@@ -4,8 +4,10 @@ and importing the solver again for each; one of them also runs as a program."""
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -17,7 +19,7 @@ from typing import IO, Any
 import pytest
 
 from puzzles import Position, argtypes, parse_cards, play_problems
-from puzzles._cli import main
+from puzzles._cli import _waking_lines, main
 
 slow = pytest.mark.slow  # runs python -m puzzles as a program
 
@@ -386,10 +388,13 @@ def test_help() -> None:
 
 
 @slow
-def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
+@pytest.mark.parametrize("target", ["process", "or-tools-thread"])
+def test_interrupt_keeps_whole_lines_and_prints_no_traceback(target: str) -> None:
     # Waits on answers, never on the clock: each line is written once the one before is answered, and
     # Ctrl-C comes while the reader waits for the next, so the outcome is the same on any machine (a
-    # file of 5000 lines raced the signal and, on a loaded machine, outran the test's timeout)
+    # file of 5000 lines raced the signal and, on a loaded machine, outran the test's timeout).
+    # A SIGINT that Python's C handler takes on another thread than the waiting one (the kernel's
+    # choice) is the same as one that lands just before the wait's read(): the wait must still end.
     line = json.dumps({"rules": "classic", "table": [["3S", "4S", "5S"]], "hand": ["6S", "KD"]}) + "\n"
     process = subprocess.Popen(
         [sys.executable, "-m", "puzzles", "solve"],
@@ -404,7 +409,11 @@ def test_interrupt_keeps_whole_lines_and_prints_no_traceback() -> None:
         process.stdin.write(line.encode())
         process.stdin.flush()
         answers.append(process.stdout.readline())
-    process.send_signal(signal.SIGINT)  # stdin stays open: only the signal can end it
+    if target == "process":
+        process.send_signal(signal.SIGINT)  # stdin stays open: only the signal can end it
+    else:
+        [thread] = [int(t) for t in os.listdir(f"/proc/{process.pid}/task") if int(t) != process.pid]
+        assert ctypes.CDLL(None, use_errno=True).tgkill(process.pid, thread, signal.SIGINT) == 0
     # a guard, not a measure: a process that ignored the signal would otherwise keep the test forever
     assert process.wait(timeout=300) == 130
     rest, err = process.stdout.read(), process.stderr.read()
@@ -419,6 +428,43 @@ def ctrl_c_as_in_a_terminal() -> None:
     """In the child: SIGINT to its default. A test run started in the background (`make test &`, a CI
     job) inherits SIGINT ignored, and Python then installs no handler: the signal would be lost."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_lines_are_whole_whatever_the_reads_bring() -> None:
+    """Lines come out whole when reads cut them anywhere, the last one without its newline; a signal
+    whose handler does not raise leaves the wait going on."""
+    data = b'{"a": 1}\n\n' + b"x" * 40 + b"\n\xff\xfe broken\nlast"
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: caught.append(signum))
+    try:
+        lines = _waking_lines(read, chunk=7)
+        got = [next(lines)]
+        signal.raise_signal(signal.SIGUSR1)  # its byte waits in the wakeup pipe for the next select
+        got.extend(lines)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+        os.close(read)
+    assert got == data.splitlines(keepends=True)
+    assert caught == [signal.SIGUSR1]
+    assert signal.set_wakeup_fd(-1) == -1  # the generator put back the wakeup it found
+
+
+@slow
+def test_stdin_closed_is_no_position() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzles", "solve"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode().splitlines() == ["python -m puzzles: error: no position on stdin"]
 
 
 TWO_OF_SPADES = (
