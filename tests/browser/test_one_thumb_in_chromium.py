@@ -7,7 +7,7 @@ Screenshots go to artifacts/thumb-*.png for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
@@ -289,10 +289,21 @@ def test_a_first_visit_walks_through_the_game_once(
     page.click("#tutorial-done")
     assert page.locator("#tutorial[open]").count() == 0
     # never again, and the game is playable at once
-    page.reload()
+    assert tour_asked_for_on_load(page, page.reload) == []
     page.wait_for_selector("#board")
     assert page.locator("#tutorial[open]").count() == 0
     context.close()
+
+
+def tour_asked_for_on_load(page: object, load: Callable[[], object]) -> list[str]:
+    """The requests for the walkthrough that a page load made. The dialog's close event, which
+    remembers it was seen, runs as a task after the dialog closes, so the load waits for it (a
+    reload at once raced it); the page asks for the walkthrough while it loads or never."""
+    page.wait_for_function("() => localStorage.getItem('tavolo-tutorial-seen') !== null")  # type: ignore[attr-defined]
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/tour") else None)  # type: ignore[attr-defined]
+    load()
+    return asked
 
 
 def test_the_tutorial_can_be_skipped_and_the_chip_explains_itself(browser: object, site: str) -> None:
@@ -306,7 +317,7 @@ def test_the_tutorial_can_be_skipped_and_the_chip_explains_itself(browser: objec
     assert "take apart up to 3 melds of the table at once" in page.inner_text(".explain-words")
     shot(page, "phone-light-12-chip")
     assert accessibility_problems(page) == []
-    page.goto(site + "/")
+    assert tour_asked_for_on_load(page, lambda: page.goto(site + "/")) == []
     assert page.locator("#tutorial[open]").count() == 0
     context.close()
 
