@@ -197,16 +197,17 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         f"    live decoy {share(live):.0%} (target {LIVE_FLOOR[tier]:.0%}), floors met {share(floors):.0%},"
         f" joker in hand {share(jokers):.0%}"
     )
+    # --quick runs neither the dead twins' checks nor the skill-limited player: say so, not 0%
+    twin_figure = "not measured (--quick)" if quick else f"{share(twinned):.0%} ({unproven_twins} unproven)"
+    fail_figures = ", ".join(f"k={k} {share(n):.0%}" for k, n in fails.items())
     print(
-        f"    two identical dead decoys {share(twinned):.0%} ({unproven_twins} unproven); near-duplicate"
+        f"    two identical dead decoys {twin_figure}; near-duplicate"
         f" pairs {near}, left out by the run {alone.tally.near_duplicates}; left out for a motif over"
         f" its share {alone.tally.motif_refusals}; left out for a figure over their share"
         f" {alone.tally.figure_refusals}; left out for too few decisions for their share"
         f" {alone.tally.decision_refusals}; left out for weak forks {alone.tally.weak_forks}"
     )
-    print(
-        f"    the skill-limited player fails: {', '.join(f'k={k} {share(n):.0%}' for k, n in fails.items())}"
-    )
+    print(f"    the skill-limited player fails: {'not measured (--quick)' if quick else fail_figures}")
     shares = {"mixed_share": share(mixed), "figure_share": share(figures), "live_decoy_share": share(live)}
     _print_variety(tier, alone, {**variety, **shares})
     return {
@@ -228,7 +229,7 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         "ladder_table_share": share(ladders),
         "methods": {m: share(n) for m, n in methods.most_common()},
         "live_decoy_share": share(live),
-        "dead_twins_share": share(twinned),
+        "dead_twins_share": None if quick else share(twinned),
         "near_duplicate_pairs": near,
         "near_duplicates_left_out": alone.tally.near_duplicates,
         "motif_refusals": alone.tally.motif_refusals,
