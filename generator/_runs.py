@@ -52,8 +52,11 @@ DEEPER_SHARE: dict[str, float] = {"master": 1 / 3}
 share under it is left out (issue 38 item 1: a Master's decisions are no fixed quota, a third or
 more count more than 3). About a quarter of the Masters the recipe makes count more than 3."""
 MOTIF_GRACE = 5
-"""A tier's first puzzles in a run are kept whatever their motif: a share of two or three puzzles
-says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare motif."""
+"""A short run's first puzzles of a tier are kept whatever their motif: a share of two or three
+puzzles says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare
+motif. A run planned for this many puzzles of the tier or more has no grace: its ceilings (the
+motifs', the figures') count against the size it is planned to reach (`_over`), since a grace let
+the first five hold one motif or five figures, which no later puzzle can take back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +186,7 @@ def generate(
     for puzzle in earlier:
         if puzzle.rules == plan.rules:
             kept.add(puzzle)
+    kept.plan(plan.tier, count)
     with closing(attempts(plan, workers, stop, limit)) as results:
         yield from _keep(plan, count, results, seen, kept, tally, progress)
 
@@ -196,6 +200,14 @@ class _Kept:
     figures: Counter[str] = field(default_factory=Counter)
     least: Counter[str] = field(default_factory=Counter)
     """Puzzles kept by tier that count just the decisions their tier needs (`_least`)."""
+    planned: Counter[str] = field(default_factory=Counter)
+    """How many puzzles of a tier the run means to hold when it ends, those given before it
+    included (0 when it does not know: a run of any tier)."""
+
+    def plan(self, tier: str | None, count: int) -> None:
+        """Plan `count` more puzzles of `tier` beside those kept so far."""
+        if tier is not None:
+            self.planned[tier] = self.count(tier) + count
 
     def add(self, puzzle: Puzzle) -> None:
         self.tables.setdefault(puzzle.tier, []).append(puzzle.table)
@@ -217,13 +229,20 @@ class _Kept:
             return False
         return self.least[puzzle.tier] + 1 > (1 - share) * (kept + 1)
 
+    def too_common(self, puzzle: Puzzle) -> bool:
+        """Whether one more puzzle of this motif would put it over MOTIF_SHARE of the tier's puzzles
+        (`_over`; a puzzle without a motif is never left out for it)."""
+        motifs = self.motifs.get(puzzle.tier, Counter())
+        motif = motif_of(puzzle.themes)
+        return _too_common(motifs, motif, self.planned[puzzle.tier])
+
     def too_many_figures(self, puzzle: Puzzle) -> bool:
         """Whether the puzzle's table is a figure and one more would put figures over FIGURE_SHARE of
-        the tier's puzzles kept (after the first MOTIF_GRACE of them, as for motifs)."""
-        kept = self.count(puzzle.tier)
-        if kept < MOTIF_GRACE or not _figure(puzzle):
+        the tier's puzzles (`_over`)."""
+        if not _figure(puzzle):
             return False
-        return self.figures[puzzle.tier] + 1 > FIGURE_SHARE * (kept + 1)
+        tier = puzzle.tier
+        return _over(self.figures[tier], FIGURE_SHARE, self.count(tier), self.planned[tier])
 
 
 def _least(puzzle: Puzzle) -> bool:
@@ -237,13 +256,22 @@ def _figure(puzzle: Puzzle) -> bool:
     return not plain(puzzle.position())
 
 
-def _too_common(motifs: Counter[str | None], motif: str | None) -> bool:
+def _too_common(motifs: Counter[str | None], motif: str | None, planned: int = 0) -> bool:
     """Whether one more puzzle of this motif would put it over MOTIF_SHARE of the tier's puzzles
-    (after the first MOTIF_GRACE of them; a puzzle without a motif is never left out for it)."""
-    total = sum(motifs.values())
-    if motif is None or total < MOTIF_GRACE:
+    (`_over`; a puzzle without a motif is never left out for it)."""
+    if motif is None:
         return False
-    return motifs[motif] + 1 > MOTIF_SHARE * (total + 1)
+    return _over(motifs[motif], MOTIF_SHARE, sum(motifs.values()), planned)
+
+
+def _over(held: int, share: float, kept: int, planned: int) -> bool:
+    """Whether one more puzzle of a kind `held` of the `kept` puzzles have would take the kind over
+    `share` of the tier's puzzles: of those the run plans to hold (`_Kept.planned`) while it has
+    fewer, so that the run ends within the share; a short run (planned under MOTIF_GRACE) keeps its
+    first MOTIF_GRACE whatever they are."""
+    if planned < MOTIF_GRACE and kept < MOTIF_GRACE:
+        return False
+    return held + 1 > share * max(kept + 1, planned)
 
 
 def _keep(
@@ -282,9 +310,7 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
     if any(near_duplicate(puzzle.table, table, puzzle.rules) for table in kept.tables.get(puzzle.tier, [])):
         tally.near_duplicates += 1
         return None
-    if puzzle.tier in VARIED and _too_common(
-        kept.motifs.get(puzzle.tier, Counter()), motif_of(puzzle.themes)
-    ):
+    if puzzle.tier in VARIED and kept.too_common(puzzle):
         tally.motif_refusals += 1
         return None
     if puzzle.tier in VARIED and kept.too_many_figures(puzzle):

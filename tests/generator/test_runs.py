@@ -87,6 +87,17 @@ def test_a_motif_is_left_out_once_it_would_hold_more_than_its_share() -> None:
     assert MOTIF_SHARE == 0.4
 
 
+def test_a_run_planned_for_a_share_has_no_grace() -> None:
+    # a run of 10 of a tier ends with at most 4 of a motif, so the fifth is left out from the start
+    assert not _too_common(Counter({"cycle": 3}), "cycle", planned=10)
+    assert _too_common(Counter({"cycle": 4}), "cycle", planned=10)
+    # past its plan (a run given earlier puzzles) the share counts what it holds
+    assert not _too_common(Counter({"cycle": 4, "swap": 8}), "cycle", planned=10)
+    # a short run keeps its first puzzles whatever they are, as a run of no plan does
+    assert not _too_common(Counter({"cycle": MOTIF_GRACE - 1}), "cycle", planned=MOTIF_GRACE - 1)
+    assert _too_common(Counter({"cycle": MOTIF_GRACE}), "cycle", planned=MOTIF_GRACE - 1)
+
+
 DEEP = {"decisions": 9, "decisions_at_least": None}
 """More decisions than any tier needs: the run's share of deeper puzzles leaves such a puzzle alone."""
 
@@ -158,6 +169,34 @@ def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, 
     assert tally.figure_refusals == 2 * MOTIF_GRACE - figures > 0
     assert figures + 1 > FIGURE_SHARE * (tally.kept + 1) >= figures
     assert kept.figures[tier] == figures
+
+
+@pytest.mark.parametrize("tier", ["expert", "master"])
+def test_a_run_ends_within_its_ceilings_when_its_first_puzzles_are_alike(
+    master: Puzzle, tier: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # figures of one motif first, then other tables of other motifs: a grace of five would keep
+    # five figures of one motif, half of a run of 10, and no later puzzle could take them back
+    count = 2 * MOTIF_GRACE
+    figures = [
+        replace(master, tier=tier, themes=("cycle",), table=figure_of(n), hand=("KD",), **DEEP)
+        for n in range(count)
+    ]
+    motifs = ("swap", "ladder", "bridge", "staircase")
+    others = [
+        replace(master, tier=tier, themes=(motifs[n % 4],), table=runs_of(n), hand=("KD",), **DEEP)
+        for n in range(2 * count)
+    ]
+    offered = [Attempt(PuzzleId.parse(master.id), puzzle, "puzzle", None, 1.0) for puzzle in figures + others]
+    monkeypatch.setattr("generator._runs.attempts", lambda *args, **kwargs: (one for one in offered))
+    tally = Tally()
+    kept = list(generate(Plan("classic", ("b",), seed=0, tier=tier), count, 1, lambda: False, set(), tally))
+    assert len(kept) == count
+    held = sum(puzzle.table in {figure.table for figure in figures} for puzzle in kept)
+    assert held == int(FIGURE_SHARE * count) == 3
+    by_motif = Counter(motif_of(puzzle.themes) for puzzle in kept)
+    assert max(by_motif.values()) <= MOTIF_SHARE * count
+    assert tally.figure_refusals + tally.motif_refusals == count - held
 
 
 @pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
