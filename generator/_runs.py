@@ -265,10 +265,10 @@ def _too_common(motifs: Counter[str | None], motif: str | None, planned: int = 0
 
 
 def _over(held: int, share: float, kept: int, planned: int) -> bool:
-    """Whether one more puzzle of a kind `held` of the `kept` puzzles have would take the kind over
-    `share` of the tier's puzzles: of those the run plans to hold (`_Kept.planned`) while it has
-    fewer, so that the run ends within the share; a short run (planned under MOTIF_GRACE) keeps its
-    first MOTIF_GRACE whatever they are."""
+    """Whether one more puzzle of a kind would take it over `share` of the tier's puzzles, when
+    `held` of the `kept` so far are of it: a share of the size the run plans to reach
+    (`_Kept.planned`) while it holds fewer, so that it ends within the share. A short run (planned
+    under MOTIF_GRACE) keeps its first MOTIF_GRACE puzzles whatever they are."""
     if planned < MOTIF_GRACE and kept < MOTIF_GRACE:
         return False
     return held + 1 > share * max(kept + 1, planned)
