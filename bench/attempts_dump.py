@@ -80,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len(kept)} kept of {tally.attempts} attempts in {cpu:.1f} CPU s: "
         f"{len(kept) / max(cpu, 1e-9) * 60:.2f} a CPU minute; outcomes {dict(tally.outcomes)}; "
         f"weak forks {tally.weak_forks}, near-duplicates {tally.near_duplicates}, "
-        f"motif {tally.motif_refusals}, figures {tally.figure_refusals}, decisions {tally.decision_refusals}",
+        f"motif {tally.motif_refusals}, figures {tally.figure_refusals}, "
+        f"templates {tally.template_refusals}, decisions {tally.decision_refusals}",
         file=sys.stderr,
     )
     return 0

@@ -204,7 +204,8 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         f"    two identical dead decoys {twin_figure}; near-duplicate"
         f" pairs {near}, left out by the run {alone.tally.near_duplicates}; left out for a motif over"
         f" its share {alone.tally.motif_refusals}; left out for a figure over their share"
-        f" {alone.tally.figure_refusals}; left out for too few decisions for their share"
+        f" {alone.tally.figure_refusals}; left out for a template over its share"
+        f" {alone.tally.template_refusals}; left out for too few decisions for their share"
         f" {alone.tally.decision_refusals}; left out for weak forks {alone.tally.weak_forks}"
     )
     print(f"    the skill-limited player fails: {'not measured (--quick)' if quick else fail_figures}")
@@ -234,6 +235,7 @@ def describe(tier: str, alone: Run, quick: bool = False) -> dict[str, object]:
         "near_duplicates_left_out": alone.tally.near_duplicates,
         "motif_refusals": alone.tally.motif_refusals,
         "figure_refusals": alone.tally.figure_refusals,
+        "template_refusals": alone.tally.template_refusals,
         "decision_refusals": alone.tally.decision_refusals,
         "weak_forks_left_out": alone.tally.weak_forks,
         "floors_share": share(floors),

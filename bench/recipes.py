@@ -46,7 +46,7 @@ CACHE = ROOT / "bench" / ".recipes"
 SAVE_EVERY = 25
 """Attempts between two saves of a letter's cache, so that an interrupted cache loses few."""
 
-WHY = ("weak", "near-duplicate", "motif", "figure", "decisions", "duplicate")
+WHY = ("weak", "near-duplicate", "motif", "figure", "template", "decisions", "duplicate")
 """Why a run leaves a puzzle of the tier out, in the order of `_refusals`."""
 Cached = dict[int, tuple[Attempt, float]]
 """A letter's attempts by number: the judged result and its CPU seconds."""
@@ -120,6 +120,7 @@ def _refusals(tally: Tally) -> tuple[int, ...]:
         tally.near_duplicates,
         tally.motif_refusals,
         tally.figure_refusals,
+        tally.template_refusals,
         tally.decision_refusals,
         tally.duplicates,
     )

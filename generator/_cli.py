@@ -206,6 +206,7 @@ def _summary(plan: Plan, tally: Tally, seconds: float, out: str | None, stopped:
         f"rejected: {rejected or 'none'}; duplicates {tally.duplicates}; "
         f"near-duplicates {tally.near_duplicates}; motif over its share {tally.motif_refusals}; "
         f"figures over their share {tally.figure_refusals}; "
+        f"template over its share {tally.template_refusals}; "
         f"too few decisions for their share {tally.decision_refusals}; "
         f"weak forks {tally.weak_forks}; "
         f"other tiers {tally.other_tier}",

@@ -22,6 +22,7 @@ from generator._grading import LEAST_DECISIONS
 from generator._make import SEED_STRIDE, Attempt, attempt, attempt_id, forks_enough, judged
 from generator._puzzle import Melds, Puzzle
 from generator._search import plain
+from generator._shapes import Template, template_of
 from generator._themes import motif_of
 
 Job = TypeVar("Job")
@@ -46,6 +47,11 @@ FIGURE_SHARE = 1 / 3
 (`generator._shapes.is_figure`, issue 21): a figure puzzle that would take the share over it is left
 out. 5m's climbs made figures of 29% of its Masters with two real forks (seeds 11, 23, 47), and a
 run of 10 kept half on seed 11; pruning cannot take off sets the best play breaks."""
+TEMPLATE_SHARE = 1 / 5
+"""At most this share of a run's puzzles of any tier have one template (`generator._shapes.template_of`:
+the melds the shown play breaks and the spacing of its sets; issue 38 item 3): a puzzle whose
+template would take it over is left out. Unlike the motif cap it holds below Expert too, where a
+run of 30 Easy puzzles made 9 of one template (seed 359)."""
 DEEPER_SHARE: dict[str, float] = {"master": 1 / 3}
 """At least this share of a run's puzzles of these tiers count more decisions than the tier needs
 (`generator._grading.LEAST_DECISIONS`): a puzzle with just the tier's decisions that would take the
@@ -88,6 +94,9 @@ class Tally:
     figure_refusals: int = 0
     """Puzzles left out because their table is a figure and figures already held FIGURE_SHARE of
     their tier's (`_Kept.too_many_figures`)."""
+    template_refusals: int = 0
+    """Puzzles left out because their template already held TEMPLATE_SHARE of their tier's
+    (`_Kept.too_many_alike`)."""
     decision_refusals: int = 0
     """Puzzles left out because they count just their tier's decisions and the puzzles that count
     more would fall under DEEPER_SHARE of their tier's (`_Kept.too_few_deeper`)."""
@@ -200,6 +209,7 @@ class _Kept:
     figures: Counter[str] = field(default_factory=Counter)
     least: Counter[str] = field(default_factory=Counter)
     """Puzzles kept by tier that count just the decisions their tier needs (`_least`)."""
+    templates: dict[str, Counter[Template]] = field(default_factory=dict)
     planned: Counter[str] = field(default_factory=Counter)
     """How many puzzles of a tier the run means to hold when it ends, those given before it
     included (0 when it does not know: a run of any tier)."""
@@ -214,6 +224,7 @@ class _Kept:
         self.motifs.setdefault(puzzle.tier, Counter())[motif_of(puzzle.themes)] += 1
         self.figures[puzzle.tier] += _figure(puzzle)
         self.least[puzzle.tier] += _least(puzzle)
+        self.templates.setdefault(puzzle.tier, Counter())[_template(puzzle)] += 1
 
     def count(self, tier: str) -> int:
         """The puzzles of the tier kept so far (each has a motif, maybe None)."""
@@ -236,6 +247,13 @@ class _Kept:
         motif = motif_of(puzzle.themes)
         return _too_common(motifs, motif, self.planned[puzzle.tier])
 
+    def too_many_alike(self, puzzle: Puzzle) -> bool:
+        """Whether one more puzzle of this template would put it over TEMPLATE_SHARE of the tier's
+        puzzles (`_over`)."""
+        tier = puzzle.tier
+        held = self.templates.get(tier, Counter())[_template(puzzle)]
+        return _over(held, TEMPLATE_SHARE, self.count(tier), self.planned[tier])
+
     def too_many_figures(self, puzzle: Puzzle) -> bool:
         """Whether the puzzle's table is a figure and one more would put figures over FIGURE_SHARE of
         the tier's puzzles (`_over`)."""
@@ -254,6 +272,10 @@ def _least(puzzle: Puzzle) -> bool:
 
 def _figure(puzzle: Puzzle) -> bool:
     return not plain(puzzle.position())
+
+
+def _template(puzzle: Puzzle) -> Template:
+    return template_of(puzzle.position(), puzzle.solution)
 
 
 def _too_common(motifs: Counter[str | None], motif: str | None, planned: int = 0) -> bool:
@@ -315,6 +337,9 @@ def _new_puzzle(plan: Plan, result: Attempt, seen: set[str], kept: _Kept, tally:
         return None
     if puzzle.tier in VARIED and kept.too_many_figures(puzzle):
         tally.figure_refusals += 1
+        return None
+    if kept.too_many_alike(puzzle):
+        tally.template_refusals += 1
         return None
     if kept.too_few_deeper(puzzle):
         tally.decision_refusals += 1

@@ -15,6 +15,7 @@ from generator._runs import (
     FIGURE_SHARE,
     MOTIF_GRACE,
     MOTIF_SHARE,
+    TEMPLATE_SHARE,
     VARIED,
     Plan,
     Tally,
@@ -114,6 +115,7 @@ def runs_of(number: int) -> tuple[tuple[str, ...], ...]:
     )
 
 
+@pytest.mark.usefixtures("templates_apart")
 @pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
 def test_expert_and_master_keep_their_motifs_under_their_share(master: Puzzle, tier: str) -> None:
     # one motif, offered again and again on tables that share no meld: only the grace and its share
@@ -148,6 +150,7 @@ def figure_of(number: int) -> tuple[tuple[str, ...], ...]:
     return (*sets, tuple(f"{names.get(rank, rank)}C" for rank in range(2, 5 + number)))
 
 
+@pytest.mark.usefixtures("templates_apart")
 @pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
 def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, tier: str) -> None:
     # figures and other tables offered in turn, each motif new: only the grace and the share count
@@ -171,6 +174,7 @@ def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, 
     assert kept.figures[tier] == figures
 
 
+@pytest.mark.usefixtures("templates_apart")
 @pytest.mark.parametrize("tier", ["expert", "master"])
 def test_a_run_ends_within_its_ceilings_when_its_first_puzzles_are_alike(
     master: Puzzle, tier: str, monkeypatch: pytest.MonkeyPatch
@@ -199,6 +203,45 @@ def test_a_run_ends_within_its_ceilings_when_its_first_puzzles_are_alike(
     assert tally.figure_refusals + tally.motif_refusals == count - held
 
 
+@pytest.fixture
+def templates_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each table a template of its own: the synthetic tables below share the few templates their
+    one solution gives them, and a test of another share must not meet the templates' ceiling."""
+    monkeypatch.setattr("generator._runs._template", lambda puzzle: puzzle.table)
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
+def test_a_template_is_left_out_once_it_would_hold_more_than_its_share(
+    master: Puzzle, tier: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the first ten tables are one template, the next ten each one of its own; at every tier a run
+    # of 10 ends with at most two of one template
+    alike = {runs_of(number) for number in range(10)}
+    monkeypatch.setattr(
+        "generator._runs._template", lambda puzzle: "alike" if puzzle.table in alike else puzzle.table
+    )
+    count = 10
+    offered = [
+        Attempt(
+            PuzzleId.parse(master.id),
+            replace(master, tier=tier, themes=(motif,), table=runs_of(number), hand=("KD",), **DEEP),
+            "puzzle",
+            None,
+            1.0,
+        )
+        for number, motif in zip(
+            range(20), ("swap", "ladder", "bridge", "staircase", "cycle") * 4, strict=True
+        )
+    ]
+    monkeypatch.setattr("generator._runs.attempts", lambda *args, **kwargs: (one for one in offered))
+    tally = Tally()
+    kept = list(generate(Plan("classic", ("b",), seed=0, tier=tier), count, 1, lambda: False, set(), tally))
+    assert len(kept) == count
+    assert sum(puzzle.table in alike for puzzle in kept) == int(TEMPLATE_SHARE * count) == 2
+    assert tally.template_refusals == 8
+
+
+@pytest.mark.usefixtures("templates_apart")
 @pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert", "master"])
 def test_masters_that_count_more_decisions_keep_their_share(master: Puzzle, tier: str) -> None:
     # issue 38 item 1: puzzles of just the tier's decisions offered three for each that counts more
