@@ -60,9 +60,9 @@ more count more than 3). About a quarter of the Masters the recipe makes count m
 MOTIF_GRACE = 5
 """A short run's first puzzles of a tier are kept whatever their motif: a share of two or three
 puzzles says nothing, and a short run (a test, a top-up of the pool) should not wait for a rare
-motif. A run planned for this many puzzles of the tier or more has no grace: its ceilings (the
-motifs', the figures') count against the size it is planned to reach (`_over`), since a grace let
-the first five hold one motif or five figures, which no later puzzle can take back."""
+motif. A run planned for this many puzzles of the tier or more has no grace: its ceilings (motifs,
+figures, templates) count against the size it is planned to reach (`_over`), since a grace let the
+first five hold one motif or five figures, which no later puzzle can take back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,8 @@ def generate(
     weak (`generator._make.forks_enough`), and near-duplicates of a puzzle of the
     same tier kept before or in `earlier` (the puzzles already in the output file), and, at a
     VARIED tier, puzzles whose motif already holds MOTIF_SHARE of that tier's, and figures once they
-    hold FIGURE_SHARE (`earlier` counts too)."""
+    hold FIGURE_SHARE, and at every tier puzzles whose template holds TEMPLATE_SHARE (`earlier`
+    counts too)."""
     if count <= 0:
         return
     kept = _Kept()
