@@ -211,6 +211,7 @@ class _Kept:
     least: Counter[str] = field(default_factory=Counter)
     """Puzzles kept by tier that count just the decisions their tier needs (`_least`)."""
     templates: dict[str, Counter[Template]] = field(default_factory=dict)
+    """Puzzles kept by tier and template (`generator._shapes.template_of`)."""
     planned: Counter[str] = field(default_factory=Counter)
     """How many puzzles of a tier the run means to hold when it ends, those given before it
     included (0 when it does not know: a run of any tier)."""
