@@ -64,9 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
-    run = _Kept()
-    run.plan(plan.tier, args.per_tier)
-    kept = list(_keep(plan, args.per_tier, results(), set(), run, tally, lambda tally: None))
+    kept = list(_keep(plan, args.per_tier, results(), set(), _Kept(), tally, lambda tally: None))
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)

@@ -145,9 +145,7 @@ def replay(recipe: tuple[str, ...], seed: int, rules: str, tier: str, count: int
                     left[f"{result.id.method} {why}"] += 1
 
     decisions: Counter[int | None] = Counter()
-    kept = _Kept()
-    kept.plan(plan.tier, count)
-    for puzzle in _keep(plan, count, results(), set(), kept, tally, lambda tally: None):
+    for puzzle in _keep(plan, count, results(), set(), _Kept(), tally, lambda tally: None):
         kept_by[PuzzleId.parse(puzzle.id).method] += 1
         decisions[puzzle.decisions] += 1
     cpu = sum(spent.values())

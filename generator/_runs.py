@@ -196,7 +196,6 @@ def generate(
     for puzzle in earlier:
         if puzzle.rules == plan.rules:
             kept.add(puzzle)
-    kept.plan(plan.tier, count)
     with closing(attempts(plan, workers, stop, limit)) as results:
         yield from _keep(plan, count, results, seen, kept, tally, progress)
 
@@ -307,6 +306,9 @@ def _keep(
     tally: Tally,
     progress: Callable[[Tally], None],
 ) -> Iterator[Puzzle]:
+    """Up to `count` puzzles of `results`, as `_new_puzzle` keeps them; `kept` holds those given
+    before, and the run's ceilings count against them and `count` more (`_Kept.plan`)."""
+    kept.plan(plan.tier, count)
     for result in results:
         tally.add(result)
         puzzle = _new_puzzle(plan, result, seen, kept, tally)

@@ -174,6 +174,15 @@ def test_expert_and_master_keep_their_figures_under_their_share(master: Puzzle, 
     assert kept.figures[tier] == figures
 
 
+def run_of(
+    offered: list[Puzzle], tier: str, count: int, tally: Tally, monkeypatch: pytest.MonkeyPatch
+) -> list[Puzzle]:
+    """What a real run of `count` puzzles of the tier keeps when its attempts make `offered`, in turn."""
+    attempts_made = [Attempt(PuzzleId.parse(puzzle.id), puzzle, "puzzle", None, 1.0) for puzzle in offered]
+    monkeypatch.setattr("generator._runs.attempts", lambda *args, **kwargs: (one for one in attempts_made))
+    return list(generate(Plan("classic", ("b",), seed=0, tier=tier), count, 1, lambda: False, set(), tally))
+
+
 @pytest.mark.usefixtures("templates_apart")
 @pytest.mark.parametrize("tier", ["expert", "master"])
 def test_a_run_ends_within_its_ceilings_when_its_first_puzzles_are_alike(
@@ -191,10 +200,8 @@ def test_a_run_ends_within_its_ceilings_when_its_first_puzzles_are_alike(
         replace(master, tier=tier, themes=(motifs[n % 4],), table=runs_of(n), hand=("KD",), **DEEP)
         for n in range(2 * count)
     ]
-    offered = [Attempt(PuzzleId.parse(master.id), puzzle, "puzzle", None, 1.0) for puzzle in figures + others]
-    monkeypatch.setattr("generator._runs.attempts", lambda *args, **kwargs: (one for one in offered))
     tally = Tally()
-    kept = list(generate(Plan("classic", ("b",), seed=0, tier=tier), count, 1, lambda: False, set(), tally))
+    kept = run_of(figures + others, tier, count, tally, monkeypatch)
     assert len(kept) == count
     held = sum(puzzle.table in {figure.table for figure in figures} for puzzle in kept)
     assert held == int(FIGURE_SHARE * count) == 3
@@ -222,20 +229,13 @@ def test_a_template_is_left_out_once_it_would_hold_more_than_its_share(
     )
     count = 10
     offered = [
-        Attempt(
-            PuzzleId.parse(master.id),
-            replace(master, tier=tier, themes=(motif,), table=runs_of(number), hand=("KD",), **DEEP),
-            "puzzle",
-            None,
-            1.0,
-        )
+        replace(master, tier=tier, themes=(motif,), table=runs_of(number), hand=("KD",), **DEEP)
         for number, motif in zip(
             range(20), ("swap", "ladder", "bridge", "staircase", "cycle") * 4, strict=True
         )
     ]
-    monkeypatch.setattr("generator._runs.attempts", lambda *args, **kwargs: (one for one in offered))
     tally = Tally()
-    kept = list(generate(Plan("classic", ("b",), seed=0, tier=tier), count, 1, lambda: False, set(), tally))
+    kept = run_of(offered, tier, count, tally, monkeypatch)
     assert len(kept) == count
     assert sum(puzzle.table in alike for puzzle in kept) == int(TEMPLATE_SHARE * count) == 2
     assert tally.template_refusals == 8
