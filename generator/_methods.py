@@ -92,6 +92,9 @@ class Profile:
     decoys_away: bool = False
     """Whether the decoys leave out the figure's `near` cards: a second copy of a card the figure
     gives would let the hand do without it (`generator._rivals`)."""
+    jokers_stay: bool = False
+    """Whether the final table's jokers all stay on the table, none taken into the hand: a hand
+    joker fills the gap a chain passes on."""
     clustered: bool = False
     """Whether the cards taken into the hand lie near each other (same rank, or same suit two ranks
     apart at most), so that one rearrangement places several: a live decoy that blocks it then costs
@@ -120,7 +123,9 @@ def backwards(profile: Profile) -> Method:
             rules, rng, rng.randint(*profile.melds), profile.blocks, stock, profile.set_blocks
         )
         placed = rng.choices(range(len(profile.placed)), profile.placed)[0]
-        cards = [index for meld in final for index in meld]
+        cards = [
+            index for meld in final for index in meld if not (profile.jokers_stay and index == JOKER_INDEX)
+        ]
         joker = JOKER_INDEX in cards and profile.hand_joker > 0 and rng.random() < profile.hand_joker
         for _ in range(3):
             taken = (
@@ -430,11 +435,11 @@ CHAIN = replace(FIGURE, melds=(2, 6), decoys=(3, 2, 1))
 """A chain beside a small mid-game table, with fewer decoys: the chain's traps are decoys too."""
 
 
-def _chain(kind: str, size: tuple[int, int], margin: int | None = None) -> Method:
+def _chain(kind: str, size: tuple[int, int], margin: int | None = None, profile: Profile = CHAIN) -> Method:
     figure = f"chain-{kind}" if margin is None else f"chain-{kind}-{margin}"
     if figure not in FIGURES:
         FIGURES[figure] = chain_sampler(kind, margin if margin is not None else MARGIN)
-    return backwards(replace(CHAIN, figure=figure, size=size))
+    return backwards(replace(profile, figure=figure, size=size))
 
 
 CHAINS = {
@@ -627,51 +632,70 @@ RECIPES |= {"expert": ("6e",), "master": ("6p",)}
 # live decoys. These families lay a short twist beside a small mid-game table, each drawn at random
 # so that one letter brings several templates: a card that must leave a run for a set, and the set's
 # card that must go on to a run.
-SHORT_CHAINS = {
-    # set, run, set of four: the set of four gives the card the run needs
-    "short-four": _chain("four", (3, 3)),
-    # set, run, set that gives its card and turns into runs
-    "short-cycle": _chain("cycle", (3, 3)),
-    # set, run, set, then a run joined to another by a hand card, so both give an end card
-    "short-bridge": _chain("bridge", (4, 4)),
-    # set, run, set, run of four or five that gives its end card
-    "short-end": _chain("end", (4, 4)),
-    # set, run of six cut in two, set, run of seven (or of four or five) that gives a card
-    "short-split": _chain("split", (4, 4)),
-    # set, run, set, run, set of four
-    "short-long-four": _chain("four", (5, 5)),
-    # a set and a run of seven that gives its middle card: Medium
-    "short-middle": _chain("middle", (2, 2)),
-}
+
+
+def _short_chains(chain: Profile) -> dict[str, Method]:
+    """Chains of two to five melds, each beside a small mid-game table (`chain`'s)."""
+    return {
+        # set, run, set of four: the set of four gives the card the run needs
+        "short-four": _chain("four", (3, 3), profile=chain),
+        # set, run, set that gives its card and turns into runs
+        "short-cycle": _chain("cycle", (3, 3), profile=chain),
+        # set, run, set, then a run joined to another by a hand card, so both give an end card
+        "short-bridge": _chain("bridge", (4, 4), profile=chain),
+        # set, run, set, run of four or five that gives its end card
+        "short-end": _chain("end", (4, 4), profile=chain),
+        # set, run of six cut in two, set, run of seven (or of four or five) that gives a card
+        "short-split": _chain("split", (4, 4), profile=chain),
+        # set, run, set, run, set of four
+        "short-long-four": _chain("four", (5, 5), profile=chain),
+        # a set and a run of seven that gives its middle card: Medium
+        "short-middle": _chain("middle", (2, 2), profile=chain),
+    }
+
+
+SHORT_CHAINS = _short_chains(CHAIN)
 """Chains of two to five melds: at Hard and Medium sizes few are one table relabelled, since a
 random mid-game table lies beside each."""
 SHORT_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(2, 2)))
 """Two runs of three that turn into sets, one of which takes its card from a set of four."""
-HARD_BASES: tuple[Method, ...] = (
-    SHORT_CHAINS["short-four"],
-    *(SHORT_CHAINS["short-cycle"],) * 3,
-    SHORT_CHAINS["short-bridge"],
-    SHORT_CHAINS["short-end"],
-    *(SHORT_CHAINS["short-split"],) * 4,
-    SHORT_CHAINS["short-long-four"],
-    *(SHORT_JUNCTION,) * 2,
-)
-"""The twists of Hard, drawn for decisions. A split run and a cycle of three ask for a fork most
-often, so they get the most draws; a junction seldom reaches Hard, so it gets two; the others ask
-for declines only. A swap of three melds is left out (it breaks what a cycle of three breaks, one
-template, and never forks), and so is a chain of four ending at a middle card (it never forks)."""
-MEDIUM_BASES: tuple[Method, ...] = (
-    SHORT_CHAINS["short-middle"],
-    # two runs of three that turn into sets with the hand's cards
-    backwards(replace(FIGURE, figure="wall", size=(2, 2))),
-    # two sets whose suits differ that turn into runs
-    backwards(replace(FIGURE, figure="staircase", size=(2, 2))),
-    # a run of three that turns into sets, one of which takes its card from a set of four (it
-    # reaches Medium in one attempt in ten: two draws)
-    *(backwards(replace(FIGURE, figure="junction", size=(1, 1))),) * 2,
-)
-"""The twists of Medium: a split run, runs into sets, sets into runs, a set of four giving a card;
-none takes an end card."""
+
+
+def _hard_bases(chains: dict[str, Method], figure: Profile) -> tuple[Method, ...]:
+    """The twists of Hard, drawn for decisions. A split run and a cycle of three ask for a fork most
+    often, so they get the most draws; a junction seldom reaches Hard, so it gets two; the others
+    ask for declines only. A swap of three melds is left out (it breaks what a cycle of three
+    breaks, one template, and never forks), and so is a chain of four ending at a middle card (it
+    never forks). The junction lies beside `figure`'s mid-game table."""
+    junction = backwards(replace(figure, figure="junction", size=(2, 2)))
+    return (
+        chains["short-four"],
+        *(chains["short-cycle"],) * 3,
+        chains["short-bridge"],
+        chains["short-end"],
+        *(chains["short-split"],) * 4,
+        chains["short-long-four"],
+        *(junction,) * 2,
+    )
+
+
+def _medium_bases(chains: dict[str, Method], figure: Profile) -> tuple[Method, ...]:
+    """The twists of Medium: a split run, runs into sets, sets into runs, a set of four giving a
+    card; none takes an end card. Figures beside `figure`'s mid-game table."""
+    return (
+        chains["short-middle"],
+        # two runs of three that turn into sets with the hand's cards
+        backwards(replace(figure, figure="wall", size=(2, 2))),
+        # two sets whose suits differ that turn into runs
+        backwards(replace(figure, figure="staircase", size=(2, 2))),
+        # a run of three that turns into sets, one of which takes its card from a set of four (it
+        # reaches Medium in one attempt in ten: two draws)
+        *(backwards(replace(figure, figure="junction", size=(1, 1))),) * 2,
+    )
+
+
+HARD_BASES = _hard_bases(SHORT_CHAINS, FIGURE)
+MEDIUM_BASES = _medium_bases(SHORT_CHAINS, FIGURE)
 METHODS |= {
     # a short chain or a junction beside a mid-game table, never a figure: hard (under joker
     # rules, where a hand joker fills a chain's gap, as q)
@@ -688,6 +712,29 @@ RECIPES |= {
 and a run; at most half of Medium's puzzles taking an end card and two in five with a live decoy.
 The twists (8h, 8m) make most of both tiers' puzzles; figures (q), random tables (n, o) and rivals
 (0b, every one an end card) keep the tricks they bring."""
+
+# Hard and Medium twists under rules with jokers (issue 38 item 5): there 8h and 8m were q and n,
+# since a chain's table gave one of its jokers to the hand 60% of the time, and a hand joker fills
+# the gap a chain passes on. Hard was then mostly figures breaking only sets or only runs, Medium
+# short of live decoys (german-jokers) or mostly an end card (jokers). With no joker in the hand
+# the twists stand; the table's own jokers stay where they lie, and the solver judges what freeing
+# one gives. New letters, so that 8h and 8m replay their puzzles.
+HANDLESS_CHAINS = _short_chains(replace(CHAIN, jokers_stay=True))
+HANDLESS_FIGURE = replace(FIGURE, jokers_stay=True)
+METHODS |= {
+    # Hard's twists, no joker in the hand: hard under rules with jokers
+    "1h": family(_hard_bases(HANDLESS_CHAINS, HANDLESS_FIGURE), plain=1.0),
+    # Medium's twists, no joker in the hand: medium under rules with jokers
+    "1d": family(_medium_bases(HANDLESS_CHAINS, HANDLESS_FIGURE)),
+}
+JOKER_RECIPES |= {
+    "medium": (*("n", "o", "1d") * 8, "0b"),
+    "hard": ("1h", "q", "1h", "n", "1h", "o", "1h", "q", "1h", "o"),
+}
+"""Medium's and Hard's recipes with 1d and 1h in 8m's and 8h's turns. On seed 359, runs of 30
+(`bench/generate.py`): Hard's figures 73% -> 30% (german-jokers) and 73% -> 27% (jokers), a set and
+a run broken 30% -> 83% and 33% -> 80%, three times the puzzles a CPU minute; Medium's live decoys
+33% -> 60% and end card 60% -> 47%, at twice the rate."""
 
 # The German joker rule asked for (issue 38): a searched position whose best play lays the hand's
 # joker has it changed for a table card, so that the best play must free it with that card

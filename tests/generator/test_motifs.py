@@ -8,12 +8,12 @@ import random
 import pytest
 
 from generator import motif_of, puzzle_from_id, puzzle_of
-from generator._make import _obvious
+from generator._make import _obvious, recipe_for
 from generator._methods import CHAINS, METHODS, RECIPES, SEARCH_EXPERT_BASES, SEARCH_MASTER_BASES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
 from generator._shapes import is_figure, mixes
 from generator._tables import rank_of, suit_of, supply, to_meld
-from puzzles import MeldKind, Position, Rules, parse_cards, step_check
+from puzzles import JOKER, MeldKind, Position, Rules, parse_cards, step_check
 
 # the worked examples of docs/RULES.md ("Chains that mix sets and runs"), as the chain methods made them
 SWAP = (
@@ -238,3 +238,72 @@ def test_the_twists_take_turns_at_hard_and_medium() -> None:
     assert RECIPES["medium"].count("8m") * 3 == len(RECIPES["medium"]) - 1
     # rivals take an end card: one turn in 25, so that at most half of Medium takes one
     assert RECIPES["medium"].count("0b") == 1
+
+
+# issue 38 item 5: under rules with jokers, Hard's and Medium's twists with no joker in the hand
+# (methods 1h and 1d), where 8h and 8m are q and n; these IDs make them
+JOKER_HARD_SPLIT = (
+    "german-jokers | 2S 2D 2C / 2S 2H 2C / 7S 7H 7C / 10S 10H 10D / 4D 5D 6D 7D 8D 9D / "
+    "7C 8C 9C 10C JC QC KC | 7S 2H 5H 6H 8H 9H"
+)
+JOKER_HARD_FOUR = (
+    "german-jokers | AS AD AC / 3S 3D JK / 4S 4H 4C / 7S 7H 7D 7C / 10S 10H 10D / AH 2H JK 4H / "
+    "8C 9C 10C | AS 10H 4D 8D 9D JD QD JC JC"
+)
+JOKER_MEDIUM_MIDDLE = (
+    "jokers | AH AD AC / 6S 6H 6C / JH JD JC / QS QH QD / QH KH AH / 3D 4D 5D 6D 7D 8D 9D / QD KD AD | "
+    "6S 7D 4C 5C 7C 8C QC"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "tier", "chain", "motif"),
+    [
+        ("g1h4dbmc", JOKER_HARD_SPLIT, "hard", 4, "split-run"),
+        ("g1h4dbmz", JOKER_HARD_FOUR, "hard", 3, "set-of-four"),
+        ("j1d4dblv", JOKER_MEDIUM_MIDDLE, "medium", 2, "split-run"),
+    ],
+)
+def test_the_twists_under_joker_rules_mix_sets_and_runs_beside_the_tables_jokers(
+    name: str, text: str, tier: str, chain: int, motif: str
+) -> None:
+    puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
+    assert (puzzle.tier, puzzle.chain) == (tier, chain)
+    assert str(puzzle_from_id(name).position()) == text
+    assert motif_of(puzzle.themes) == motif and "end-card" not in puzzle.themes
+    assert puzzle.live_decoys >= 1
+    assert mixes(puzzle.position(), puzzle.solution)
+    assert not is_figure(puzzle.position().table)
+
+
+def test_the_split_run_under_german_jokers_gives_the_tens_a_club_and_the_sevens_a_diamond() -> None:
+    puzzle = puzzle_of("g1h4dbmc", Position.parse(JOKER_HARD_SPLIT), time_limit=60)
+    solution = {tuple(meld) for meld in puzzle.solution}
+    # 7♥ leaves the sevens for 5♥ … 9♥; 7♦ leaves the middle of 4♦ … 9♦ for them, and 10♦ goes
+    # on to 8♦ 9♦, so the tens take 10♣ from the middle of 7♣ … K♣
+    assert {("5H", "6H", "7H", "8H", "9H"), ("7S", "7D", "7C"), ("8D", "9D", "10D")} <= solution
+    assert {("10S", "10H", "10C"), ("7C", "8C", "9C"), ("JC", "QC", "KC")} <= solution
+    assert (puzzle.decisions, puzzle.forks) == (1, 1)
+    # the second 7♠ makes a second set of sevens with 7♦ and 7♣, and the hearts get no seven
+    assert puzzle.max_placed == 5
+    assert step_check(puzzle.position(), parse_cards("7S"), time_limit=60).reachable == 4
+
+
+def test_the_twists_under_joker_rules_give_the_hand_no_joker_and_leave_the_tables_jokers() -> None:
+    rules = Rules.named("german-jokers")
+    for letter in ("1h", "1d"):
+        made = [METHODS[letter](rules, random.Random(seed)) for seed in range(60)]
+        positions = [candidate.position for candidate in made if candidate is not None]
+        assert len(positions) >= 15
+        assert not any(JOKER in position.hand for position in positions)
+        assert any(meld.jokers for position in positions for meld in position.table)
+        assert any(len({meld.kind for meld in position.table}) == 2 for position in positions)
+        if letter == "1h":
+            assert not any(is_figure(position.table) for position in positions)
+
+
+@pytest.mark.parametrize("rules", ["jokers", "german-jokers"])
+def test_under_joker_rules_the_joker_free_twists_take_the_twists_turns(rules: str) -> None:
+    for tier, twist, joker_free in (("hard", "8h", "1h"), ("medium", "8m", "1d")):
+        assert recipe_for(tier, rules) == tuple(joker_free if m == twist else m for m in RECIPES[tier])
+    assert recipe_for("hard", "classic") == RECIPES["hard"]
