@@ -733,8 +733,8 @@ JOKER_RECIPES |= {
 }
 """Medium's and Hard's recipes with 1d and 1h in 8m's and 8h's turns. On seed 359, runs of 30
 (`bench/generate.py`): Hard's figures 73% -> 30% (german-jokers) and 73% -> 27% (jokers), a set and
-a run broken 30% -> 83% and 33% -> 80%, three times the puzzles a CPU minute; Medium's live decoys
-33% -> 60% and end card 60% -> 47%, at twice the rate."""
+a run broken 30% -> 80% and 33% -> 80%; Medium's live decoys 33% -> 50% (german-jokers) and its end
+card 60% -> 43% (jokers). Both tiers found their puzzles in fewer attempts."""
 
 # The German joker rule asked for (issue 38): a searched position whose best play lays the hand's
 # joker has it changed for a table card, so that the best play must free it with that card
