@@ -114,7 +114,9 @@ class Forcing:
     in that play. The line is one of as few decisions and, where one agrees, as few forks; where
     only a line with more forks agrees, it is that one (its kinds count more forks than `forks`);
     where none of as few decisions agrees, the shortest line that does (longer than `decisions`);
-    False only when the search for it ran out of its budget. None when no play was given."""
+    where that search runs out of its budget, a line laid along the play (`_laid_along`), from which
+    no decision can be left out. False only when the play given is none of the position's. None
+    when no play was given."""
     settled: bool | None = None
     """Whether the solver proved which cards are settled (docs/RULES.md: every maximal play ends
     the card alike; a decision on another is a free choice, no fork): False when one of its solves
@@ -911,7 +913,8 @@ def _agreeing(
     attempts: Sequence[tuple[int | None, int | None]],
 ) -> tuple[tuple[tuple[int, Value], ...], bool, int]:
     """The line, or the first line found that agrees with the play shown, trying each (most forks,
-    most decisions) of `attempts` in turn: the line, whether it agrees, and the decisions tried."""
+    most decisions) of `attempts` in turn, else where the budget runs out first a line laid along
+    that play (`_laid_along`): the line, whether it agrees, and the decisions tried."""
     target = board.values_of(position, shown)
     if target is None:
         return line, False, 0
@@ -925,7 +928,35 @@ def _agreeing(
         tried += agreeing.nodes
         if agreeing.line is not None:
             line = agreeing.line
+    if not board.agrees(line, target):
+        line = _laid_along(board, target) or line
     return line, board.agrees(line, target), tried
+
+
+def _laid_along(board: _Board, target: tuple[Value, ...]) -> tuple[tuple[int, Value], ...] | None:
+    """A line to the play whose values are `target`, found without a search (on joker positions the
+    search for the fewest such decisions most often runs out of its budget first): the obvious
+    moves that play refuses declined, then each card the forced moves leave open and the play ends
+    otherwise than it lies given its value there, in card order; then each decision the others
+    reach a maximal play without left out. None where the forced moves rule that play out."""
+    declined = frozenset(i for i, value in enumerate(target) if board.declines(i, value))
+    line = tuple((i, target[i]) for i in sorted(declined))
+    state = board.begin(declined, line)
+    while state is not None and not board.solved(state):
+        open_ = [i for i, values in enumerate(state) if len(values) > 1]
+        i = next((i for i in open_ if target[i] != board.default[i]), open_[0] if open_ else None)
+        if i is None or target[i] not in state[i]:
+            return None
+        line = (*line, (i, target[i]))
+        state = board.decide(state, i, target[i])
+    if state is None:
+        return None
+    for decision in line:
+        shorter = tuple(other for other in line if other != decision)
+        reached = board.begin(frozenset(i for i, value in shorter if board.declines(i, value)), shorter)
+        if reached is not None and board.solved(reached):
+            line = shorter
+    return line
 
 
 def _least_forks(

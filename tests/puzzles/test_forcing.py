@@ -7,6 +7,7 @@ docs/RULES.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -26,6 +27,7 @@ from puzzles import (
     maximum,
     parse_cards,
 )
+from puzzles._forcing import _Board, _laid_along
 from puzzles._solver import unsettled
 from tests.puzzles import oracle
 from tests.puzzles.forcing_oracle import Board, fewest_decisions, fewest_forks, is_decline, settled_cards
@@ -264,16 +266,76 @@ def test_the_line_agrees_with_the_play_it_is_shown_with() -> None:
         found = forcing_player(position, most, shown=table)
         assert (found.decisions, found.forks) == (1, 0)
         assert [d.kind for d in found.line] == ["choice"]
-        ends = {card: (0, 0, 0) for card in [*position.table_counts(), *position.hand_counts()]}
-        for meld in table:
-            for card in meld.cards:
-                sets, runs, kept = ends[card]
-                ends[card] = (sets + 1, runs, kept) if meld.kind is MeldKind.SET else (sets, runs + 1, kept)
-        for card, n in position.hand_counts().items():
-            sets, runs, _ = ends[card]
-            ends[card] = (sets, runs, n - sets - runs)
-        assert [(d.sets, d.runs, d.kept) for d in found.line] == [ends[d.card] for d in found.line]
+        assert [(d.sets, d.runs, d.kept) for d in found.line] == [
+            ends_in(position, table)[d.card] for d in found.line
+        ]
         assert line_reaches_a_maximal_play(position, most, found.line)
+
+
+def ends_in(position: Position, table: Sequence[Meld]) -> dict[Card, tuple[int, int, int]]:
+    """Each card's copies in sets, in runs and kept in the hand when the turn ends with `table`."""
+    ends = {card: (0, 0, 0) for card in [*position.table_counts(), *position.hand_counts()]}
+    for meld in table:
+        for card in meld.cards:
+            sets, runs, kept = ends[card]
+            ends[card] = (sets + 1, runs, kept) if meld.kind is MeldKind.SET else (sets, runs + 1, kept)
+    for card, n in (position.table_counts() + position.hand_counts()).items():
+        sets, runs, _ = ends[card]
+        ends[card] = (sets, runs, n - sets - runs)
+    return ends
+
+
+@each_preset
+@property_test
+@given(data=st.data())
+def test_a_line_laid_along_a_play_agrees_with_it_and_drops_no_decision_it_could(
+    rules: Rules, data: st.DataObject
+) -> None:
+    """The line a play is shown with where the search for one runs out of its budget (a joker
+    position's, `jq34dh9` below): every decided card ends as that play has it, the line reaches a
+    maximal play, and without any one of its decisions it reaches none (the brute force's board)."""
+    position = data.draw(positions(rules, max_table_cards=12, max_hand=4), label="position")
+    most = oracle.best_value(position)
+    if most == 0:
+        return
+    outcome = data.draw(st.sampled_from(oracle.best_outcomes(position)), label="outcome")
+    tables = oracle.final_tables(outcome.final, rules)
+    table = [Meld.of(meld, rules) for meld in data.draw(st.sampled_from(tables), label="table")]
+    board = _Board(position, most)
+    target = board.values_of(position, table)
+    assert target is not None
+    line = _laid_along(board, target)
+    assert line is not None
+    decisions = board.decisions(line)
+    note(f"shown {table}: {decisions}")
+    ends = ends_in(position, table)
+    assert [(d.sets, d.runs, d.kept) for d in decisions] == [ends[d.card] for d in decisions]
+    assert line_reaches_a_maximal_play(position, most, decisions)
+    for dropped in range(len(decisions)):
+        shorter = decisions[:dropped] + decisions[dropped + 1 :]
+        assert not line_reaches_a_maximal_play(position, most, shorter)
+
+
+def test_a_joker_positions_line_agrees_with_its_solution_where_the_search_runs_out() -> None:
+    """Of as few decisions (3) the search finds only lines that end the joker in two runs, and the
+    puzzle's solution ends it in a set and a run; the search for a longer line that agrees runs
+    out of the joker positions' budget, so the line is laid along the solution."""
+    position = Position.parse(
+        "jokers | 10S 10H 10D / QH QD QC / AH 2H 3H / 3D 4D 5D / 9D 10D JD QD KD JK / 2C 3C 4C"
+        " | AS 2S 4S 5S 5H AD 7D 7D JK"
+    )
+    solution = (
+        "AS AH AD / 2S 2H 2C / 3H 3D 3C JK / 4S 4D 4C / 5S 5H 5D / 10S 10H 10D / QH QD QC"
+        " / 7D JK 9D 10D JD QD KD"
+    )
+    table = [Meld.of(parse_cards(meld.split()), position.rules) for meld in solution.split(" / ")]
+    most = maximum(position).placed
+    found = decisions_of(position, most, shown=table)
+    assert found.decisions == 3 and found.agrees
+    ends = ends_in(position, table)
+    assert [(d.sets, d.runs, d.kept) for d in found.line] == [ends[d.card] for d in found.line]
+    assert ends[Card.parse("JK")] == (1, 1, 0) and Card.parse("JK") in [d.card for d in found.line]
+    assert line_reaches_a_maximal_play(position, most, found.line)
 
 
 @pytest.mark.slow  # the forcing player's search on two deep tables
