@@ -125,6 +125,9 @@ class Forcing:
     decision to tell apart, or counted with `settled=False`, every decision not a decline a fork)."""
     free: tuple[Card, ...] = ()
     """The cards a decision on which is a free choice: not settled, or not proved settled."""
+    laid_along: bool = False
+    """Whether the line was laid along the play shown (`_laid_along`) rather than searched: it
+    agrees, but says more than a searched line would."""
 
     @property
     def declines(self) -> int | None:
@@ -804,9 +807,10 @@ def forcing_player(
         least_forks, some, tried = _least_forks(board, root, found.level, node_limit)
         nodes += tried
         agrees: bool | None = None
+        laid = False
         if some is not None and shown is not None:
             # a line of as few forks, or any line, that reaches the play shown
-            some, agrees, tried = _agreeing(
+            some, agrees, tried, laid = _agreeing(
                 board, position, root, some, shown, node_limit, ((least_forks, None), (None, None))
             )
             nodes += tried
@@ -822,6 +826,7 @@ def forcing_player(
             agrees=agrees,
             settled=proved_settled,
             free=board.free_cards,
+            laid_along=laid,
         )
     decisions = found.level
     line = found.line
@@ -845,13 +850,14 @@ def forcing_player(
     else:
         least_forks = forks
     agrees = None
+    laid = False
     if shown is not None:
         # a line that agrees with the play shown: as few forks if one does, else any of as few
         # decisions (its forks then exceed `forks`, the grade, which reads every line), else the
         # fewest decisions that agree (more than `decisions`: the play shown is not where the
         # shortest lines lead, and its line says what it takes to get there)
         attempts = ((least_forks, decisions), (None, decisions), (None, None))
-        line, agrees, tried = _agreeing(board, position, root, line, shown, budget, attempts)
+        line, agrees, tried, laid = _agreeing(board, position, root, line, shown, budget, attempts)
         nodes += tried
     return Forcing(
         decisions,
@@ -865,6 +871,7 @@ def forcing_player(
         agrees=agrees,
         settled=proved_settled,
         free=board.free_cards,
+        laid_along=laid,
     )
 
 
@@ -911,26 +918,28 @@ def _agreeing(
     shown: Sequence[Meld],
     budget: int,
     attempts: Sequence[tuple[int | None, int | None]],
-) -> tuple[tuple[tuple[int, Value], ...], bool, int]:
+) -> tuple[tuple[tuple[int, Value], ...], bool, int, bool]:
     """The line, or the first line found that agrees with the play shown, trying each (most forks,
     most decisions) of `attempts` in turn, else where the budget runs out first a line laid along
-    that play (`_laid_along`): the line, whether it agrees, and the decisions tried."""
+    that play (`_laid_along`): the line, whether it agrees, the decisions tried, and whether it was
+    laid along the play."""
     target = board.values_of(position, shown)
     if target is None:
-        return line, False, 0
+        return line, False, 0, False
     tried = 0
     for most, levels in attempts:
         if board.agrees(line, target):
-            return line, True, tried
+            return line, True, tried, False
         if tried >= budget:
             break
         agreeing = _search(board, root, budget - tried, most_forks=most, most_levels=levels, target=target)
         tried += agreeing.nodes
         if agreeing.line is not None:
             line = agreeing.line
-    if not board.agrees(line, target):
-        line = _laid_along(board, target) or line
-    return line, board.agrees(line, target), tried
+    if board.agrees(line, target):
+        return line, True, tried, False
+    laid = _laid_along(board, target)
+    return (line, False, tried, False) if laid is None else (laid, True, tried, True)
 
 
 def _laid_along(board: _Board, target: tuple[Value, ...]) -> tuple[tuple[int, Value], ...] | None:

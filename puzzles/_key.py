@@ -310,8 +310,9 @@ def _maybe_meld(value: object, name: str) -> tuple[Card, ...] | None:
 def key_ideas(position: Position, solution: Sequence[Sequence[Card]]) -> tuple[KeyIdea, ...]:
     """The decisions of a forcing player's line that the solution (a maximal play's final table)
     bears out, forks first, each group in line order: the line of the count the grade reads
-    (`decisions_of`) where it agrees with the solution, else the fewest decisions that reach the
-    solution (`agreeing_line`), a joker's first: where it goes and so which card it stands for
+    (`decisions_of`) where its search found one that agrees with the solution (not one laid along
+    it, which says more than the key), else the fewest decisions that reach the solution
+    (`agreeing_line`), a joker's first: where it goes and so which card it stands for
     (`_joker_line`). Empty when the line needs none or none was found within the searches' limits
     of decisions tried. Their melds are the solution's laid apart (`lay_apart`), as its steps show
     it: a solution stored with two untouched runs joined is said with them apart."""
@@ -326,7 +327,7 @@ def _key_ideas(position: Position, solution: tuple[tuple[Card, ...], ...]) -> tu
     play = play_of(position, table)
     forcing = decisions_of(position, play.placed, shown=table)
     found: list[KeyIdea | None] | None = None
-    if forcing.agrees:
+    if forcing.agrees and not forcing.laid_along:
         found = [_placed(position, table, decision) for decision in forcing.line]
     # with a joker the grade's count most often stops at its limit, and where it does not, its
     # line, with the joker's place left open, is longer than the joker's line

@@ -264,7 +264,7 @@ def test_the_line_agrees_with_the_play_it_is_shown_with() -> None:
     for shown in ("7S 7D 7C / 4D 5D 6D / 5H 6H 7H", "7S 7H 7D / 4D 5D 6D / 5C 6C 7C"):
         table = [Meld.of(parse_cards(meld.split()), position.rules) for meld in shown.split(" / ")]
         found = forcing_player(position, most, shown=table)
-        assert (found.decisions, found.forks) == (1, 0)
+        assert (found.decisions, found.forks) == (1, 0) and not found.laid_along
         assert [d.kind for d in found.line] == ["choice"]
         assert [(d.sets, d.runs, d.kept) for d in found.line] == [
             ends_in(position, table)[d.card] for d in found.line
@@ -331,7 +331,7 @@ def test_a_joker_positions_line_agrees_with_its_solution_where_the_search_runs_o
     table = [Meld.of(parse_cards(meld.split()), position.rules) for meld in solution.split(" / ")]
     most = maximum(position).placed
     found = decisions_of(position, most, shown=table)
-    assert found.decisions == 3 and found.agrees
+    assert found.decisions == 3 and found.agrees and found.laid_along
     ends = ends_in(position, table)
     assert [(d.sets, d.runs, d.kept) for d in found.line] == [ends[d.card] for d in found.line]
     assert ends[Card.parse("JK")] == (1, 1, 0) and Card.parse("JK") in [d.card for d in found.line]
