@@ -714,8 +714,8 @@ The twists (8h, 8m) make most of both tiers' puzzles; figures (q), random tables
 (0b, every one an end card) keep the tricks they bring."""
 
 # Hard and Medium twists under rules with jokers (issue 38 item 5): there 8h and 8m were q and n,
-# since a chain's table gave one of its jokers to the hand 60% of the time, and a hand joker fills
-# the gap a chain passes on. Hard was then mostly figures breaking only sets or only runs, Medium
+# since a chain's table that held a joker gave it to the hand 60% of the time, and a hand joker
+# fills the gap a chain passes on. Hard was then mostly figures breaking only sets or only runs, Medium
 # short of live decoys (german-jokers) or mostly an end card (jokers). With no joker in the hand
 # the twists stand; the table's own jokers stay where they lie, and the solver judges what freeing
 # one gives. New letters, so that 8h and 8m replay their puzzles.
