@@ -964,3 +964,33 @@ SEARCHES |= {"5t": "master"}
 GADGETS = GADGETS | {"5t"}
 FINISHED_SEARCHES = FINISHED_SEARCHES | GADGETS
 RECIPES |= {"master": ("5t",)}
+
+# Experts from Hard's twists under rules with jokers (issue 38 item 4): there 8e and 2e are 6e,
+# since a twist's table gave its joker to the hand, and the recipe's mid-game tables (6e, 7e) made
+# 1.7 Experts a CPU minute under german-jokers (seed 359). 3k searches 8e's twists with every joker
+# of the table left on it (1h's profiles), and then, as j does, puts a joker in the hand and
+# changes it for a table card, so that the table holds one standing for a card the hand holds
+# (a joker the hand kept would fill the twist's gap). New letter: 8e keeps its IDs.
+JOKER_EXPERT_TWISTS: tuple[Method, ...] = (
+    HANDLESS_CHAINS["short-split"],
+    HANDLESS_CHAINS["short-end"],
+    HANDLESS_CHAINS["short-bridge"],
+    HANDLESS_CHAINS["short-long-four"],
+    HANDLESS_CHAINS["short-cycle"],
+    HANDLESS_CHAINS["short-four"],
+    backwards(replace(HANDLESS_FIGURE, figure="junction", size=(2, 2))),
+)
+"""`EXPERT_TWISTS`, each joker of their tables left on it."""
+METHODS |= {
+    # Hard's twists with a joker standing in a table meld, searched for an expert that forks:
+    # expert under rules with jokers
+    "3k": family(JOKER_EXPERT_TWISTS, joker=FAMILY_JOKER, free=1.0, plain=1.0),
+}
+SEARCHES |= {"3k": "expert"}
+FINISHED_SEARCHES = FINISHED_SEARCHES | {"3k"}
+JOKER_RECIPES |= {"expert": ("3k", "3k", "7e")}
+"""Under rules with jokers 3k takes two turns in three and 7e (a joker the best play frees, from a
+mid-game table) the third. Runs of 10 (seed 359, `bench/generate.py`) made 12.3 Experts a CPU
+minute under german-jokers where (6e, 7e) made 1.7, and 14.7 under jokers where it made 9.8; every
+table holds a joker. Without the joker changed for a table card (the twists alone) they made more,
+but under german-jokers 60% held a joker, against issue 21's 80% (docs/EXPERIMENTS.md)."""

@@ -683,8 +683,9 @@ STYLES: dict[str, Style] = {
     "8e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
     "9e": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
     "2e": Style(grow=8, grow_later=True, changes=RUN_CHANGES, growths=GROWTHS),
+    "3k": Style(grow=8, grow_later=True, changes=LONG_CHANGES, growths=RUN_GROWTHS),
 }
 """The searching letters that search otherwise than by their goal's budgets (6e and 6m keep theirs,
 so that their IDs replay), or that go on once their goal is met (6p prunes, 4m and 9m prune after
-their trap, 1e and 5e grow melds, 8e and 9e search with longer melds and grow runs after their
+their trap, 1e and 5e grow melds, 8e, 9e and 3k search with longer melds and grow runs after their
 trap)."""

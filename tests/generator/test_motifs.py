@@ -307,3 +307,33 @@ def test_under_joker_rules_the_joker_free_twists_take_the_twists_turns(rules: st
     for tier, twist, joker_free in (("hard", "8h", "1h"), ("medium", "8m", "1d")):
         assert recipe_for(tier, rules) == tuple(joker_free if m == twist else m for m in RECIPES[tier])
     assert recipe_for("hard", "classic") == RECIPES["hard"]
+
+
+def test_under_joker_rules_experts_come_from_the_twists_with_a_joker_on_the_table() -> None:
+    """3k lays Hard's twists with the table's jokers left on it, then changes a hand joker for a
+    table card, so that the position holds a joker and the hand none that fills a twist's gap."""
+    assert recipe_for("expert", "german-jokers") == recipe_for("expert", "jokers") == ("3k", "3k", "7e")
+    rules = Rules.named("german-jokers")
+    made = [METHODS["3k"](rules, random.Random(seed)) for seed in range(60)]
+    positions = [candidate.position for candidate in made if candidate is not None]
+    assert len(positions) >= 15
+    assert not any(JOKER in position.hand for position in positions)
+    # the swap finds no table card to stand in for now and then
+    assert sum(any(meld.jokers for meld in position.table) for position in positions) >= len(positions) - 2
+    assert not any(is_figure(position.table) for position in positions)
+
+
+GERMAN_JOKERS_EXPERT = (
+    "german-jokers | 7S 7H 7C / 10S 10H 10D / AD 2D 3D / 5D 6D 7D / 8C 9C 10C | "
+    "8S 9S 10S JS QS AH 3H 4D 10D AC JK"
+)
+
+
+def test_a_german_jokers_expert_from_a_twist_replays_and_forks() -> None:
+    """The search may give the hand a joker back (`generator._search.JOKER_CHANGES`) where it keeps
+    the position an Expert: here it stands for 10♠ in 8♠ 9♠ 🃏 J♠ Q♠, and 10♠ goes to the tens."""
+    puzzle = puzzle_of("g3k4dblv", Position.parse(GERMAN_JOKERS_EXPERT), time_limit=60)
+    assert str(puzzle_from_id("g3k4dblv").position()) == GERMAN_JOKERS_EXPERT
+    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == ("expert", 4, 3, 2)
+    assert ("8S", "9S", "JK", "JS", "QS") in puzzle.solution and ("10S", "10D", "10C") in puzzle.solution
+    assert mixes(puzzle.position(), puzzle.solution)
