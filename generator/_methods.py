@@ -967,10 +967,11 @@ RECIPES |= {"master": ("5t",)}
 
 # Experts from Hard's twists under rules with jokers (issue 38 item 4): there 8e and 2e are 6e,
 # since a twist's table gave its joker to the hand, and the recipe's mid-game tables (6e, 7e) made
-# 1.7 Experts a CPU minute under german-jokers (seed 359). 3k searches 8e's twists with every joker
-# of the table left on it (1h's profiles), and then, as j does, puts a joker in the hand and
-# changes it for a table card, so that the table holds one standing for a card the hand holds
-# (a joker the hand kept would fill the twist's gap). New letter: 8e keeps its IDs.
+# 1.7 Experts a CPU minute under german-jokers (seed 359). 3k lays 8e's twists with every joker of
+# the table left on it (1h's profiles), puts a joker in the hand and changes it for a table card as
+# j does, so that the table holds one standing for a card the hand holds (a joker the hand kept
+# would fill the twist's gap), and searches that position to Expert as 8e does. New letter: 8e
+# keeps its IDs.
 JOKER_EXPERT_TWISTS: tuple[Method, ...] = (
     HANDLESS_CHAINS["short-split"],
     HANDLESS_CHAINS["short-end"],
