@@ -657,8 +657,12 @@ def _short_chains(chain: Profile) -> dict[str, Method]:
 SHORT_CHAINS = _short_chains(CHAIN)
 """Chains of two to five melds: at Hard and Medium sizes few are one table relabelled, since a
 random mid-game table lies beside each."""
-SHORT_JUNCTION = backwards(replace(FIGURE, figure="junction", size=(2, 2)))
-"""Two runs of three that turn into sets, one of which takes its card from a set of four."""
+
+
+def _short_junction(figure: Profile) -> Method:
+    """Two runs of three that turn into sets, one of which takes its card from a set of four,
+    beside `figure`'s mid-game table."""
+    return backwards(replace(figure, figure="junction", size=(2, 2)))
 
 
 def _hard_bases(chains: dict[str, Method], figure: Profile) -> tuple[Method, ...]:
@@ -667,7 +671,7 @@ def _hard_bases(chains: dict[str, Method], figure: Profile) -> tuple[Method, ...
     ask for declines only. A swap of three melds is left out (it breaks what a cycle of three
     breaks, one template, and never forks), and so is a chain of four ending at a middle card (it
     never forks). The junction lies beside `figure`'s mid-game table."""
-    junction = backwards(replace(figure, figure="junction", size=(2, 2)))
+    junction = _short_junction(figure)
     return (
         chains["short-four"],
         *(chains["short-cycle"],) * 3,
@@ -691,6 +695,20 @@ def _medium_bases(chains: dict[str, Method], figure: Profile) -> tuple[Method, .
         # a run of three that turns into sets, one of which takes its card from a set of four (it
         # reaches Medium in one attempt in ten: two draws)
         *(backwards(replace(figure, figure="junction", size=(1, 1))),) * 2,
+    )
+
+
+def _expert_twists(chains: dict[str, Method], figure: Profile) -> tuple[Method, ...]:
+    """Hard's twists searched to Expert, each once (the near-duplicates of a run come from one
+    twist drawn often); the junction beside `figure`'s mid-game table."""
+    return (
+        chains["short-split"],
+        chains["short-end"],
+        chains["short-bridge"],
+        chains["short-long-four"],
+        chains["short-cycle"],
+        chains["short-four"],
+        _short_junction(figure),
     )
 
 
@@ -752,16 +770,7 @@ JOKER_RECIPES |= {"expert": ("6e", "7e"), "master": ("6m", "7m", "6m", "7m", "5a
 # start), the search reaches Expert in about one attempt in seven, 15% of them figures and every one
 # with a live decoy; but a twist's melds are few shapes relabelled, and a run leaves out more of
 # them as near-duplicates the longer it goes. So Expert's recipe takes turns between the two.
-EXPERT_TWISTS: tuple[Method, ...] = (
-    SHORT_CHAINS["short-split"],
-    SHORT_CHAINS["short-end"],
-    SHORT_CHAINS["short-bridge"],
-    SHORT_CHAINS["short-long-four"],
-    SHORT_CHAINS["short-cycle"],
-    SHORT_CHAINS["short-four"],
-    SHORT_JUNCTION,
-)
-"""Each twist once: the near-duplicates of a run come from one twist drawn often."""
+EXPERT_TWISTS = _expert_twists(SHORT_CHAINS, FIGURE)
 METHODS |= {
     # a short chain beside a small mid-game table, never a figure, searched for an expert that
     # forks (under joker rules, where a hand joker fills a chain's gap, as 6e)
@@ -972,20 +981,10 @@ RECIPES |= {"master": ("5t",)}
 # j does, so that the table holds one standing for a card the hand holds (a joker the hand kept
 # would fill the twist's gap), and searches that position to Expert as 8e does. New letter: 8e
 # keeps its IDs.
-JOKER_EXPERT_TWISTS: tuple[Method, ...] = (
-    HANDLESS_CHAINS["short-split"],
-    HANDLESS_CHAINS["short-end"],
-    HANDLESS_CHAINS["short-bridge"],
-    HANDLESS_CHAINS["short-long-four"],
-    HANDLESS_CHAINS["short-cycle"],
-    HANDLESS_CHAINS["short-four"],
-    backwards(replace(HANDLESS_FIGURE, figure="junction", size=(2, 2))),
-)
-"""`EXPERT_TWISTS`, each joker of their tables left on it."""
 METHODS |= {
     # Hard's twists with a joker standing in a table meld, searched for an expert that forks:
     # expert under rules with jokers
-    "3k": family(JOKER_EXPERT_TWISTS, joker=FAMILY_JOKER, free=1.0, plain=1.0),
+    "3k": family(_expert_twists(HANDLESS_CHAINS, HANDLESS_FIGURE), joker=FAMILY_JOKER, free=1.0, plain=1.0),
 }
 SEARCHES |= {"3k": "expert"}
 FINISHED_SEARCHES = FINISHED_SEARCHES | {"3k"}
