@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from generator import motif_of, puzzle_from_id, puzzle_of
+from generator import Puzzle, motif_of, puzzle_from_id, puzzle_of
 from generator._make import _obvious, recipe_for
 from generator._methods import CHAINS, METHODS, RECIPES, SEARCH_EXPERT_BASES, SEARCH_MASTER_BASES, TRAPPING
 from generator._motifs import MOTIF_KINDS, sample_chain
@@ -180,15 +180,23 @@ MEDIUM_MIDDLE = (
 def test_the_short_chains_of_hard_and_medium_mix_sets_and_runs_as_the_docs_say(
     name: str, text: str, tier: str, chain: int, decisions: int, forks: int, motif: str, laid: str
 ) -> None:
+    puzzle = a_twist(name, text, tier, chain, motif)
+    assert (puzzle.decisions, puzzle.forks) == (decisions, forks)
+    assert puzzle.laid == tuple(laid.split())
+
+
+def a_twist(name: str, text: str, tier: str, chain: int, motif: str) -> Puzzle:
+    """The puzzle of a twist's ID, checked as every twist must be: of its tier and chain, its ID
+    replaying the position (the methods' draws stand once published), of its motif and no end
+    card, with a live decoy, its best play breaking a set and a run, its table no figure."""
     puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
-    assert (puzzle.tier, puzzle.chain, puzzle.decisions, puzzle.forks) == (tier, chain, decisions, forks)
-    # the ID replays the position: the methods' draws stand once published
+    assert (puzzle.tier, puzzle.chain) == (tier, chain)
     assert str(puzzle_from_id(name).position()) == text
     assert motif_of(puzzle.themes) == motif and "end-card" not in puzzle.themes
-    assert puzzle.laid == tuple(laid.split())
     assert puzzle.live_decoys >= 1
     assert mixes(puzzle.position(), puzzle.solution)
     assert not is_figure(puzzle.position().table)
+    return puzzle
 
 
 def test_the_medium_split_run_frees_the_middle_card_and_the_decoy_competes_for_it() -> None:
@@ -222,15 +230,22 @@ def test_a_middle_chain_of_two_lays_a_set_and_a_run_of_seven_that_gives_it_the_s
 
 def test_the_hard_and_medium_twists_are_no_figure_and_under_jokers_are_the_old_letters() -> None:
     classic, jokers = Rules.named("classic"), Rules.named("jokers")
-    made = [METHODS["8h"](classic, random.Random(seed)) for seed in range(60)]
-    tables = [candidate.position.table for candidate in made if candidate is not None]
-    assert len(tables) >= 15
+    tables = [position.table for position in made_by("8h", classic)]
     assert not any(is_figure(table) for table in tables)
     assert any(len({meld.kind for meld in table}) == 2 for table in tables)
     # a hand joker would fill a chain's gap: under joker rules the letters are q and n
     for letter, old in (("8h", "q"), ("8m", "n")):
         for seed in range(10):
             assert METHODS[letter](jokers, random.Random(seed)) == METHODS[old](jokers, random.Random(seed))
+
+
+def made_by(letter: str, rules: Rules) -> list[Position]:
+    """The positions the letter's method makes on seeds 0 to 59: at least 15 (it gives up a try
+    now and then)."""
+    made = [METHODS[letter](rules, random.Random(seed)) for seed in range(60)]
+    positions = [candidate.position for candidate in made if candidate is not None]
+    assert len(positions) >= 15
+    return positions
 
 
 def test_the_twists_take_turns_at_hard_and_medium() -> None:
@@ -267,13 +282,7 @@ JOKER_MEDIUM_MIDDLE = (
 def test_the_twists_under_joker_rules_mix_sets_and_runs_beside_the_tables_jokers(
     name: str, text: str, tier: str, chain: int, motif: str
 ) -> None:
-    puzzle = puzzle_of(name, Position.parse(text), time_limit=60)
-    assert (puzzle.tier, puzzle.chain) == (tier, chain)
-    assert str(puzzle_from_id(name).position()) == text
-    assert motif_of(puzzle.themes) == motif and "end-card" not in puzzle.themes
-    assert puzzle.live_decoys >= 1
-    assert mixes(puzzle.position(), puzzle.solution)
-    assert not is_figure(puzzle.position().table)
+    a_twist(name, text, tier, chain, motif)
 
 
 def test_the_split_run_under_german_jokers_gives_the_tens_a_club_and_the_sevens_a_diamond() -> None:
@@ -292,9 +301,7 @@ def test_the_split_run_under_german_jokers_gives_the_tens_a_club_and_the_sevens_
 def test_the_twists_under_joker_rules_give_the_hand_no_joker_and_leave_the_tables_jokers() -> None:
     rules = Rules.named("german-jokers")
     for letter in ("1h", "1d"):
-        made = [METHODS[letter](rules, random.Random(seed)) for seed in range(60)]
-        positions = [candidate.position for candidate in made if candidate is not None]
-        assert len(positions) >= 15
+        positions = made_by(letter, rules)
         assert not any(JOKER in position.hand for position in positions)
         assert any(meld.jokers for position in positions for meld in position.table)
         assert any(len({meld.kind for meld in position.table}) == 2 for position in positions)
@@ -313,10 +320,7 @@ def test_under_joker_rules_experts_come_from_the_twists_with_a_joker_on_the_tabl
     """3k lays Hard's twists with the table's jokers left on it, then changes a hand joker for a
     table card, so that the position holds a joker and the hand none that fills a twist's gap."""
     assert recipe_for("expert", "german-jokers") == recipe_for("expert", "jokers") == ("3k", "3k", "7e")
-    rules = Rules.named("german-jokers")
-    made = [METHODS["3k"](rules, random.Random(seed)) for seed in range(60)]
-    positions = [candidate.position for candidate in made if candidate is not None]
-    assert len(positions) >= 15
+    positions = made_by("3k", Rules.named("german-jokers"))
     assert not any(JOKER in position.hand for position in positions)
     # the swap finds no table card to stand in for now and then
     assert sum(any(meld.jokers for meld in position.table) for position in positions) >= len(positions) - 2
